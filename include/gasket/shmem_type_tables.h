@@ -1,0 +1,80 @@
+/*
+ * gasket/shmem_type_tables.h -- the OpenSHMEM 1.6 typed-family tables, once.
+ *
+ * Every typed C entry point (shmem_long_put, shmem_int_wait_until, ...) is
+ * generated from these X-macro tables, both where shmem.h declares it and
+ * where shmem/ defines it.  Rows are in the specification's order
+ * (openshmem-1.6-type-tables.md).  Each row is X(TYPE, TYPENAME).
+ *
+ * To find where `shmem_long_put` comes from: the row `X(long, long)` of
+ * GASKET_STD_RMA_TYPES, expanded by GASKET_DECLARE_RMA in shmem.h.
+ */
+#ifndef GASKET_SHMEM_TYPE_TABLES_H
+#define GASKET_SHMEM_TYPE_TABLES_H
+
+/* Table 5: Standard RMA Types and Names (§9.6, §9.8, §9.10). */
+#define GASKET_STD_RMA_TYPES(X)        \
+    X(float, float)                    \
+    X(double, double)                  \
+    X(long double, longdouble)         \
+    X(char, char)                      \
+    X(signed char, schar)              \
+    X(short, short)                    \
+    X(int, int)                        \
+    X(long, long)                      \
+    X(long long, longlong)             \
+    X(unsigned char, uchar)            \
+    X(unsigned short, ushort)          \
+    X(unsigned int, uint)              \
+    X(unsigned long, ulong)            \
+    X(unsigned long long, ulonglong)   \
+    X(int8_t, int8)                    \
+    X(int16_t, int16)                  \
+    X(int32_t, int32)                  \
+    X(int64_t, int64)                  \
+    X(uint8_t, uint8)                  \
+    X(uint16_t, uint16)                \
+    X(uint32_t, uint32)                \
+    X(uint64_t, uint64)                \
+    X(size_t, size)                    \
+    X(ptrdiff_t, ptrdiff)
+
+/* Sized RMA (§9.6): X(SIZE-in-bits, element size in bytes). */
+#define GASKET_RMA_SIZES(X) \
+    X(8, 1)                 \
+    X(16, 2)                \
+    X(32, 4)                \
+    X(64, 8)                \
+    X(128, 16)
+
+/* Table 6: Standard AMO Types and Names; also the point-to-point
+ * synchronization types of §9.11. */
+#define GASKET_STD_AMO_TYPES(X)        \
+    X(int, int)                        \
+    X(long, long)                      \
+    X(long long, longlong)             \
+    X(unsigned int, uint)              \
+    X(unsigned long, ulong)            \
+    X(unsigned long long, ulonglong)   \
+    X(int32_t, int32)                  \
+    X(int64_t, int64)                  \
+    X(uint32_t, uint32)                \
+    X(uint64_t, uint64)                \
+    X(size_t, size)                    \
+    X(ptrdiff_t, ptrdiff)
+
+/* Point-to-point synchronization types (§9.11): Table 6 plus the deprecated
+ * short/unsigned short rows that Table 12 keeps for wait_until and test. */
+#define GASKET_P2P_SYNC_TYPES(X)       \
+    GASKET_STD_AMO_TYPES(X)            \
+    X(short, short)                    \
+    X(unsigned short, ushort)
+
+/* Deprecated shmem_TYPENAME_wait (§9.11.1): TYPE in {short, int, long, long long}. */
+#define GASKET_DEPRECATED_WAIT_TYPES(X) \
+    X(short, short)                     \
+    X(int, int)                         \
+    X(long, long)                       \
+    X(long long, longlong)
+
+#endif /* GASKET_SHMEM_TYPE_TABLES_H */

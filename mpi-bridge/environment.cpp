@@ -1,0 +1,64 @@
+// mpi-bridge/environment.cpp -- MPI init/finalize policy and communicators.
+#include "environment.hpp"
+
+#include <numeric>
+
+#include "check.hpp"
+
+namespace gasket::mpi {
+
+bool mpi_usable() {
+    int initialized = 0, finalized = 0;
+    MPI_Initialized(&initialized);
+    MPI_Finalized(&finalized);
+    return initialized && !finalized;
+}
+
+Environment::Environment(int requested_thread) {
+    int initialized = 0;
+    check(MPI_Initialized(&initialized), "MPI_Initialized");
+    if (initialized) {
+        check(MPI_Query_thread(&thread_level_), "MPI_Query_thread");
+    } else {
+        check(MPI_Init_thread(nullptr, nullptr, requested_thread, &thread_level_), "MPI_Init_thread");
+        we_initialized_ = true;
+    }
+    check(MPI_Comm_dup(MPI_COMM_WORLD, &world_), "MPI_Comm_dup");
+    check(MPI_Comm_set_errhandler(world_, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
+    check(MPI_Comm_rank(world_, &rank_), "MPI_Comm_rank");
+    check(MPI_Comm_size(world_, &size_), "MPI_Comm_size");
+    check(MPI_Comm_split_type(world_, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node_),
+          "MPI_Comm_split_type");
+    check(MPI_Comm_rank(node_, &node_rank_), "MPI_Comm_rank");
+    check(MPI_Comm_size(node_, &node_size_), "MPI_Comm_size");
+
+    // Translate every world rank to its node rank (MPI_UNDEFINED -> -1).
+    MPI_Group world_group, node_group;
+    check(MPI_Comm_group(world_, &world_group), "MPI_Comm_group");
+    check(MPI_Comm_group(node_, &node_group), "MPI_Comm_group");
+    std::vector<int> world_ranks(size_);
+    std::iota(world_ranks.begin(), world_ranks.end(), 0);
+    node_rank_of_.assign(size_, -1);
+    check(MPI_Group_translate_ranks(world_group, size_, world_ranks.data(), node_group, node_rank_of_.data()),
+          "MPI_Group_translate_ranks");
+    for (int& r : node_rank_of_)
+        if (r == MPI_UNDEFINED) r = -1;
+    MPI_Group_free(&node_group);
+    MPI_Group_free(&world_group);
+}
+
+Environment::~Environment() {
+    if (!mpi_usable()) return;  // the application finalized MPI first
+    if (node_ != MPI_COMM_NULL) MPI_Comm_free(&node_);
+    if (world_ != MPI_COMM_NULL) MPI_Comm_free(&world_);
+    if (we_initialized_) MPI_Finalize();
+}
+
+void Environment::barrier() const { check(MPI_Barrier(world_), "MPI_Barrier"); }
+
+void Environment::poke_progress() const {
+    int flag = 0;
+    check(MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, world_, &flag, MPI_STATUS_IGNORE), "MPI_Iprobe");
+}
+
+}  // namespace gasket::mpi

@@ -1,0 +1,52 @@
+// mpi-bridge/environment.hpp -- the job's MPI environment: init/finalize
+// policy, the private world communicator and the node communicator.
+#pragma once
+
+#include <mpi.h>
+
+#include <vector>
+
+namespace gasket::mpi {
+
+// Owns MPI for Gasket.  If the application initialized MPI itself, Gasket
+// uses it and never finalizes; otherwise Gasket initializes MPI with the
+// requested thread level and finalizes it in the destructor.  All of
+// Gasket's traffic runs on private duplicates, so it never matches the
+// application's messages.
+class Environment {
+public:
+    // requested_thread: an MPI_THREAD_* level.
+    explicit Environment(int requested_thread);
+    ~Environment();
+    Environment(const Environment&) = delete;
+    Environment& operator=(const Environment&) = delete;
+
+    int rank() const { return rank_; }
+    int size() const { return size_; }
+    int node_rank() const { return node_rank_; }
+    int node_size() const { return node_size_; }
+    int thread_level() const { return thread_level_; }
+    bool initialized_mpi() const { return we_initialized_; }
+    MPI_Comm world() const { return world_; }
+    MPI_Comm node() const { return node_; }
+    // node_rank_of(world rank) = rank in node(), or -1 when not on this node.
+    int node_rank_of(int world_rank) const { return node_rank_of_[world_rank]; }
+
+    void barrier() const;  // MPI_Barrier on the private world communicator
+    // Enters MPI briefly (MPI_Iprobe) so MPIs that progress RMA only inside
+    // MPI calls deliver what other processes sent here.
+    void poke_progress() const;
+
+private:
+    bool we_initialized_ = false;
+    int thread_level_ = MPI_THREAD_SINGLE;
+    MPI_Comm world_ = MPI_COMM_NULL;
+    MPI_Comm node_ = MPI_COMM_NULL;
+    int rank_ = 0, size_ = 1, node_rank_ = 0, node_size_ = 1;
+    std::vector<int> node_rank_of_;
+};
+
+// True if MPI is initialized and not yet finalized.
+bool mpi_usable();
+
+}  // namespace gasket::mpi

@@ -1,0 +1,105 @@
+// mpi-bridge/window.cpp -- window life cycle and the cold transfer paths.
+#include "window.hpp"
+
+#include "environment.hpp"
+
+namespace gasket::mpi {
+
+Window::Window(void* base, std::size_t bytes, MPI_Comm comm) {
+    MPI_Info info;
+    check(MPI_Info_create(&info), "MPI_Info_create");
+    // Gasket never mixes accumulate operations on this window.
+    check(MPI_Info_set(info, "accumulate_ordering", "none"), "MPI_Info_set");
+    check(MPI_Win_create(base, MPI_Aint(bytes), 1, info, comm, &win_), "MPI_Win_create");
+    MPI_Info_free(&info);
+    check(MPI_Win_set_errhandler(win_, MPI_ERRORS_RETURN), "MPI_Win_set_errhandler");
+    check(MPI_Win_lock_all(MPI_MODE_NOCHECK, win_), "MPI_Win_lock_all");
+}
+
+Window::~Window() {
+    if (win_ == MPI_WIN_NULL || !mpi_usable()) return;
+    MPI_Win_unlock_all(win_);
+    MPI_Win_free(&win_);
+}
+
+void Window::put_large(const void* src, std::size_t bytes, int target, std::size_t disp) {
+    auto* p = static_cast<const char*>(src);
+    for (std::size_t done = 0; done < bytes; done += kMaxChunk) {
+        std::size_t n = std::min(kMaxChunk, bytes - done);
+        check(MPI_Put(p + done, int(n), MPI_BYTE, target, MPI_Aint(disp + done), int(n), MPI_BYTE, win_), "MPI_Put");
+    }
+    pending_.store(true, std::memory_order_relaxed);
+}
+
+void Window::get_large(void* dst, std::size_t bytes, int target, std::size_t disp) {
+    auto* p = static_cast<char*>(dst);
+    for (std::size_t done = 0; done < bytes; done += kMaxChunk) {
+        std::size_t n = std::min(kMaxChunk, bytes - done);
+        check(MPI_Get(p + done, int(n), MPI_BYTE, target, MPI_Aint(disp + done), int(n), MPI_BYTE, win_), "MPI_Get");
+    }
+    pending_.store(true, std::memory_order_relaxed);
+}
+
+namespace {
+
+// An MPI vector type of nblocks blocks of bsize elem-byte elements, block
+// starts `stride` elements apart.  Returns false when the shape does not fit
+// MPI's int counts or the stride is not positive (caller loops instead).
+bool make_vector(std::size_t elem, std::ptrdiff_t stride, std::size_t bsize, std::size_t nblocks, MPI_Datatype* out) {
+    if (stride <= 0 || nblocks > INT_MAX || bsize * elem > INT_MAX || std::size_t(stride) * elem > INT_MAX)
+        return false;
+    MPI_Datatype block;
+    check(MPI_Type_contiguous(int(bsize * elem), MPI_BYTE, &block), "MPI_Type_contiguous");
+    check(MPI_Type_create_hvector(int(nblocks), 1, MPI_Aint(std::size_t(stride) * elem), block, out),
+          "MPI_Type_create_hvector");
+    MPI_Type_free(&block);
+    check(MPI_Type_commit(out), "MPI_Type_commit");
+    return true;
+}
+
+}  // namespace
+
+void Window::put_strided(const void* src, std::size_t elem, std::ptrdiff_t remote_stride, std::ptrdiff_t local_stride,
+                         std::size_t bsize, std::size_t nblocks, int target, std::size_t disp) {
+    if (nblocks == 0 || bsize == 0) return;
+    MPI_Datatype origin, remote;
+    if (make_vector(elem, local_stride, bsize, nblocks, &origin)) {
+        if (make_vector(elem, remote_stride, bsize, nblocks, &remote)) {
+            check(MPI_Put(src, 1, origin, target, MPI_Aint(disp), 1, remote, win_), "MPI_Put");
+            pending_.store(true, std::memory_order_relaxed);
+            MPI_Type_free(&remote);
+            MPI_Type_free(&origin);
+            check(MPI_Win_flush_local(target, win_), "MPI_Win_flush_local");
+            return;
+        }
+        MPI_Type_free(&origin);
+    }
+    auto* s = static_cast<const char*>(src);
+    for (std::size_t b = 0; b < nblocks; ++b)
+        put_nbi(s + std::ptrdiff_t(b) * local_stride * std::ptrdiff_t(elem), bsize * elem, target,
+                std::size_t(std::ptrdiff_t(disp) + std::ptrdiff_t(b) * remote_stride * std::ptrdiff_t(elem)));
+    check(MPI_Win_flush_local(target, win_), "MPI_Win_flush_local");
+}
+
+void Window::get_strided(void* dst, std::size_t elem, std::ptrdiff_t remote_stride, std::ptrdiff_t local_stride,
+                         std::size_t bsize, std::size_t nblocks, int target, std::size_t disp) {
+    if (nblocks == 0 || bsize == 0) return;
+    MPI_Datatype origin, remote;
+    if (make_vector(elem, local_stride, bsize, nblocks, &origin)) {
+        if (make_vector(elem, remote_stride, bsize, nblocks, &remote)) {
+            check(MPI_Get(dst, 1, origin, target, MPI_Aint(disp), 1, remote, win_), "MPI_Get");
+            MPI_Type_free(&remote);
+            MPI_Type_free(&origin);
+            check(MPI_Win_flush_local(target, win_), "MPI_Win_flush_local");
+            return;
+        }
+        MPI_Type_free(&origin);
+    }
+    auto* d = static_cast<char*>(dst);
+    for (std::size_t b = 0; b < nblocks; ++b)
+        get_nbi(d + std::ptrdiff_t(b) * local_stride * std::ptrdiff_t(elem), bsize * elem, target,
+                std::size_t(std::ptrdiff_t(disp) + std::ptrdiff_t(b) * remote_stride * std::ptrdiff_t(elem)));
+    check(MPI_Win_flush_local(target, win_), "MPI_Win_flush_local");
+}
+
+}  // namespace gasket::mpi

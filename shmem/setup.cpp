@@ -1,0 +1,156 @@
+// shmem/setup.cpp -- §9.1 library setup, exit and query, §9.2 threads.
+#include <shmem.h>
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include "src/runtime/job.hpp"
+#include "src/runtime/sync.hpp"
+
+using namespace gasket;
+
+namespace {
+
+struct gasket_default_ctx_storage {
+    int unused;
+} g_default_ctx;
+
+int g_thread_level = SHMEM_THREAD_SINGLE;
+bool g_atexit_registered = false;
+
+int to_mpi_level(int shmem_level) {
+    switch (shmem_level) {
+        case SHMEM_THREAD_SINGLE: return MPI_THREAD_SINGLE;
+        case SHMEM_THREAD_FUNNELED: return MPI_THREAD_FUNNELED;
+        case SHMEM_THREAD_SERIALIZED: return MPI_THREAD_SERIALIZED;
+        default: return MPI_THREAD_MULTIPLE;
+    }
+}
+
+int from_mpi_level(int mpi_level) {
+    if (mpi_level == MPI_THREAD_SINGLE) return SHMEM_THREAD_SINGLE;
+    if (mpi_level == MPI_THREAD_FUNNELED) return SHMEM_THREAD_FUNNELED;
+    if (mpi_level == MPI_THREAD_SERIALIZED) return SHMEM_THREAD_SERIALIZED;
+    return SHMEM_THREAD_MULTIPLE;
+}
+
+void print_banner(const rt::Job& j) {
+    if (j.my_pe != 0) return;
+    if (j.config.version) std::printf("%s, OpenSHMEM %d.%d\n", SHMEM_VENDOR_STRING, SHMEM_MAJOR_VERSION, SHMEM_MINOR_VERSION);
+    if (j.config.info)
+        std::printf("Gasket environment variables (value, default, meaning):\n%s",
+                    rt::format_table(rt::describe(j.config)).c_str());
+    std::fflush(stdout);
+}
+
+// Implicit finalization (Annex F.2.3) for programs that never call
+// shmem_finalize, e.g. start_pes programs.
+void finalize_at_exit() {
+    if (rt::g_job && mpi::mpi_usable()) {
+        rt::g_job->init_count = 1;
+        shmem_finalize();
+    }
+}
+
+// Returns 0 or a nonzero code after printing why.
+int start(const char* routine, int requested, int* provided) {
+    if (rt::g_job) {
+        ++rt::g_job->init_count;
+        if (provided) *provided = g_thread_level;
+        return 0;
+    }
+    if (requested < SHMEM_THREAD_SINGLE || requested > SHMEM_THREAD_MULTIPLE) {
+        std::fprintf(stderr, "gasket: %s: requested thread level %d is not a SHMEM_THREAD_* value\n", routine,
+                     requested);
+        return 1;
+    }
+    rt::Config config;
+    std::string error;
+    if (!rt::load_config(config, error)) {
+        std::fprintf(stderr, "gasket: %s: %s\n", routine, error.c_str());
+        return 1;
+    }
+    rt::g_job = new rt::Job(config, to_mpi_level(requested), routine);
+    g_thread_level = std::min(requested, from_mpi_level(rt::g_job->env->thread_level()));
+    if (provided) *provided = g_thread_level;
+    if (!g_atexit_registered) {
+        std::atexit(finalize_at_exit);
+        g_atexit_registered = true;
+    }
+    print_banner(*rt::g_job);
+    return 0;
+}
+
+}  // namespace
+
+extern "C" {
+
+shmem_ctx_t const gasket_shmem_ctx_default = reinterpret_cast<shmem_ctx_t>(&g_default_ctx);
+
+void shmem_init(void) {
+    if (start("shmem_init", SHMEM_THREAD_SINGLE, nullptr) != 0) mpi::abort_job(1);
+}
+
+int shmem_init_thread(int requested, int* provided) { return start("shmem_init_thread", requested, provided); }
+
+void shmem_query_thread(int* provided) {
+    rt::job("shmem_query_thread");
+    if (provided) *provided = g_thread_level;
+}
+
+void shmem_finalize(void) {
+    if (!rt::g_job) return;  // after the last finalize: nothing left to do
+    rt::barrier_all("shmem_finalize");
+    if (--rt::g_job->init_count > 0) return;
+    delete rt::g_job;
+    rt::g_job = nullptr;
+    rt::set_message_context(-1, false);
+}
+
+void shmem_query_initialized(int* initialized) {
+    if (initialized) *initialized = rt::g_job != nullptr;
+}
+
+void shmem_global_exit(int status) {
+    std::fflush(stdout);
+    std::fflush(stderr);
+    mpi::abort_job(status);
+}
+
+int shmem_my_pe(void) { return rt::job("shmem_my_pe").my_pe; }
+int shmem_n_pes(void) { return rt::job("shmem_n_pes").n_pes; }
+
+int shmem_pe_accessible(int pe) {
+    const rt::Job& j = rt::job("shmem_pe_accessible");
+    return pe >= 0 && pe < j.n_pes;
+}
+
+int shmem_addr_accessible(const void* addr, int pe) {
+    rt::Job& j = rt::job("shmem_addr_accessible");
+    return pe >= 0 && pe < j.n_pes && j.segment_of(addr) != nullptr;
+}
+
+void* shmem_ptr(const void* dest, int pe) {
+    rt::Job& j = rt::job("shmem_ptr");
+    if (pe < 0 || pe >= j.n_pes) return nullptr;
+    rt::Segment* seg = j.segment_of(dest);
+    if (!seg || !seg->direct[pe]) return nullptr;
+    return seg->direct[pe] + seg->offset_of(dest);
+}
+
+void shmem_info_get_version(int* major, int* minor) {
+    if (major) *major = SHMEM_MAJOR_VERSION;
+    if (minor) *minor = SHMEM_MINOR_VERSION;
+}
+
+void shmem_info_get_name(char* name) {
+    if (!name) rt::fatal("shmem_info_get_name", "name is NULL");
+    std::strncpy(name, SHMEM_VENDOR_STRING, SHMEM_MAX_NAME_LEN - 1);
+    name[SHMEM_MAX_NAME_LEN - 1] = '\0';
+}
+
+}  // extern "C"

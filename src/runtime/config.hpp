@@ -1,0 +1,40 @@
+// src/runtime/config.hpp -- every environment variable Gasket reads, in one
+// table (Boost.Program_options), with the values in force.
+//
+// Variables: SHMEM_SYMMETRIC_SIZE, SHMEM_DEBUG, SHMEM_INFO, SHMEM_VERSION
+// (spec §8; the deprecated SMA_* names are read too, SHMEM_* wins) and
+// GASKET_NODE_FASTPATH, GASKET_SHARED_DATA.  `gasket-info` and SHMEM_INFO
+// print the table.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace gasket::rt {
+
+struct Config {
+    std::size_t symmetric_size = 0;  // bytes of symmetric heap per PE
+    bool debug = false;              // SHMEM_DEBUG: debug messages
+    bool info = false;               // SHMEM_INFO: print the table at init
+    bool version = false;            // SHMEM_VERSION: print the version at init
+    bool node_fastpath = true;       // GASKET_NODE_FASTPATH: load/store to node peers
+    bool shared_data = true;         // GASKET_SHARED_DATA: globals on shared memory
+};
+
+// One row of the table as printed: name, value in force, default, meaning.
+struct OptionRow {
+    std::string name, value, default_value, help;
+};
+
+// Reads the process environment.  On a bad value, returns false and puts a
+// message naming the variable and the value in `error`.
+bool load_config(Config& out, std::string& error);
+
+// The table with the values of `cfg`, for SHMEM_INFO and gasket-info.
+std::vector<OptionRow> describe(const Config& cfg);
+
+// The table formatted one variable per line.
+std::string format_table(const std::vector<OptionRow>& rows);
+
+}  // namespace gasket::rt

@@ -1,0 +1,106 @@
+// src/runtime/job.cpp -- job start-up and tear-down, and the translation
+// errors (cold).
+#include "job.hpp"
+
+#include <cinttypes>
+
+namespace gasket::rt {
+
+Job* g_job = nullptr;
+
+void not_initialized(const char* routine) {
+    fatal(routine, "called before shmem_init (or after the last shmem_finalize)");
+}
+
+namespace {
+
+// Direct addresses of every PE's copy of a segment: this PE always; node
+// peers when the node fast path is on and the memory is mapped here.
+std::vector<char*> direct_table(const mpi::Environment& env, bool fastpath, char* mine,
+                                char* (*peer)(const void*, int), const void* source) {
+    std::vector<char*> table(env.size(), nullptr);
+    for (int pe = 0; pe < env.size(); ++pe) {
+        int node_rank = env.node_rank_of(pe);
+        if (pe == env.rank())
+            table[pe] = mine;
+        else if (fastpath && node_rank >= 0)
+            table[pe] = peer(source, node_rank);
+    }
+    return table;
+}
+
+}  // namespace
+
+Job::Job(const Config& cfg, int requested_thread, const char* routine)
+    : config(cfg), env(std::make_unique<mpi::Environment>(requested_thread)), allocator(cfg.symmetric_size) {
+    my_pe = env->rank();
+    n_pes = env->size();
+    set_message_context(my_pe, config.debug);
+    topology = mpi::read_topology();
+
+    // Symmetric heap: node-shared memory, plus a world window over it.
+    heap_memory_ = std::make_unique<mpi::NodeMemory>(config.symmetric_size, env->node());
+    heap.name = "symmetric heap";
+    heap.base = heap_memory_->base();
+    heap.size = config.symmetric_size;
+    heap.direct = direct_table(
+        *env, config.node_fastpath, heap.base,
+        [](const void* m, int r) { return static_cast<const mpi::NodeMemory*>(m)->peer(r); }, heap_memory_.get());
+    // A single PE reaches everything directly (and Open MPI cannot create a
+    // window on one process): MPI windows only when there are peers.
+    const bool windows = n_pes > 1;
+    if (windows) heap_window_ = std::make_unique<mpi::Window>(heap.base, heap.size, env->world());
+    heap.window = heap_window_.get();
+
+    // Global/static data of the executable.
+    const mpi::ByteRange range = mpi::executable_data();
+    if (range.size == 0) fatal(routine, "cannot find the executable's data segment");
+    data.name = "global data";
+    data.base = range.begin;
+    data.size = range.size;
+    bool share = config.shared_data && config.node_fastpath && env->node_size() > 1;
+    if (share) {
+        shared_data_ = std::make_unique<mpi::SharedDataSegment>(range, env->node());
+        if (!shared_data_->ok()) debug(routine, "global data stays private: node peers reach it through MPI");
+    }
+    data.direct = direct_table(
+        *env, share && shared_data_->ok(), data.base,
+        [](const void* s, int r) { return static_cast<const mpi::SharedDataSegment*>(s)->peer(r); },
+        shared_data_.get());
+    if (windows) data_window_ = std::make_unique<mpi::Window>(data.base, data.size, env->world());
+    data.window = data_window_.get();
+
+    debug(routine, "heap %zu bytes at %p, global data %zu bytes at %p, node %d of %d, fast path %s", heap.size,
+          static_cast<void*>(heap.base), data.size, static_cast<void*>(data.base), env->node_rank(),
+          env->node_size(), config.node_fastpath ? "on" : "off");
+    env->barrier();
+}
+
+Job::~Job() {
+    if (!mpi::mpi_usable()) return;  // the application finalized MPI first: nothing can be freed
+    env->barrier();
+    data_window_.reset();
+    shared_data_.reset();
+    heap_window_.reset();
+    heap_memory_.reset();
+    env.reset();
+}
+
+void Job::bad_pe(const char* routine, int pe) const {
+    fatal(routine, "PE %d is out of range: the job has PEs 0..%d", pe, n_pes - 1);
+}
+
+void Job::not_symmetric(const char* routine, const void* addr, int pe) const {
+    fatal(routine,
+          "address %p (target PE %d) is not symmetric: it is outside the symmetric heap [%p, %p) and the "
+          "global data [%p, %p)",
+          addr, pe, static_cast<void*>(heap.base), static_cast<void*>(heap.base + heap.size),
+          static_cast<void*>(data.base), static_cast<void*>(data.base + data.size));
+}
+
+void Job::out_of_bounds(const char* routine, const Segment& seg, std::size_t offset, std::size_t bytes) const {
+    fatal(routine, "%zu bytes at offset %zu run past the end of the %s (%zu bytes)", bytes, offset, seg.name,
+          seg.size);
+}
+
+}  // namespace gasket::rt

@@ -1,0 +1,101 @@
+// src/runtime/job.hpp -- the running job: MPI environment, configuration,
+// topology, the symmetric segments and their allocator.  One per process,
+// created by the first shmem_init and destroyed by the last shmem_finalize.
+#pragma once
+
+#include <memory>
+
+#include "config.hpp"
+#include "error.hpp"
+#include "heap_allocator.hpp"
+#include "mpi-bridge/data_segment.hpp"
+#include "mpi-bridge/environment.hpp"
+#include "mpi-bridge/node_memory.hpp"
+#include "mpi-bridge/topology.hpp"
+#include "segment.hpp"
+
+namespace gasket::rt {
+
+class Job {
+public:
+    // Collective over MPI_COMM_WORLD.  `requested_thread` is an MPI_THREAD_*
+    // level.  Ends the job with a message naming `routine` on failure.
+    Job(const Config& config, int requested_thread, const char* routine);
+    ~Job();
+    Job(const Job&) = delete;
+    Job& operator=(const Job&) = delete;
+
+    // Translates `addr` (a symmetric address here) for a transfer of `bytes`
+    // to `pe`.  Fatal, naming `routine`, if pe is out of range, addr is not
+    // symmetric, or the transfer runs past the end of its segment.
+    Target resolve(const char* routine, const void* addr, std::size_t bytes, int pe) {
+        if (static_cast<unsigned>(pe) >= static_cast<unsigned>(n_pes)) [[unlikely]]
+            bad_pe(routine, pe);
+        Segment* seg = heap.contains(addr) ? &heap : data.contains(addr) ? &data : nullptr;
+        if (!seg) [[unlikely]]
+            not_symmetric(routine, addr, pe);
+        const std::size_t offset = seg->offset_of(addr);
+        if (bytes > seg->size - offset) [[unlikely]]
+            out_of_bounds(routine, *seg, offset, bytes);
+        char* peer = seg->direct[pe];
+        return {peer ? peer + offset : nullptr, seg->window, offset};
+    }
+    // The segment holding `addr`, or nullptr.
+    Segment* segment_of(const void* addr) {
+        return heap.contains(addr) ? &heap : data.contains(addr) ? &data : nullptr;
+    }
+    void check_pe(const char* routine, int pe) const {
+        if (static_cast<unsigned>(pe) >= static_cast<unsigned>(n_pes)) [[unlikely]]
+            bad_pe(routine, pe);
+    }
+
+    // Remote completion of every MPI operation outstanding (both windows).
+    void flush_all() {
+        if (heap.window) heap.window->flush_all();
+        if (data.window) data.window->flush_all();
+    }
+    // Remote completion of MPI operations to `pe`.
+    void flush(int pe) {
+        if (heap.window) heap.window->flush(pe);
+        if (data.window) data.window->flush(pe);
+    }
+    // MPI_Win_sync on both windows (public/private copies agree).
+    void sync_windows() {
+        if (heap.window) heap.window->sync();
+        if (data.window) data.window->sync();
+    }
+
+    [[noreturn]] void bad_pe(const char* routine, int pe) const;
+    [[noreturn]] void not_symmetric(const char* routine, const void* addr, int pe) const;
+    [[noreturn]] void out_of_bounds(const char* routine, const Segment& seg, std::size_t offset,
+                                    std::size_t bytes) const;
+
+    Config config;
+    std::unique_ptr<mpi::Environment> env;
+    mpi::Topology topology;
+    int my_pe = 0, n_pes = 1;
+    int init_count = 1;  // nested shmem_init calls not yet finalized
+
+    Segment heap, data;
+    HeapAllocator allocator;
+
+private:
+    std::unique_ptr<mpi::NodeMemory> heap_memory_;
+    std::unique_ptr<mpi::Window> heap_window_;
+    std::unique_ptr<mpi::SharedDataSegment> shared_data_;
+    std::unique_ptr<mpi::Window> data_window_;
+};
+
+// The job, or nullptr outside init..finalize.
+extern Job* g_job;
+
+[[noreturn, gnu::cold]] void not_initialized(const char* routine);
+
+// The job; fatal (naming `routine`) if shmem_init has not been called.
+inline Job& job(const char* routine) {
+    if (!g_job) [[unlikely]]
+        not_initialized(routine);
+    return *g_job;
+}
+
+}  // namespace gasket::rt

@@ -1,0 +1,58 @@
+// src/runtime/rma.hpp -- the runtime's RMA entry points.  Every put and get
+// of every API passes through these (one per kind), so completion tracking,
+// checks and, later, tool events live here once.  Hot: inline.
+//
+// Units: `bytes` are bytes; strided forms count `elem`-byte elements.
+// `routine` names the user-facing call for error messages.
+#pragma once
+
+#include <cstring>
+
+#include "job.hpp"
+
+namespace gasket::rt {
+
+enum class Completion { local, deferred };  // blocking (source reusable) | nbi (until quiet)
+
+// Copies `bytes` from local `src` to symmetric `dest` on `pe`.
+inline void put(const char* routine, void* dest, const void* src, std::size_t bytes, int pe,
+                Completion c = Completion::local) {
+    Job& j = job(routine);
+    const Target t = j.resolve(routine, dest, bytes, pe);
+    if (t.direct) {
+        std::memmove(t.direct, src, bytes);
+    } else if (c == Completion::local) {
+        t.window->put(src, bytes, pe, t.offset);
+    } else {
+        t.window->put_nbi(src, bytes, pe, t.offset);
+    }
+}
+
+// Copies `bytes` from symmetric `src` on `pe` to local `dest`.
+inline void get(const char* routine, void* dest, const void* src, std::size_t bytes, int pe,
+                Completion c = Completion::local) {
+    Job& j = job(routine);
+    const Target t = j.resolve(routine, src, bytes, pe);
+    if (t.direct) {
+        std::memmove(dest, t.direct, bytes);
+    } else if (c == Completion::local) {
+        t.window->get(dest, bytes, pe, t.offset);
+    } else {
+        t.window->get_nbi(dest, bytes, pe, t.offset);
+    }
+}
+
+// Strided shape (§9.6.1.3/4/7/8): nblocks blocks of bsize elements of `elem`
+// bytes; block b is at element b*remote_stride of the symmetric side and
+// b*local_stride of the local side.
+struct Strided {
+    std::size_t elem;
+    std::ptrdiff_t remote_stride, local_stride;
+    std::size_t bsize, nblocks;
+};
+
+// Blocking strided put/get (out of line: they loop or build MPI datatypes).
+void put_strided(const char* routine, void* dest, const void* src, const Strided& shape, int pe);
+void get_strided(const char* routine, void* dest, const void* src, const Strided& shape, int pe);
+
+}  // namespace gasket::rt

@@ -1,0 +1,55 @@
+// src/runtime/sync.cpp
+#include "sync.hpp"
+
+#include <sched.h>
+
+namespace gasket::rt {
+
+namespace {
+inline void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
+}
+}  // namespace
+
+void pe_quiet(const char* routine, const int* pes, std::size_t npes) {
+    Job& j = job(routine);
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    for (std::size_t i = 0; i < npes; ++i) {
+        j.check_pe(routine, pes[i]);
+        j.flush(pes[i]);
+    }
+}
+
+void barrier_all(const char* routine) {
+    quiet(routine);
+    Job& j = job(routine);
+    j.env->barrier();
+    j.sync_windows();
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+}
+
+void sync_all(const char* routine) {
+    Job& j = job(routine);
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    j.env->barrier();
+    j.sync_windows();
+}
+
+void Poller::pause() {
+    constexpr unsigned kSpins = 256;
+    if (++spins_ < kSpins) {
+        cpu_relax();
+        return;
+    }
+    // Remote MPI puts may need this process to enter MPI to land, and other
+    // PEs may share this core.
+    job_.sync_windows();
+    job_.env->poke_progress();
+    sched_yield();
+}
+
+}  // namespace gasket::rt

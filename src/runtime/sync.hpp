@@ -1,0 +1,49 @@
+// src/runtime/sync.hpp -- completion, ordering, barriers and waiting on
+// local memory (§9.10.1, §9.10.4, §9.11, §9.12).
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+
+#include "job.hpp"
+
+namespace gasket::rt {
+
+// Completes every put/get/nbi operation this PE issued (memory fence for
+// direct stores; MPI_Win_flush_all on windows with outstanding operations).
+inline void quiet(const char* routine) {
+    Job& j = job(routine);
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    j.flush_all();
+}
+
+// Orders puts to each PE: those before the fence are delivered before those
+// after it.  Direct stores: a release fence.  MPI does not order puts, so
+// outstanding MPI operations are completed.
+inline void fence(const char* routine) {
+    Job& j = job(routine);
+    std::atomic_thread_fence(std::memory_order_release);
+    j.flush_all();
+}
+
+// Completes operations to the listed PEs (each checked).
+void pe_quiet(const char* routine, const int* pes, std::size_t npes);
+
+// quiet, then a barrier over all PEs.
+void barrier_all(const char* routine);
+// A barrier over all PEs; completes nothing.
+void sync_all(const char* routine);
+
+// Polls local symmetric memory politely: spins briefly, then drives MPI
+// progress and yields the core.  Call after each unsuccessful test.
+class Poller {
+public:
+    explicit Poller(Job& j) : job_(j) {}
+    void pause();
+
+private:
+    Job& job_;
+    unsigned spins_ = 0;
+};
+
+}  // namespace gasket::rt
