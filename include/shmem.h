@@ -272,4 +272,8 @@ void *shmemalign(size_t alignment, size_t size);  /* = shmem_align */
 }
 #endif
 
+#if !defined(__cplusplus) && defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
+#include <gasket/shmem_generic.h>
+#endif
+
 #endif /* GASKET_SHMEM_H */

@@ -12,32 +12,38 @@
 #ifndef GASKET_SHMEM_TYPE_TABLES_H
 #define GASKET_SHMEM_TYPE_TABLES_H
 
-/* Table 5: Standard RMA Types and Names (§9.6, §9.8, §9.10). */
-#define GASKET_STD_RMA_TYPES(X)        \
-    X(float, float)                    \
-    X(double, double)                  \
-    X(long double, longdouble)         \
-    X(char, char)                      \
-    X(signed char, schar)              \
-    X(short, short)                    \
-    X(int, int)                        \
-    X(long, long)                      \
-    X(long long, longlong)             \
-    X(unsigned char, uchar)            \
-    X(unsigned short, ushort)          \
-    X(unsigned int, uint)              \
-    X(unsigned long, ulong)            \
-    X(unsigned long long, ulonglong)   \
-    X(int8_t, int8)                    \
-    X(int16_t, int16)                  \
-    X(int32_t, int32)                  \
-    X(int64_t, int64)                  \
-    X(uint8_t, uint8)                  \
-    X(uint16_t, uint16)                \
-    X(uint32_t, uint32)                \
-    X(uint64_t, uint64)                \
-    X(size_t, size)                    \
+/* Table 5: Standard RMA Types and Names (§9.6, §9.8, §9.10), in two parts:
+ * the distinct C types (what a C11 _Generic selection may list) and the
+ * exact-width/size rows, which are typedefs of those. */
+#define GASKET_STD_RMA_DISTINCT_TYPES(X) \
+    X(float, float)                      \
+    X(double, double)                    \
+    X(long double, longdouble)           \
+    X(char, char)                        \
+    X(signed char, schar)                \
+    X(short, short)                      \
+    X(int, int)                          \
+    X(long, long)                        \
+    X(long long, longlong)               \
+    X(unsigned char, uchar)              \
+    X(unsigned short, ushort)            \
+    X(unsigned int, uint)                \
+    X(unsigned long, ulong)              \
+    X(unsigned long long, ulonglong)
+#define GASKET_STD_RMA_ALIAS_TYPES(X) \
+    X(int8_t, int8)                   \
+    X(int16_t, int16)                 \
+    X(int32_t, int32)                 \
+    X(int64_t, int64)                 \
+    X(uint8_t, uint8)                 \
+    X(uint16_t, uint16)               \
+    X(uint32_t, uint32)               \
+    X(uint64_t, uint64)               \
+    X(size_t, size)                   \
     X(ptrdiff_t, ptrdiff)
+#define GASKET_STD_RMA_TYPES(X)     \
+    GASKET_STD_RMA_DISTINCT_TYPES(X) \
+    GASKET_STD_RMA_ALIAS_TYPES(X)
 
 /* Sized RMA (§9.6): X(SIZE-in-bits, element size in bytes). */
 #define GASKET_RMA_SIZES(X) \
@@ -48,27 +54,33 @@
     X(128, 16)
 
 /* Table 6: Standard AMO Types and Names; also the point-to-point
- * synchronization types of §9.11. */
-#define GASKET_STD_AMO_TYPES(X)        \
-    X(int, int)                        \
-    X(long, long)                      \
-    X(long long, longlong)             \
-    X(unsigned int, uint)              \
-    X(unsigned long, ulong)            \
-    X(unsigned long long, ulonglong)   \
-    X(int32_t, int32)                  \
-    X(int64_t, int64)                  \
-    X(uint32_t, uint32)                \
-    X(uint64_t, uint64)                \
-    X(size_t, size)                    \
+ * synchronization types of §9.11.  Distinct C types, then typedef rows. */
+#define GASKET_STD_AMO_DISTINCT_TYPES(X) \
+    X(int, int)                          \
+    X(long, long)                        \
+    X(long long, longlong)               \
+    X(unsigned int, uint)                \
+    X(unsigned long, ulong)              \
+    X(unsigned long long, ulonglong)
+#define GASKET_STD_AMO_ALIAS_TYPES(X) \
+    X(int32_t, int32)                 \
+    X(int64_t, int64)                 \
+    X(uint32_t, uint32)               \
+    X(uint64_t, uint64)               \
+    X(size_t, size)                   \
     X(ptrdiff_t, ptrdiff)
+#define GASKET_STD_AMO_TYPES(X)     \
+    GASKET_STD_AMO_DISTINCT_TYPES(X) \
+    GASKET_STD_AMO_ALIAS_TYPES(X)
 
 /* Point-to-point synchronization types (§9.11): Table 6 plus the deprecated
  * short/unsigned short rows that Table 12 keeps for wait_until and test. */
-#define GASKET_P2P_SYNC_TYPES(X)       \
-    GASKET_STD_AMO_TYPES(X)            \
-    X(short, short)                    \
+#define GASKET_P2P_SYNC_DEPRECATED_TYPES(X) \
+    X(short, short)                         \
     X(unsigned short, ushort)
+#define GASKET_P2P_SYNC_TYPES(X) \
+    GASKET_STD_AMO_TYPES(X)      \
+    GASKET_P2P_SYNC_DEPRECATED_TYPES(X)
 
 /* Deprecated shmem_TYPENAME_wait (§9.11.1): TYPE in {short, int, long, long long}. */
 #define GASKET_DEPRECATED_WAIT_TYPES(X) \

@@ -86,6 +86,12 @@ Job::~Job() {
     env.reset();
 }
 
+void Job::report(const char* routine, const Translation& t, const void* addr, std::size_t bytes, int pe) const {
+    if (t.fault == Fault::bad_pe) bad_pe(routine, pe);
+    if (t.fault == Fault::not_symmetric) not_symmetric(routine, addr, pe);
+    out_of_bounds(routine, *t.segment, t.segment->offset_of(addr), bytes);
+}
+
 void Job::bad_pe(const char* routine, int pe) const {
     fatal(routine, "PE %d is out of range: the job has PEs 0..%d", pe, n_pes - 1);
 }

@@ -29,16 +29,10 @@ public:
     // to `pe`.  Fatal, naming `routine`, if pe is out of range, addr is not
     // symmetric, or the transfer runs past the end of its segment.
     Target resolve(const char* routine, const void* addr, std::size_t bytes, int pe) {
-        if (static_cast<unsigned>(pe) >= static_cast<unsigned>(n_pes)) [[unlikely]]
-            bad_pe(routine, pe);
-        Segment* seg = heap.contains(addr) ? &heap : data.contains(addr) ? &data : nullptr;
-        if (!seg) [[unlikely]]
-            not_symmetric(routine, addr, pe);
-        const std::size_t offset = seg->offset_of(addr);
-        if (bytes > seg->size - offset) [[unlikely]]
-            out_of_bounds(routine, *seg, offset, bytes);
-        char* peer = seg->direct[pe];
-        return {peer ? peer + offset : nullptr, seg->window, offset};
+        const Translation t = translate(heap, data, n_pes, addr, bytes, pe);
+        if (t.fault != Fault::none) [[unlikely]]
+            report(routine, t, addr, bytes, pe);
+        return t.target;
     }
     // The segment holding `addr`, or nullptr.
     Segment* segment_of(const void* addr) {
@@ -65,6 +59,8 @@ public:
         if (data.window) data.window->sync();
     }
 
+    [[noreturn]] void report(const char* routine, const Translation& t, const void* addr, std::size_t bytes,
+                             int pe) const;
     [[noreturn]] void bad_pe(const char* routine, int pe) const;
     [[noreturn]] void not_symmetric(const char* routine, const void* addr, int pe) const;
     [[noreturn]] void out_of_bounds(const char* routine, const Segment& seg, std::size_t offset,

@@ -32,4 +32,27 @@ struct Target {
     std::size_t offset;
 };
 
+enum class Fault { none, bad_pe, not_symmetric, out_of_bounds };
+
+struct Translation {
+    Target target;
+    Segment* segment;  // nullptr unless the address is symmetric
+    Fault fault;
+};
+
+// Translates symmetric `addr` for a transfer of `bytes` to `pe` of `n_pes`,
+// looking in `heap` then `data`.  Pure: no MPI, no side effects.
+inline Translation translate(Segment& heap, Segment& data, int n_pes, const void* addr, std::size_t bytes, int pe) {
+    if (static_cast<unsigned>(pe) >= static_cast<unsigned>(n_pes)) [[unlikely]]
+        return {{}, nullptr, Fault::bad_pe};
+    Segment* seg = heap.contains(addr) ? &heap : data.contains(addr) ? &data : nullptr;
+    if (!seg) [[unlikely]]
+        return {{}, nullptr, Fault::not_symmetric};
+    const std::size_t offset = seg->offset_of(addr);
+    if (bytes > seg->size - offset) [[unlikely]]
+        return {{}, seg, Fault::out_of_bounds};
+    char* peer = seg->direct[pe];
+    return {{peer ? peer + offset : nullptr, seg->window, offset}, seg, Fault::none};
+}
+
 }  // namespace gasket::rt

@@ -1,0 +1,574 @@
+// tests/bench/rma.cpp -- bench-rma: OpenSHMEM RMA latency and bandwidth on
+// Gasket against raw MPI-3 RMA measured in the same run.
+//
+//   oshrun -np 2 bench-rma [--iters N] [--reps R] [--max-size 4M] [--quick]
+//
+// PE 0 is the origin and does all the measuring; PE 1 is the target and
+// waits in shmem_barrier_all (inside MPI_Barrier, so MPI makes progress)
+// until PE 0 is done.  PE 0 prints Markdown tables:
+//  - 8-byte latency, µs per operation: Gasket (shmem_putmem + shmem_quiet,
+//    shmem_getmem, shmem_long_p + shmem_quiet, shmem_long_g) against
+//    MPI_Put/MPI_Get + MPI_Win_flush on (a) a window made the way Gasket
+//    makes its own (MPI_Win_create over MPI_Win_allocate_shared memory for
+//    the heap; MPI_Win_create over a static array for globals) and (b) an
+//    MPI_Win_allocate window.  Ratio = Gasket time / MPI time (< 1: Gasket
+//    is faster).
+//  - put and get bandwidth, GB/s (1e9 bytes/s), for sizes min..max: a loop
+//    of shmem_putmem_nbi/shmem_getmem_nbi then one shmem_quiet, against a
+//    loop of MPI_Put/MPI_Get then one MPI_Win_flush, and memcpy of the same
+//    size within PE 0 for reference.  Ratio = Gasket rate / MPI rate (> 1:
+//    Gasket is faster).
+// Every figure is the median over --reps timed loops, after one untimed
+// warm-up loop.  Each latency test ends with a check that the data arrived
+// (exit status 1 if not); nothing asserts on speed.
+#include <mpi.h>
+#include <shmem.h>
+
+#include <boost/program_options.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <functional>
+#include <iostream>
+#include <optional>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+namespace po = boost::program_options;
+
+namespace {
+
+constexpr int kOrigin = 0;
+constexpr int kTarget = 1;
+constexpr long kPattern = 0x5eed0000L;  // what the target's get sources hold
+
+// Symmetric globals (the executable's data segment): Gasket's "global"
+// destination/source.
+long g_put_dst[8];
+long g_get_src[8];
+// Raw MPI's counterpart: a window created over a static array, as Gasket's
+// data window is created over the executable's data.  [0..8) put target,
+// [8..16) get source.
+long g_mpi_static[16];
+
+struct Options {
+    long iters = 100000;          // latency: operations per timed loop
+    int reps = 11;                // timed loops per figure (median)
+    std::size_t min_size = 8;     // bandwidth: smallest transfer, bytes
+    std::size_t max_size = 4 << 20;
+    unsigned factor = 2;          // bandwidth: size step (multiplier)
+    std::size_t bw_bytes = 64 << 20;  // bandwidth: bytes per timed loop (at most)
+    long bw_max_msgs = 8192;      // bandwidth: transfers per timed loop (at most)
+    bool quick = false;
+};
+
+// "4M", "64K", "1G", "4096" -> bytes (suffixes are powers of 2).
+std::optional<std::size_t> parse_size(const std::string& text) {
+    if (text.empty()) return std::nullopt;
+    char* end = nullptr;
+    const unsigned long long v = std::strtoull(text.c_str(), &end, 10);
+    if (end == text.c_str()) return std::nullopt;
+    std::size_t mult = 1;
+    std::string suffix(end);
+    if (suffix == "" || suffix == "B" || suffix == "b") mult = 1;
+    else if (suffix == "K" || suffix == "k" || suffix == "KiB") mult = std::size_t(1) << 10;
+    else if (suffix == "M" || suffix == "m" || suffix == "MiB") mult = std::size_t(1) << 20;
+    else if (suffix == "G" || suffix == "g" || suffix == "GiB") mult = std::size_t(1) << 30;
+    else return std::nullopt;
+    return std::size_t(v) * mult;
+}
+
+std::string size_label(std::size_t bytes) {
+    char buf[32];
+    if (bytes >= (std::size_t(1) << 20) && bytes % (std::size_t(1) << 20) == 0)
+        std::snprintf(buf, sizeof buf, "%zu MiB", bytes >> 20);
+    else if (bytes >= 1024 && bytes % 1024 == 0)
+        std::snprintf(buf, sizeof buf, "%zu KiB", bytes >> 10);
+    else
+        std::snprintf(buf, sizeof buf, "%zu B", bytes);
+    return buf;
+}
+
+// Returns 0 to run, 1 to exit successfully (--help), 2 on a bad option.
+int parse_options(int argc, char** argv, Options& o) {
+    std::string min_size = "8", max_size = "4M", bw_bytes = "64M";
+    po::options_description desc(
+        "bench-rma: OpenSHMEM RMA latency/bandwidth on Gasket vs raw MPI RMA.\n"
+        "Run with 2 PEs: oshrun -np 2 bench-rma [options]\nOptions");
+    desc.add_options()
+        ("help,h", "print this help")
+        ("iters", po::value<long>(&o.iters), "latency: operations per timed loop (default 100000)")
+        ("reps", po::value<int>(&o.reps), "timed loops per figure; the median is reported (default 11)")
+        ("min-size", po::value<std::string>(&min_size), "bandwidth: smallest size, bytes, K/M suffix (default 8)")
+        ("max-size", po::value<std::string>(&max_size), "bandwidth: largest size (default 4M)")
+        ("factor", po::value<unsigned>(&o.factor), "bandwidth: size multiplier between rows, 2 or 4 (default 2)")
+        ("bw-bytes", po::value<std::string>(&bw_bytes), "bandwidth: bytes moved per timed loop, at most (default 64M)")
+        ("bw-max-msgs", po::value<long>(&o.bw_max_msgs), "bandwidth: transfers per timed loop, at most (default 8192)")
+        ("quick", "smoke run: --iters 1000 --reps 3 --max-size 64K --bw-bytes 1M unless given");
+    po::variables_map vm;
+    try {
+        po::store(po::parse_command_line(argc, argv, desc), vm);
+        po::notify(vm);
+    } catch (const po::error& e) {
+        std::cerr << "bench-rma: " << e.what() << "\n" << desc << "\n";
+        return 2;
+    }
+    if (vm.count("help")) {
+        std::cout << desc << "\n";
+        return 1;
+    }
+    o.quick = vm.count("quick") > 0;
+    if (o.quick) {
+        if (!vm.count("iters")) o.iters = 1000;
+        if (!vm.count("reps")) o.reps = 3;
+        if (!vm.count("max-size")) max_size = "64K";
+        if (!vm.count("bw-bytes")) bw_bytes = "1M";
+    }
+    auto mn = parse_size(min_size), mx = parse_size(max_size), bw = parse_size(bw_bytes);
+    if (!mn || !mx || !bw || *mn == 0 || *mx < *mn || *bw == 0) {
+        std::cerr << "bench-rma: bad size in --min-size/--max-size/--bw-bytes\n";
+        return 2;
+    }
+    if (o.iters < 1 || o.reps < 1 || o.factor < 2 || o.bw_max_msgs < 1) {
+        std::cerr << "bench-rma: --iters, --reps, --bw-max-msgs must be >= 1 and --factor >= 2\n";
+        return 2;
+    }
+    o.min_size = *mn;
+    o.max_size = *mx;
+    o.bw_bytes = *bw;
+    return 0;
+}
+
+void mpi_check(int rc, const char* what) {
+    if (rc != MPI_SUCCESS) {
+        std::fprintf(stderr, "bench-rma: %s failed (%d)\n", what, rc);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+}
+
+// A raw MPI window, locked for its whole life like Gasket's.
+struct RawWindow {
+    MPI_Win win = MPI_WIN_NULL;
+    MPI_Win shared = MPI_WIN_NULL;  // the allocate_shared window under a "create over shared" window
+    char* base = nullptr;
+
+    static MPI_Info ordering_info() {
+        MPI_Info info;
+        mpi_check(MPI_Info_create(&info), "MPI_Info_create");
+        mpi_check(MPI_Info_set(info, "accumulate_ordering", "none"), "MPI_Info_set");
+        return info;
+    }
+    // The way Gasket makes its heap window: node memory from
+    // MPI_Win_allocate_shared (alloc_shared_noncontig), then a world window
+    // over it with MPI_Win_create.
+    void create_over_shared(std::size_t bytes, MPI_Comm node) {
+        MPI_Info info;
+        mpi_check(MPI_Info_create(&info), "MPI_Info_create");
+        mpi_check(MPI_Info_set(info, "alloc_shared_noncontig", "true"), "MPI_Info_set");
+        mpi_check(MPI_Win_allocate_shared(MPI_Aint(bytes), 1, info, node, &base, &shared),
+                  "MPI_Win_allocate_shared");
+        MPI_Info_free(&info);
+        create_over(base, bytes);
+    }
+    // MPI_Win_create over existing memory (e.g. a static array).
+    void create_over(void* memory, std::size_t bytes) {
+        base = static_cast<char*>(memory);
+        MPI_Info info = ordering_info();
+        mpi_check(MPI_Win_create(memory, MPI_Aint(bytes), 1, info, MPI_COMM_WORLD, &win), "MPI_Win_create");
+        MPI_Info_free(&info);
+        mpi_check(MPI_Win_lock_all(MPI_MODE_NOCHECK, win), "MPI_Win_lock_all");
+    }
+    void allocate(std::size_t bytes) {
+        MPI_Info info = ordering_info();
+        mpi_check(MPI_Win_allocate(MPI_Aint(bytes), 1, info, MPI_COMM_WORLD, &base, &win), "MPI_Win_allocate");
+        MPI_Info_free(&info);
+        mpi_check(MPI_Win_lock_all(MPI_MODE_NOCHECK, win), "MPI_Win_lock_all");
+    }
+    void free() {
+        if (win != MPI_WIN_NULL) {
+            MPI_Win_unlock_all(win);
+            MPI_Win_free(&win);
+        }
+        if (shared != MPI_WIN_NULL) MPI_Win_free(&shared);
+    }
+};
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t0) {
+    return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    const std::size_t n = v.size();
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+// One untimed warm-up call of `loop`, then the median of `reps` calls.
+// `loop` runs one timed loop and returns its figure.
+double measure(int reps, const std::function<double()>& loop) {
+    (void)loop();
+    std::vector<double> figures;
+    figures.reserve(std::size_t(reps));
+    for (int r = 0; r < reps; ++r) figures.push_back(loop());
+    return median(std::move(figures));
+}
+
+// Keeps the compiler from dropping or merging repeated memcpys.
+inline void clobber() { asm volatile("" ::: "memory"); }
+
+struct Bench {
+    Options opt;
+    int failures = 0;
+
+    // Gasket buffers: symmetric heap (put target, get source) and PE 0's
+    // private source/destination for transfers.
+    char* heap_put = nullptr;
+    char* heap_get = nullptr;
+    char* local_src = nullptr;
+    char* local_dst = nullptr;
+    // Raw MPI windows: [0, max) put target, [max, 2*max) get source.
+    RawWindow mpi_shared, mpi_alloc, mpi_static;
+    std::size_t region = 0;  // max transfer size = offset of the get half
+
+    void fail(const char* what, long got, long want) {
+        std::printf("CHECK FAILED: %s: read back %ld, expected %ld\n", what, got, want);
+        ++failures;
+    }
+
+    // ---- latency (µs per op) ------------------------------------------
+    double lat_loop(const std::function<void(long)>& op) {
+        return measure(opt.reps, [&] {
+            const long n = opt.iters;
+            const auto t0 = Clock::now();
+            for (long i = 0; i < n; ++i) op(i);
+            return seconds_since(t0) / double(n) * 1e6;
+        });
+    }
+
+    double shmem_put_lat(void* dst, const char* what) {
+        long* src = reinterpret_cast<long*>(local_src);
+        long last = -1;
+        const double us = lat_loop([&](long i) {
+            *src = i;
+            shmem_putmem(dst, src, 8, kTarget);
+            shmem_quiet();
+            last = i;
+        });
+        long back = 0;
+        shmem_getmem(&back, dst, 8, kTarget);
+        if (back != last) fail(what, back, last);
+        return us;
+    }
+    double shmem_p_lat(long* dst) {
+        long last = -1;
+        const double us = lat_loop([&](long i) {
+            shmem_long_p(dst, i, kTarget);
+            shmem_quiet();
+            last = i;
+        });
+        const long back = shmem_long_g(dst, kTarget);
+        if (back != last) fail("shmem_long_p", back, last);
+        return us;
+    }
+    double shmem_get_lat(const void* src, const char* what) {
+        long* dst = reinterpret_cast<long*>(local_dst);
+        *dst = 0;
+        const double us = lat_loop([&](long) { shmem_getmem(dst, src, 8, kTarget); });
+        if (*dst != kPattern) fail(what, *dst, kPattern);
+        return us;
+    }
+    double shmem_g_lat(const long* src) {
+        long sink = 0;
+        const double us = lat_loop([&](long) { sink += shmem_long_g(src, kTarget); });
+        const long v = shmem_long_g(src, kTarget);
+        if (v != kPattern) fail("shmem_long_g", v, kPattern);
+        return us;
+    }
+    double mpi_put_lat(RawWindow& w, MPI_Aint disp, const char* what) {
+        long* src = reinterpret_cast<long*>(local_src);
+        long last = -1;
+        const double us = lat_loop([&](long i) {
+            *src = i;
+            MPI_Put(src, 8, MPI_BYTE, kTarget, disp, 8, MPI_BYTE, w.win);
+            MPI_Win_flush(kTarget, w.win);
+            last = i;
+        });
+        long back = 0;
+        MPI_Get(&back, 8, MPI_BYTE, kTarget, disp, 8, MPI_BYTE, w.win);
+        MPI_Win_flush(kTarget, w.win);
+        if (back != last) fail(what, back, last);
+        return us;
+    }
+    double mpi_get_lat(RawWindow& w, MPI_Aint disp, const char* what) {
+        long* dst = reinterpret_cast<long*>(local_dst);
+        *dst = 0;
+        const double us = lat_loop([&](long) {
+            MPI_Get(dst, 8, MPI_BYTE, kTarget, disp, 8, MPI_BYTE, w.win);
+            MPI_Win_flush(kTarget, w.win);
+        });
+        if (*dst != kPattern) fail(what, *dst, kPattern);
+        return us;
+    }
+
+    void latency_table() {
+        const MPI_Aint put_at = 0, get_at = MPI_Aint(region);
+        const MPI_Aint static_put_at = 0, static_get_at = 8 * sizeof(long);
+        struct Row {
+            const char* op;
+            double gasket, mpi_equiv, mpi_alloc;
+        };
+        std::vector<Row> rows;
+        rows.push_back({"put 8 B + quiet, heap dest (shmem_putmem)", shmem_put_lat(heap_put, "putmem heap"),
+                        mpi_put_lat(mpi_shared, put_at, "MPI_Put create/shared"),
+                        mpi_put_lat(mpi_alloc, put_at, "MPI_Put allocate")});
+        rows.push_back({"put 8 B + quiet, global dest (shmem_putmem)", shmem_put_lat(g_put_dst, "putmem global"),
+                        mpi_put_lat(mpi_static, static_put_at, "MPI_Put create/static"), rows[0].mpi_alloc});
+        rows.push_back({"shmem_long_p + quiet, heap dest", shmem_p_lat(reinterpret_cast<long*>(heap_put)),
+                        rows[0].mpi_equiv, rows[0].mpi_alloc});
+        rows.push_back({"get 8 B, heap source (shmem_getmem)", shmem_get_lat(heap_get, "getmem heap"),
+                        mpi_get_lat(mpi_shared, get_at, "MPI_Get create/shared"),
+                        mpi_get_lat(mpi_alloc, get_at, "MPI_Get allocate")});
+        rows.push_back({"get 8 B, global source (shmem_getmem)", shmem_get_lat(g_get_src, "getmem global"),
+                        mpi_get_lat(mpi_static, static_get_at, "MPI_Get create/static"), rows[3].mpi_alloc});
+        rows.push_back({"shmem_long_g, heap source", shmem_g_lat(reinterpret_cast<const long*>(heap_get)),
+                        rows[3].mpi_equiv, rows[3].mpi_alloc});
+
+        std::printf("\n### 8-byte latency, µs per operation (median of %d loops of %ld ops)\n\n", opt.reps,
+                    opt.iters);
+        std::printf("| operation | Gasket µs | MPI µs, same-kind window | Gasket/MPI | MPI µs, Win_allocate | "
+                    "Gasket/MPI |\n");
+        std::printf("|---|---:|---:|---:|---:|---:|\n");
+        for (const Row& r : rows)
+            std::printf("| %s | %.4f | %.4f | %.2f | %.4f | %.2f |\n", r.op, r.gasket, r.mpi_equiv,
+                        r.gasket / r.mpi_equiv, r.mpi_alloc, r.gasket / r.mpi_alloc);
+        std::printf(
+            "\nMPI puts: MPI_Put 8 B + MPI_Win_flush.  MPI gets: MPI_Get 8 B + MPI_Win_flush (not flush_local).\n"
+            "Same-kind window: heap rows = MPI_Win_create over MPI_Win_allocate_shared memory (how Gasket makes its\n"
+            "heap window); global rows = MPI_Win_create over a static array (how Gasket makes its data window).\n"
+            "Win_allocate: an MPI_Win_allocate window.  All windows: MPI_Win_lock_all for the whole run,\n"
+            "accumulate_ordering=none.  Gasket/MPI < 1: Gasket is faster.\n");
+    }
+
+    // ---- bandwidth (GB/s) ------------------------------------------------
+    std::vector<std::size_t> sizes() const {
+        std::vector<std::size_t> v;
+        for (std::size_t s = opt.min_size; s <= opt.max_size; s *= opt.factor) {
+            v.push_back(s);
+            if (s > opt.max_size / opt.factor) break;
+        }
+        return v;
+    }
+    long msgs_for(std::size_t size) const {
+        return std::max<long>(1, std::min<long>(opt.bw_max_msgs, long(opt.bw_bytes / size)));
+    }
+    double bw_loop(std::size_t size, const std::function<void(long)>& issue, const std::function<void()>& complete) {
+        const long n = msgs_for(size);
+        return measure(opt.reps, [&] {
+            const auto t0 = Clock::now();
+            for (long i = 0; i < n; ++i) issue(i);
+            complete();
+            return double(size) * double(n) / seconds_since(t0) / 1e9;
+        });
+    }
+    double memcpy_bw(std::size_t size) {
+        return bw_loop(
+            size,
+            [&](long) {
+                std::memcpy(local_dst, local_src, size);
+                clobber();
+            },
+            [] {});
+    }
+
+    void bandwidth_table(bool put) {
+        struct Row {
+            std::size_t size;
+            long msgs;
+            double gasket, mpi_equiv, mpi_alloc, mem;
+        };
+        std::vector<Row> rows;
+        for (std::size_t size : sizes()) {
+            Row r{size, msgs_for(size), 0, 0, 0, 0};
+            if (put) {
+                r.gasket = bw_loop(size, [&](long) { shmem_putmem_nbi(heap_put, local_src, size, kTarget); },
+                                   [] { shmem_quiet(); });
+                r.mpi_equiv = bw_loop(
+                    size,
+                    [&](long) {
+                        MPI_Put(local_src, int(size), MPI_BYTE, kTarget, 0, int(size), MPI_BYTE, mpi_shared.win);
+                    },
+                    [&] { MPI_Win_flush(kTarget, mpi_shared.win); });
+                r.mpi_alloc = bw_loop(
+                    size,
+                    [&](long) {
+                        MPI_Put(local_src, int(size), MPI_BYTE, kTarget, 0, int(size), MPI_BYTE, mpi_alloc.win);
+                    },
+                    [&] { MPI_Win_flush(kTarget, mpi_alloc.win); });
+            } else {
+                const MPI_Aint at = MPI_Aint(region);
+                r.gasket = bw_loop(size, [&](long) { shmem_getmem_nbi(local_dst, heap_get, size, kTarget); },
+                                   [] { shmem_quiet(); });
+                r.mpi_equiv = bw_loop(
+                    size,
+                    [&](long) {
+                        MPI_Get(local_dst, int(size), MPI_BYTE, kTarget, at, int(size), MPI_BYTE, mpi_shared.win);
+                    },
+                    [&] { MPI_Win_flush(kTarget, mpi_shared.win); });
+                r.mpi_alloc = bw_loop(
+                    size,
+                    [&](long) {
+                        MPI_Get(local_dst, int(size), MPI_BYTE, kTarget, at, int(size), MPI_BYTE, mpi_alloc.win);
+                    },
+                    [&] { MPI_Win_flush(kTarget, mpi_alloc.win); });
+            }
+            r.mem = memcpy_bw(size);
+            rows.push_back(r);
+        }
+        const char* kind = put ? "put" : "get";
+        std::printf("\n### %s bandwidth, GB/s (1e9 B/s; median of %d loops)\n\n", kind, opt.reps);
+        std::printf("| size | transfers/loop | Gasket | MPI, create over shared | Gasket/MPI | MPI, Win_allocate | "
+                    "Gasket/MPI | memcpy | Gasket/memcpy |\n");
+        std::printf("|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        for (const Row& r : rows)
+            std::printf("| %s | %ld | %.3f | %.3f | %.2f | %.3f | %.2f | %.3f | %.0f%% |\n", size_label(r.size).c_str(),
+                        r.msgs, r.gasket, r.mpi_equiv, r.gasket / r.mpi_equiv, r.mpi_alloc, r.gasket / r.mpi_alloc,
+                        r.mem, 100.0 * r.gasket / r.mem);
+        if (put)
+            std::printf("\nGasket: shmem_putmem_nbi x transfers, then one shmem_quiet.  MPI: MPI_Put x transfers, then\n"
+                        "one MPI_Win_flush.  memcpy: PE 0 copies between two private buffers.  Every transfer of a\n"
+                        "loop goes to the same destination.  Gasket/MPI > 1: Gasket is faster.\n");
+        else
+            std::printf("\nGasket: shmem_getmem_nbi x transfers, then one shmem_quiet.  MPI: MPI_Get x transfers, then\n"
+                        "one MPI_Win_flush.  memcpy as above.  Gasket/MPI > 1: Gasket is faster.\n");
+    }
+};
+
+std::string first_line(const char* text) {
+    std::string s(text);
+    const auto cut = s.find_first_of("\n,");
+    return cut == std::string::npos ? s : s.substr(0, cut);
+}
+
+std::string loadavg() {
+    std::ifstream f("/proc/loadavg");
+    std::string a, b, c;
+    if (!(f >> a >> b >> c)) return "unknown";
+    return a + " " + b + " " + c;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    Bench b;
+    if (int rc = parse_options(argc, argv, b.opt)) return rc == 1 ? 0 : 2;
+
+    shmem_init();
+    const int me = shmem_my_pe();
+    const int npes = shmem_n_pes();
+    if (npes < 2) {
+        if (me == 0) std::fprintf(stderr, "bench-rma: needs at least 2 PEs (oshrun -np 2 bench-rma)\n");
+        shmem_finalize();
+        return 1;
+    }
+
+    // Buffers.  Heap: put target and get source of the largest size.
+    const std::size_t region = b.opt.max_size;
+    b.region = region;
+    b.heap_put = static_cast<char*>(shmem_malloc(region));
+    b.heap_get = static_cast<char*>(shmem_malloc(region));
+    if (!b.heap_put || !b.heap_get) {
+        if (me == 0)
+            std::fprintf(stderr, "bench-rma: shmem_malloc(%zu) failed: raise SHMEM_SYMMETRIC_SIZE or lower --max-size\n",
+                         region);
+        shmem_global_exit(1);
+    }
+    void* p = nullptr;
+    if (posix_memalign(&p, 4096, region)) shmem_global_exit(1);
+    b.local_src = static_cast<char*>(p);
+    if (posix_memalign(&p, 4096, region)) shmem_global_exit(1);
+    b.local_dst = static_cast<char*>(p);
+    std::memset(b.local_src, 0x11, region);
+    std::memset(b.local_dst, 0x22, region);
+
+    // Raw MPI windows of 2*region bytes: [0, region) put target,
+    // [region, 2*region) get source.  MPI is initialized by shmem_init.
+    MPI_Comm node = MPI_COMM_NULL;
+    mpi_check(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node),
+              "MPI_Comm_split_type");
+    b.mpi_shared.create_over_shared(2 * region, node);
+    b.mpi_alloc.allocate(2 * region);
+    b.mpi_static.create_over(g_mpi_static, sizeof g_mpi_static);
+
+    // Every PE's sources hold the pattern (the origin checks what it gets).
+    auto fill = [](void* where, std::size_t bytes) {
+        long* l = static_cast<long*>(where);
+        for (std::size_t i = 0; i < bytes / sizeof(long); ++i) l[i] = kPattern;
+    };
+    fill(b.heap_get, region);
+    fill(b.heap_put, region);
+    fill(g_get_src, sizeof g_get_src);
+    fill(b.mpi_shared.base + region, region);
+    fill(b.mpi_alloc.base + region, region);
+    fill(&g_mpi_static[8], 8 * sizeof(long));
+    for (RawWindow* w : {&b.mpi_shared, &b.mpi_alloc, &b.mpi_static}) MPI_Win_sync(w->win);
+    shmem_barrier_all();
+    MPI_Barrier(MPI_COMM_WORLD);
+
+    if (me == kOrigin) {
+        char lib[MPI_MAX_LIBRARY_VERSION_STRING] = {};
+        int len = 0;
+        MPI_Get_library_version(lib, &len);
+        char host[256] = {};
+        gethostname(host, sizeof host - 1);
+        const char* fp_env = std::getenv("GASKET_NODE_FASTPATH");
+        const char* sd_env = std::getenv("GASKET_SHARED_DATA");
+        const bool heap_direct = shmem_ptr(b.heap_put, kTarget) != nullptr;
+        const bool data_direct = shmem_ptr(g_put_dst, kTarget) != nullptr;
+        std::printf("## bench-rma: %d PEs, origin PE %d -> target PE %d%s\n\n", npes, kOrigin, kTarget,
+                    b.opt.quick ? " (--quick: smoke run, figures not meaningful)" : "");
+        std::printf("- node fast path: GASKET_NODE_FASTPATH=%s -> heap %s, global data %s (GASKET_SHARED_DATA=%s)\n",
+                    fp_env ? fp_env : "(unset: on)", heap_direct ? "direct load/store" : "through MPI RMA",
+                    data_direct ? "direct load/store" : "through MPI RMA", sd_env ? sd_env : "(unset: on)");
+        std::printf("- MPI: %s\n", first_line(lib).c_str());
+        std::printf("- host %s, %ld online CPUs, load average at start %s\n", host, sysconf(_SC_NPROCESSORS_ONLN),
+                    loadavg().c_str());
+        std::printf("- latency: %ld ops per loop, %d loops (+1 warm-up), median; bandwidth: sizes %s..%s x%u, at most "
+                    "%s or %ld transfers per loop\n",
+                    b.opt.iters, b.opt.reps, size_label(b.opt.min_size).c_str(), size_label(b.opt.max_size).c_str(),
+                    b.opt.factor, size_label(b.opt.bw_bytes).c_str(), b.opt.bw_max_msgs);
+        std::fflush(stdout);
+        const auto t0 = Clock::now();
+        b.latency_table();
+        std::fflush(stdout);
+        b.bandwidth_table(true);
+        std::fflush(stdout);
+        b.bandwidth_table(false);
+        std::printf("\nload average at end %s; %.1f s measuring; %s\n", loadavg().c_str(), seconds_since(t0),
+                    b.failures ? "DATA CHECKS FAILED" : "all data checks passed");
+        std::fflush(stdout);
+    }
+    // The target waits here (inside MPI_Barrier, so MPI progresses) while
+    // the origin measures.
+    shmem_barrier_all();
+
+    int failures = b.failures;
+    MPI_Bcast(&failures, 1, MPI_INT, kOrigin, MPI_COMM_WORLD);
+    b.mpi_static.free();
+    b.mpi_alloc.free();
+    b.mpi_shared.free();
+    MPI_Comm_free(&node);
+    shmem_free(b.heap_get);
+    shmem_free(b.heap_put);
+    std::free(b.local_src);
+    std::free(b.local_dst);
+    shmem_finalize();
+    return failures ? 1 : 0;
+}
