@@ -45,10 +45,14 @@ void Poller::pause() {
         cpu_relax();
         return;
     }
+    progress(job_);
+}
+
+void Poller::progress(Job& j) {
     // Remote MPI puts may need this process to enter MPI to land, and other
     // PEs may share this core.
-    job_.sync_windows();
-    job_.env->poke_progress();
+    j.sync_windows();
+    j.env->poke_progress();
     sched_yield();
 }
 

@@ -40,6 +40,9 @@ class Poller {
 public:
     explicit Poller(Job& j) : job_(j) {}
     void pause();
+    // One polite step without spinning first: MPI_Win_sync, MPI progress,
+    // yield the core.
+    static void progress(Job& j);
 
 private:
     Job& job_;
