@@ -36,188 +36,90 @@ inline void get_blocks(const char* routine, void* dest, const void* src, std::pt
 
 }  // namespace
 
+// Each shape macro defines one routine and its shmem_ctx_ form.  NAME and
+// CTXNAME are the names after "shmem_"; PTR/CPTR the pointer types; ELEM the
+// element size in bytes.
+#define GASKET_CONTIGUOUS(NAME, CTXNAME, PTR, CPTR, ELEM, OP, COMPLETION)                            \
+    void shmem_##NAME(PTR dest, CPTR source, size_t nelems, int pe) {                                  \
+        OP<ELEM>("shmem_" #NAME, dest, source, nelems, pe, Completion::COMPLETION);                    \
+    }                                                                                                  \
+    void shmem_##CTXNAME(shmem_ctx_t ctx, PTR dest, CPTR source, size_t nelems, int pe) {              \
+        shmem::check_ctx("shmem_" #CTXNAME, ctx);                                                      \
+        OP<ELEM>("shmem_" #CTXNAME, dest, source, nelems, pe, Completion::COMPLETION);                 \
+    }
+#define GASKET_STRIDED(NAME, CTXNAME, PTR, CPTR, ELEM, OP)                                             \
+    void shmem_##NAME(PTR dest, CPTR source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) {    \
+        OP<ELEM>("shmem_" #NAME, dest, source, dst, sst, 1, nelems, pe);                               \
+    }                                                                                                  \
+    void shmem_##CTXNAME(shmem_ctx_t ctx, PTR dest, CPTR source, ptrdiff_t dst, ptrdiff_t sst,         \
+                         size_t nelems, int pe) {                                                      \
+        shmem::check_ctx("shmem_" #CTXNAME, ctx);                                                      \
+        OP<ELEM>("shmem_" #CTXNAME, dest, source, dst, sst, 1, nelems, pe);                            \
+    }
+#define GASKET_BLOCKED(NAME, CTXNAME, PTR, CPTR, ELEM, OP)                                             \
+    void shmem_##NAME(PTR dest, CPTR source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,               \
+                      size_t nblocks, int pe) {                                                        \
+        OP<ELEM>("shmem_" #NAME, dest, source, dst, sst, bsize, nblocks, pe);                          \
+    }                                                                                                  \
+    void shmem_##CTXNAME(shmem_ctx_t ctx, PTR dest, CPTR source, ptrdiff_t dst, ptrdiff_t sst,         \
+                         size_t bsize, size_t nblocks, int pe) {                                       \
+        shmem::check_ctx("shmem_" #CTXNAME, ctx);                                                      \
+        OP<ELEM>("shmem_" #CTXNAME, dest, source, dst, sst, bsize, nblocks, pe);                       \
+    }
+// Single elements: p and g.
+#define GASKET_SINGLE(TYPE, NAME)                                                                      \
+    void shmem_##NAME##_p(TYPE* dest, TYPE value, int pe) {                                            \
+        rt::put("shmem_" #NAME "_p", dest, &value, sizeof(TYPE), pe);                                  \
+    }                                                                                                  \
+    void shmem_ctx_##NAME##_p(shmem_ctx_t ctx, TYPE* dest, TYPE value, int pe) {                       \
+        shmem::check_ctx("shmem_ctx_" #NAME "_p", ctx);                                                \
+        rt::put("shmem_ctx_" #NAME "_p", dest, &value, sizeof(TYPE), pe);                              \
+    }                                                                                                  \
+    TYPE shmem_##NAME##_g(const TYPE* source, int pe) {                                                \
+        TYPE value;                                                                                    \
+        rt::get("shmem_" #NAME "_g", &value, source, sizeof(TYPE), pe);                                \
+        return value;                                                                                  \
+    }                                                                                                  \
+    TYPE shmem_ctx_##NAME##_g(shmem_ctx_t ctx, const TYPE* source, int pe) {                           \
+        shmem::check_ctx("shmem_ctx_" #NAME "_g", ctx);                                                \
+        TYPE value;                                                                                    \
+        rt::get("shmem_ctx_" #NAME "_g", &value, source, sizeof(TYPE), pe);                            \
+        return value;                                                                                  \
+    }
+
 extern "C" {
 
-// One set of routines per (CTXPREFIX, NAME, TYPE); the ctx forms check ctx.
-#define GASKET_RMA_TYPED(TYPE, NAME)                                                                             \
-    void shmem_##NAME##_put(TYPE* dest, const TYPE* source, size_t nelems, int pe) {                             \
-        put_elems<sizeof(TYPE)>("shmem_" #NAME "_put", dest, source, nelems, pe, Completion::local);             \
-    }                                                                                                            \
-    void shmem_ctx_##NAME##_put(shmem_ctx_t ctx, TYPE* dest, const TYPE* source, size_t nelems, int pe) {        \
-        shmem::check_ctx("shmem_ctx_" #NAME "_put", ctx);                                                        \
-        put_elems<sizeof(TYPE)>("shmem_ctx_" #NAME "_put", dest, source, nelems, pe, Completion::local);         \
-    }                                                                                                            \
-    void shmem_##NAME##_put_nbi(TYPE* dest, const TYPE* source, size_t nelems, int pe) {                         \
-        put_elems<sizeof(TYPE)>("shmem_" #NAME "_put_nbi", dest, source, nelems, pe, Completion::deferred);      \
-    }                                                                                                            \
-    void shmem_ctx_##NAME##_put_nbi(shmem_ctx_t ctx, TYPE* dest, const TYPE* source, size_t nelems, int pe) {    \
-        shmem::check_ctx("shmem_ctx_" #NAME "_put_nbi", ctx);                                                    \
-        put_elems<sizeof(TYPE)>("shmem_ctx_" #NAME "_put_nbi", dest, source, nelems, pe, Completion::deferred);  \
-    }                                                                                                            \
-    void shmem_##NAME##_get(TYPE* dest, const TYPE* source, size_t nelems, int pe) {                             \
-        get_elems<sizeof(TYPE)>("shmem_" #NAME "_get", dest, source, nelems, pe, Completion::local);             \
-    }                                                                                                            \
-    void shmem_ctx_##NAME##_get(shmem_ctx_t ctx, TYPE* dest, const TYPE* source, size_t nelems, int pe) {        \
-        shmem::check_ctx("shmem_ctx_" #NAME "_get", ctx);                                                        \
-        get_elems<sizeof(TYPE)>("shmem_ctx_" #NAME "_get", dest, source, nelems, pe, Completion::local);         \
-    }                                                                                                            \
-    void shmem_##NAME##_get_nbi(TYPE* dest, const TYPE* source, size_t nelems, int pe) {                         \
-        get_elems<sizeof(TYPE)>("shmem_" #NAME "_get_nbi", dest, source, nelems, pe, Completion::deferred);      \
-    }                                                                                                            \
-    void shmem_ctx_##NAME##_get_nbi(shmem_ctx_t ctx, TYPE* dest, const TYPE* source, size_t nelems, int pe) {    \
-        shmem::check_ctx("shmem_ctx_" #NAME "_get_nbi", ctx);                                                    \
-        get_elems<sizeof(TYPE)>("shmem_ctx_" #NAME "_get_nbi", dest, source, nelems, pe, Completion::deferred);  \
-    }                                                                                                            \
-    void shmem_##NAME##_p(TYPE* dest, TYPE value, int pe) {                                                      \
-        rt::put("shmem_" #NAME "_p", dest, &value, sizeof(TYPE), pe);                                            \
-    }                                                                                                            \
-    void shmem_ctx_##NAME##_p(shmem_ctx_t ctx, TYPE* dest, TYPE value, int pe) {                                 \
-        shmem::check_ctx("shmem_ctx_" #NAME "_p", ctx);                                                          \
-        rt::put("shmem_ctx_" #NAME "_p", dest, &value, sizeof(TYPE), pe);                                        \
-    }                                                                                                            \
-    TYPE shmem_##NAME##_g(const TYPE* source, int pe) {                                                          \
-        TYPE value;                                                                                              \
-        rt::get("shmem_" #NAME "_g", &value, source, sizeof(TYPE), pe);                                          \
-        return value;                                                                                            \
-    }                                                                                                            \
-    TYPE shmem_ctx_##NAME##_g(shmem_ctx_t ctx, const TYPE* source, int pe) {                                     \
-        shmem::check_ctx("shmem_ctx_" #NAME "_g", ctx);                                                          \
-        TYPE value;                                                                                              \
-        rt::get("shmem_ctx_" #NAME "_g", &value, source, sizeof(TYPE), pe);                                      \
-        return value;                                                                                            \
-    }                                                                                                            \
-    void shmem_##NAME##_iput(TYPE* dest, const TYPE* source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,        \
-                             int pe) {                                                                           \
-        put_blocks<sizeof(TYPE)>("shmem_" #NAME "_iput", dest, source, dst, sst, 1, nelems, pe);                 \
-    }                                                                                                            \
-    void shmem_ctx_##NAME##_iput(shmem_ctx_t ctx, TYPE* dest, const TYPE* source, ptrdiff_t dst, ptrdiff_t sst,  \
-                                 size_t nelems, int pe) {                                                        \
-        shmem::check_ctx("shmem_ctx_" #NAME "_iput", ctx);                                                       \
-        put_blocks<sizeof(TYPE)>("shmem_ctx_" #NAME "_iput", dest, source, dst, sst, 1, nelems, pe);             \
-    }                                                                                                            \
-    void shmem_##NAME##_iget(TYPE* dest, const TYPE* source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,        \
-                             int pe) {                                                                           \
-        get_blocks<sizeof(TYPE)>("shmem_" #NAME "_iget", dest, source, dst, sst, 1, nelems, pe);                 \
-    }                                                                                                            \
-    void shmem_ctx_##NAME##_iget(shmem_ctx_t ctx, TYPE* dest, const TYPE* source, ptrdiff_t dst, ptrdiff_t sst,  \
-                                 size_t nelems, int pe) {                                                        \
-        shmem::check_ctx("shmem_ctx_" #NAME "_iget", ctx);                                                       \
-        get_blocks<sizeof(TYPE)>("shmem_ctx_" #NAME "_iget", dest, source, dst, sst, 1, nelems, pe);             \
-    }                                                                                                            \
-    void shmem_##NAME##_ibput(TYPE* dest, const TYPE* source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,        \
-                              size_t nblocks, int pe) {                                                          \
-        put_blocks<sizeof(TYPE)>("shmem_" #NAME "_ibput", dest, source, dst, sst, bsize, nblocks, pe);           \
-    }                                                                                                            \
-    void shmem_ctx_##NAME##_ibput(shmem_ctx_t ctx, TYPE* dest, const TYPE* source, ptrdiff_t dst, ptrdiff_t sst, \
-                                  size_t bsize, size_t nblocks, int pe) {                                        \
-        shmem::check_ctx("shmem_ctx_" #NAME "_ibput", ctx);                                                      \
-        put_blocks<sizeof(TYPE)>("shmem_ctx_" #NAME "_ibput", dest, source, dst, sst, bsize, nblocks, pe);       \
-    }                                                                                                            \
-    void shmem_##NAME##_ibget(TYPE* dest, const TYPE* source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,        \
-                              size_t nblocks, int pe) {                                                          \
-        get_blocks<sizeof(TYPE)>("shmem_" #NAME "_ibget", dest, source, dst, sst, bsize, nblocks, pe);           \
-    }                                                                                                            \
-    void shmem_ctx_##NAME##_ibget(shmem_ctx_t ctx, TYPE* dest, const TYPE* source, ptrdiff_t dst, ptrdiff_t sst, \
-                                  size_t bsize, size_t nblocks, int pe) {                                        \
-        shmem::check_ctx("shmem_ctx_" #NAME "_ibget", ctx);                                                      \
-        get_blocks<sizeof(TYPE)>("shmem_ctx_" #NAME "_ibget", dest, source, dst, sst, bsize, nblocks, pe);       \
-    }
+// shmem_TYPENAME_{put,get,put_nbi,get_nbi,iput,iget,ibput,ibget,p,g} (Table 5).
+#define GASKET_RMA_TYPED(T, N)                                                                         \
+    GASKET_CONTIGUOUS(N##_put, ctx_##N##_put, T*, const T*, sizeof(T), put_elems, local)               \
+    GASKET_CONTIGUOUS(N##_get, ctx_##N##_get, T*, const T*, sizeof(T), get_elems, local)               \
+    GASKET_CONTIGUOUS(N##_put_nbi, ctx_##N##_put_nbi, T*, const T*, sizeof(T), put_elems, deferred)    \
+    GASKET_CONTIGUOUS(N##_get_nbi, ctx_##N##_get_nbi, T*, const T*, sizeof(T), get_elems, deferred)    \
+    GASKET_STRIDED(N##_iput, ctx_##N##_iput, T*, const T*, sizeof(T), put_blocks)                      \
+    GASKET_STRIDED(N##_iget, ctx_##N##_iget, T*, const T*, sizeof(T), get_blocks)                      \
+    GASKET_BLOCKED(N##_ibput, ctx_##N##_ibput, T*, const T*, sizeof(T), put_blocks)                    \
+    GASKET_BLOCKED(N##_ibget, ctx_##N##_ibget, T*, const T*, sizeof(T), get_blocks)                    \
+    GASKET_SINGLE(T, N)
 GASKET_STD_RMA_TYPES(GASKET_RMA_TYPED)
 #undef GASKET_RMA_TYPED
 
-#define GASKET_RMA_SIZED(BITS, BYTES)                                                                          \
-    void shmem_put##BITS(void* dest, const void* source, size_t nelems, int pe) {                              \
-        put_elems<BYTES>("shmem_put" #BITS, dest, source, nelems, pe, Completion::local);                      \
-    }                                                                                                          \
-    void shmem_ctx_put##BITS(shmem_ctx_t ctx, void* dest, const void* source, size_t nelems, int pe) {         \
-        shmem::check_ctx("shmem_ctx_put" #BITS, ctx);                                                          \
-        put_elems<BYTES>("shmem_ctx_put" #BITS, dest, source, nelems, pe, Completion::local);                  \
-    }                                                                                                          \
-    void shmem_put##BITS##_nbi(void* dest, const void* source, size_t nelems, int pe) {                        \
-        put_elems<BYTES>("shmem_put" #BITS "_nbi", dest, source, nelems, pe, Completion::deferred);            \
-    }                                                                                                          \
-    void shmem_ctx_put##BITS##_nbi(shmem_ctx_t ctx, void* dest, const void* source, size_t nelems, int pe) {   \
-        shmem::check_ctx("shmem_ctx_put" #BITS "_nbi", ctx);                                                   \
-        put_elems<BYTES>("shmem_ctx_put" #BITS "_nbi", dest, source, nelems, pe, Completion::deferred);        \
-    }                                                                                                          \
-    void shmem_get##BITS(void* dest, const void* source, size_t nelems, int pe) {                              \
-        get_elems<BYTES>("shmem_get" #BITS, dest, source, nelems, pe, Completion::local);                      \
-    }                                                                                                          \
-    void shmem_ctx_get##BITS(shmem_ctx_t ctx, void* dest, const void* source, size_t nelems, int pe) {         \
-        shmem::check_ctx("shmem_ctx_get" #BITS, ctx);                                                          \
-        get_elems<BYTES>("shmem_ctx_get" #BITS, dest, source, nelems, pe, Completion::local);                  \
-    }                                                                                                          \
-    void shmem_get##BITS##_nbi(void* dest, const void* source, size_t nelems, int pe) {                        \
-        get_elems<BYTES>("shmem_get" #BITS "_nbi", dest, source, nelems, pe, Completion::deferred);            \
-    }                                                                                                          \
-    void shmem_ctx_get##BITS##_nbi(shmem_ctx_t ctx, void* dest, const void* source, size_t nelems, int pe) {   \
-        shmem::check_ctx("shmem_ctx_get" #BITS "_nbi", ctx);                                                   \
-        get_elems<BYTES>("shmem_ctx_get" #BITS "_nbi", dest, source, nelems, pe, Completion::deferred);        \
-    }                                                                                                          \
-    void shmem_iput##BITS(void* dest, const void* source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) { \
-        put_blocks<BYTES>("shmem_iput" #BITS, dest, source, dst, sst, 1, nelems, pe);                          \
-    }                                                                                                          \
-    void shmem_ctx_iput##BITS(shmem_ctx_t ctx, void* dest, const void* source, ptrdiff_t dst, ptrdiff_t sst,   \
-                              size_t nelems, int pe) {                                                         \
-        shmem::check_ctx("shmem_ctx_iput" #BITS, ctx);                                                         \
-        put_blocks<BYTES>("shmem_ctx_iput" #BITS, dest, source, dst, sst, 1, nelems, pe);                      \
-    }                                                                                                          \
-    void shmem_iget##BITS(void* dest, const void* source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) { \
-        get_blocks<BYTES>("shmem_iget" #BITS, dest, source, dst, sst, 1, nelems, pe);                          \
-    }                                                                                                          \
-    void shmem_ctx_iget##BITS(shmem_ctx_t ctx, void* dest, const void* source, ptrdiff_t dst, ptrdiff_t sst,   \
-                              size_t nelems, int pe) {                                                         \
-        shmem::check_ctx("shmem_ctx_iget" #BITS, ctx);                                                         \
-        get_blocks<BYTES>("shmem_ctx_iget" #BITS, dest, source, dst, sst, 1, nelems, pe);                      \
-    }                                                                                                          \
-    void shmem_ibput##BITS(void* dest, const void* source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,         \
-                           size_t nblocks, int pe) {                                                           \
-        put_blocks<BYTES>("shmem_ibput" #BITS, dest, source, dst, sst, bsize, nblocks, pe);                    \
-    }                                                                                                          \
-    void shmem_ctx_ibput##BITS(shmem_ctx_t ctx, void* dest, const void* source, ptrdiff_t dst, ptrdiff_t sst,  \
-                               size_t bsize, size_t nblocks, int pe) {                                         \
-        shmem::check_ctx("shmem_ctx_ibput" #BITS, ctx);                                                        \
-        put_blocks<BYTES>("shmem_ctx_ibput" #BITS, dest, source, dst, sst, bsize, nblocks, pe);                \
-    }                                                                                                          \
-    void shmem_ibget##BITS(void* dest, const void* source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,         \
-                           size_t nblocks, int pe) {                                                           \
-        get_blocks<BYTES>("shmem_ibget" #BITS, dest, source, dst, sst, bsize, nblocks, pe);                    \
-    }                                                                                                          \
-    void shmem_ctx_ibget##BITS(shmem_ctx_t ctx, void* dest, const void* source, ptrdiff_t dst, ptrdiff_t sst,  \
-                               size_t bsize, size_t nblocks, int pe) {                                         \
-        shmem::check_ctx("shmem_ctx_ibget" #BITS, ctx);                                                        \
-        get_blocks<BYTES>("shmem_ctx_ibget" #BITS, dest, source, dst, sst, bsize, nblocks, pe);                \
-    }
+// shmem_{put,get,iput,iget,ibput,ibget}SIZE and SIZE_nbi (8..128 bits).
+#define GASKET_RMA_SIZED(BITS, BYTES)                                                                  \
+    GASKET_CONTIGUOUS(put##BITS, ctx_put##BITS, void*, const void*, BYTES, put_elems, local)           \
+    GASKET_CONTIGUOUS(get##BITS, ctx_get##BITS, void*, const void*, BYTES, get_elems, local)           \
+    GASKET_CONTIGUOUS(put##BITS##_nbi, ctx_put##BITS##_nbi, void*, const void*, BYTES, put_elems, deferred) \
+    GASKET_CONTIGUOUS(get##BITS##_nbi, ctx_get##BITS##_nbi, void*, const void*, BYTES, get_elems, deferred) \
+    GASKET_STRIDED(iput##BITS, ctx_iput##BITS, void*, const void*, BYTES, put_blocks)                  \
+    GASKET_STRIDED(iget##BITS, ctx_iget##BITS, void*, const void*, BYTES, get_blocks)                  \
+    GASKET_BLOCKED(ibput##BITS, ctx_ibput##BITS, void*, const void*, BYTES, put_blocks)                \
+    GASKET_BLOCKED(ibget##BITS, ctx_ibget##BITS, void*, const void*, BYTES, get_blocks)
 GASKET_RMA_SIZES(GASKET_RMA_SIZED)
 #undef GASKET_RMA_SIZED
 
-void shmem_putmem(void* dest, const void* source, size_t nelems, int pe) {
-    rt::put("shmem_putmem", dest, source, nelems, pe);
-}
-void shmem_ctx_putmem(shmem_ctx_t ctx, void* dest, const void* source, size_t nelems, int pe) {
-    shmem::check_ctx("shmem_ctx_putmem", ctx);
-    rt::put("shmem_ctx_putmem", dest, source, nelems, pe);
-}
-void shmem_getmem(void* dest, const void* source, size_t nelems, int pe) {
-    rt::get("shmem_getmem", dest, source, nelems, pe);
-}
-void shmem_ctx_getmem(shmem_ctx_t ctx, void* dest, const void* source, size_t nelems, int pe) {
-    shmem::check_ctx("shmem_ctx_getmem", ctx);
-    rt::get("shmem_ctx_getmem", dest, source, nelems, pe);
-}
-void shmem_putmem_nbi(void* dest, const void* source, size_t nelems, int pe) {
-    rt::put("shmem_putmem_nbi", dest, source, nelems, pe, Completion::deferred);
-}
-void shmem_ctx_putmem_nbi(shmem_ctx_t ctx, void* dest, const void* source, size_t nelems, int pe) {
-    shmem::check_ctx("shmem_ctx_putmem_nbi", ctx);
-    rt::put("shmem_ctx_putmem_nbi", dest, source, nelems, pe, Completion::deferred);
-}
-void shmem_getmem_nbi(void* dest, const void* source, size_t nelems, int pe) {
-    rt::get("shmem_getmem_nbi", dest, source, nelems, pe, Completion::deferred);
-}
-void shmem_ctx_getmem_nbi(shmem_ctx_t ctx, void* dest, const void* source, size_t nelems, int pe) {
-    shmem::check_ctx("shmem_ctx_getmem_nbi", ctx);
-    rt::get("shmem_ctx_getmem_nbi", dest, source, nelems, pe, Completion::deferred);
-}
+// shmem_{put,get}mem and _nbi: nelems counts bytes.
+GASKET_CONTIGUOUS(putmem, ctx_putmem, void*, const void*, 1, put_elems, local)
+GASKET_CONTIGUOUS(getmem, ctx_getmem, void*, const void*, 1, get_elems, local)
+GASKET_CONTIGUOUS(putmem_nbi, ctx_putmem_nbi, void*, const void*, 1, put_elems, deferred)
+GASKET_CONTIGUOUS(getmem_nbi, ctx_getmem_nbi, void*, const void*, 1, get_elems, deferred)
 
 }  // extern "C"
