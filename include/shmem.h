@@ -127,7 +127,8 @@ void shmem_free(void *ptr);
  * keeping min(old, new) bytes; barriers on entry and exit. */
 void *shmem_realloc(void *ptr, size_t size);
 /* §9.3.4: block aligned to `alignment` bytes (a power of two, multiple of
- * sizeof(void*); otherwise fatal). */
+ * sizeof(void*), at most 2 MiB -- the alignment of every PE's heap base;
+ * otherwise fatal, naming the value). */
 void *shmem_align(size_t alignment, size_t size);
 /* §9.3.5: as shmem_malloc.  Hints SHMEM_MALLOC_ATOMICS_REMOTE and
  * SHMEM_MALLOC_SIGNAL_REMOTE are accepted; they do not change placement

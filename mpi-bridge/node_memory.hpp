@@ -11,8 +11,13 @@ namespace gasket::mpi {
 
 class NodeMemory {
 public:
-    // Collective over `node_comm`: each process allocates `bytes` (the same
-    // on every process) and learns where every node peer's block is mapped.
+    // Every block starts on this boundary (MPI gives no alignment guarantee:
+    // Open MPI 4.1 returns a base 264 bytes into a page).
+    static constexpr std::size_t kAlignment = std::size_t(2) << 20;
+
+    // Collective over `node_comm`: each process gets `bytes` (the same on
+    // every process) starting on a kAlignment boundary, and learns where every
+    // node peer's block is mapped.
     NodeMemory(std::size_t bytes, MPI_Comm node_comm);
     ~NodeMemory();
     NodeMemory(const NodeMemory&) = delete;
@@ -26,7 +31,7 @@ public:
 private:
     MPI_Win win_ = MPI_WIN_NULL;
     char* base_ = nullptr;
-    std::size_t bytes_ = 0;
+    std::size_t bytes_ = 0;  // usable bytes from base_
     std::vector<char*> peers_;
 };
 

@@ -52,6 +52,9 @@ void* shmem_malloc_with_hints(size_t size, long hints) {
 void* shmem_align(size_t alignment, size_t size) {
     if (alignment == 0 || (alignment & (alignment - 1)) != 0 || alignment % sizeof(void*) != 0)
         rt::fatal("shmem_align", "alignment %zu is not a power of two multiple of sizeof(void*)", alignment);
+    if (alignment > rt::kHeapAlignment)
+        rt::fatal("shmem_align", "alignment %zu exceeds %zu bytes, the alignment of every PE's heap base, so the "
+                  "block could not be aligned and symmetric at once", alignment, rt::kHeapAlignment);
     return allocate("shmem_align", size, alignment);
 }
 

@@ -16,6 +16,10 @@
 
 namespace gasket::rt {
 
+// Every PE's symmetric heap starts on this boundary, so offsets aligned to
+// it (or less) are aligned addresses on every PE.
+inline constexpr std::size_t kHeapAlignment = mpi::NodeMemory::kAlignment;
+
 class Job {
 public:
     // Collective over MPI_COMM_WORLD.  `requested_thread` is an MPI_THREAD_*
