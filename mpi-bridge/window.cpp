@@ -5,15 +5,50 @@
 
 namespace gasket::mpi {
 
-Window::Window(void* base, std::size_t bytes, MPI_Comm comm) {
+namespace {
+// Gasket never relies on the ordering of accumulate operations.
+MPI_Info window_info() {
     MPI_Info info;
     check(MPI_Info_create(&info), "MPI_Info_create");
-    // Gasket never mixes accumulate operations on this window.
     check(MPI_Info_set(info, "accumulate_ordering", "none"), "MPI_Info_set");
+    return info;
+}
+}  // namespace
+
+Window::Window(void* base, std::size_t bytes, MPI_Comm comm) {
+    MPI_Info info = window_info();
     check(MPI_Win_create(base, MPI_Aint(bytes), 1, info, comm, &win_), "MPI_Win_create");
     MPI_Info_free(&info);
+    lock();
+}
+
+Window::Window(std::size_t bytes, std::size_t alignment, MPI_Comm comm, char** base) {
+    MPI_Info info = window_info();
+    char* raw = nullptr;
+    check(MPI_Win_allocate(MPI_Aint(bytes + alignment), 1, info, comm, &raw, &win_), "MPI_Win_allocate");
+    MPI_Info_free(&info);
+    const auto a = reinterpret_cast<std::uintptr_t>(raw);
+    MPI_Aint start = MPI_Aint(((a + alignment - 1) & ~(alignment - 1)) - a);
+    *base = raw + start;
+    int n = 0;
+    check(MPI_Comm_size(comm, &n), "MPI_Comm_size");
+    block_start_.resize(n);
+    check(MPI_Allgather(&start, 1, MPI_AINT, block_start_.data(), 1, MPI_AINT, comm), "MPI_Allgather");
+    lock();
+}
+
+void Window::lock() {
     check(MPI_Win_set_errhandler(win_, MPI_ERRORS_RETURN), "MPI_Win_set_errhandler");
     check(MPI_Win_lock_all(MPI_MODE_NOCHECK, win_), "MPI_Win_lock_all");
+    int level = MPI_THREAD_SINGLE;
+    check(MPI_Query_thread(&level), "MPI_Query_thread");
+    threaded_ = level == MPI_THREAD_MULTIPLE;
+    if (!threaded_) ring_.resize(kRingBytes);
+}
+
+void Window::recycle_ring() {
+    check(MPI_Win_flush_local_all(win_), "MPI_Win_flush_local_all");
+    ring_used_ = 0;
 }
 
 Window::~Window() {
@@ -26,18 +61,18 @@ void Window::put_large(const void* src, std::size_t bytes, int target, std::size
     auto* p = static_cast<const char*>(src);
     for (std::size_t done = 0; done < bytes; done += kMaxChunk) {
         std::size_t n = std::min(kMaxChunk, bytes - done);
-        check(MPI_Put(p + done, int(n), MPI_BYTE, target, MPI_Aint(disp + done), int(n), MPI_BYTE, win_), "MPI_Put");
+        check(MPI_Put(p + done, int(n), MPI_BYTE, target, at(target, disp + done), int(n), MPI_BYTE, win_), "MPI_Put");
     }
-    pending_.store(true, std::memory_order_relaxed);
+    note_pending(target);
 }
 
 void Window::get_large(void* dst, std::size_t bytes, int target, std::size_t disp) {
     auto* p = static_cast<char*>(dst);
     for (std::size_t done = 0; done < bytes; done += kMaxChunk) {
         std::size_t n = std::min(kMaxChunk, bytes - done);
-        check(MPI_Get(p + done, int(n), MPI_BYTE, target, MPI_Aint(disp + done), int(n), MPI_BYTE, win_), "MPI_Get");
+        check(MPI_Get(p + done, int(n), MPI_BYTE, target, at(target, disp + done), int(n), MPI_BYTE, win_), "MPI_Get");
     }
-    pending_.store(true, std::memory_order_relaxed);
+    note_pending(target);
 }
 
 namespace {
@@ -65,8 +100,8 @@ void Window::put_strided(const void* src, std::size_t elem, std::ptrdiff_t remot
     MPI_Datatype origin, remote;
     if (make_vector(elem, local_stride, bsize, nblocks, &origin)) {
         if (make_vector(elem, remote_stride, bsize, nblocks, &remote)) {
-            check(MPI_Put(src, 1, origin, target, MPI_Aint(disp), 1, remote, win_), "MPI_Put");
-            pending_.store(true, std::memory_order_relaxed);
+            check(MPI_Put(src, 1, origin, target, at(target, disp), 1, remote, win_), "MPI_Put");
+            note_pending(target);
             MPI_Type_free(&remote);
             MPI_Type_free(&origin);
             check(MPI_Win_flush_local(target, win_), "MPI_Win_flush_local");
@@ -87,7 +122,7 @@ void Window::get_strided(void* dst, std::size_t elem, std::ptrdiff_t remote_stri
     MPI_Datatype origin, remote;
     if (make_vector(elem, local_stride, bsize, nblocks, &origin)) {
         if (make_vector(elem, remote_stride, bsize, nblocks, &remote)) {
-            check(MPI_Get(dst, 1, origin, target, MPI_Aint(disp), 1, remote, win_), "MPI_Get");
+            check(MPI_Get(dst, 1, origin, target, at(target, disp), 1, remote, win_), "MPI_Get");
             MPI_Type_free(&remote);
             MPI_Type_free(&origin);
             check(MPI_Win_flush_local(target, win_), "MPI_Win_flush_local");

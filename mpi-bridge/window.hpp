@@ -9,6 +9,9 @@
 #include <atomic>
 #include <climits>
 #include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <vector>
 
 #include "check.hpp"
 
@@ -18,12 +21,29 @@ class Window {
 public:
     // Collective over `comm`: exposes [base, base+bytes) of every process.
     Window(void* base, std::size_t bytes, MPI_Comm comm);
+    // Collective over `comm`: MPI_Win_allocate of `bytes` per process whose
+    // usable block starts on an `alignment` boundary; *base receives it.
+    // MPI serves such windows best (Open MPI: load/store between node
+    // peers, where a created window costs a system call per operation).
+    // Displacements passed to the transfers below count from the aligned
+    // block.
+    Window(std::size_t bytes, std::size_t alignment, MPI_Comm comm, char** base);
     ~Window();  // unlock_all + free (skipped if MPI was finalized already)
     Window(const Window&) = delete;
     Window& operator=(const Window&) = delete;
 
-    // Contiguous put; returns once `src` may be reused (MPI_Win_flush_local).
+    // Contiguous put; returns once `src` may be reused.  Small puts are
+    // copied into the bounce ring and sent from there (no MPI_Win_flush_local
+    // per put); larger ones wait for MPI_Win_flush_local.
     void put(const void* src, std::size_t bytes, int target, std::size_t disp) {
+        if (bytes <= kBounceMax && !ring_.empty()) {
+            if (ring_used_ + bytes > ring_.size()) [[unlikely]]
+                recycle_ring();
+            char* slot = ring_.data() + ring_used_;
+            ring_used_ += (bytes + 7) & ~std::size_t(7);
+            std::memcpy(slot, src, bytes);
+            return put_nbi(slot, bytes, target, disp);
+        }
         put_nbi(src, bytes, target, disp);
         check(MPI_Win_flush_local(target, win_), "MPI_Win_flush_local");
     }
@@ -31,8 +51,8 @@ public:
     void put_nbi(const void* src, std::size_t bytes, int target, std::size_t disp) {
         if (bytes > kMaxChunk) [[unlikely]]
             return put_large(src, bytes, target, disp);
-        check(MPI_Put(src, int(bytes), MPI_BYTE, target, MPI_Aint(disp), int(bytes), MPI_BYTE, win_), "MPI_Put");
-        pending_.store(true, std::memory_order_relaxed);
+        check(MPI_Put(src, int(bytes), MPI_BYTE, target, at(target, disp), int(bytes), MPI_BYTE, win_), "MPI_Put");
+        note_pending(target);
     }
     // Contiguous get; returns with the data in `dst`.
     void get(void* dst, std::size_t bytes, int target, std::size_t disp) {
@@ -43,8 +63,8 @@ public:
     void get_nbi(void* dst, std::size_t bytes, int target, std::size_t disp) {
         if (bytes > kMaxChunk) [[unlikely]]
             return get_large(dst, bytes, target, disp);
-        check(MPI_Get(dst, int(bytes), MPI_BYTE, target, MPI_Aint(disp), int(bytes), MPI_BYTE, win_), "MPI_Get");
-        pending_.store(true, std::memory_order_relaxed);
+        check(MPI_Get(dst, int(bytes), MPI_BYTE, target, at(target, disp), int(bytes), MPI_BYTE, win_), "MPI_Get");
+        note_pending(target);
     }
 
     // Strided block transfers (§9.6.1.3/4/7/8): nblocks blocks of `bsize`
@@ -55,28 +75,69 @@ public:
     void get_strided(void* dst, std::size_t elem, std::ptrdiff_t remote_stride, std::ptrdiff_t local_stride,
                      std::size_t bsize, std::size_t nblocks, int target, std::size_t disp);
 
-    // Remote completion of everything issued on this window (op tracking:
-    // nothing is flushed when nothing is outstanding).
+    // Remote completion of everything issued on this window.  Op tracking:
+    // nothing is flushed when nothing is outstanding, and one target's
+    // operations are completed with MPI_Win_flush rather than _flush_all.
     void flush_all() {
-        if (!pending_.load(std::memory_order_relaxed)) return;
-        pending_.store(false, std::memory_order_relaxed);
-        check(MPI_Win_flush_all(win_), "MPI_Win_flush_all");
+        const int pending = take_pending();
+        if (pending == kNone) return;
+        if (pending >= 0)
+            check(MPI_Win_flush(pending, win_), "MPI_Win_flush");
+        else
+            check(MPI_Win_flush_all(win_), "MPI_Win_flush_all");
+        ring_used_ = 0;  // every put sent from the ring is complete
     }
     // Remote completion of everything issued to `target`.
     void flush(int target) {
-        if (pending_.load(std::memory_order_relaxed)) check(MPI_Win_flush(target, win_), "MPI_Win_flush");
+        if (pending_.load(std::memory_order_relaxed) != kNone) check(MPI_Win_flush(target, win_), "MPI_Win_flush");
     }
     // Synchronizes this process's public and private copies (before polling
     // local memory that others update with MPI).
     void sync() { check(MPI_Win_sync(win_), "MPI_Win_sync"); }
 
 private:
+    // Target displacement of `disp` bytes into target's usable block.
+    MPI_Aint at(int target, std::size_t disp) const {
+        return MPI_Aint(disp) + (block_start_.empty() ? 0 : block_start_[target]);
+    }
+    void lock();
+    void recycle_ring();  // MPI_Win_flush_local_all, then reuse the ring
+    // Records an operation to `target` not yet remotely complete.  Steady
+    // state (same target again, or several already) is a load, no store;
+    // the compare-exchange keeps concurrent threads from losing a target.
+    void note_pending(int target) {
+        int seen = pending_.load(std::memory_order_relaxed);
+        if (seen == target || seen == kMany) return;
+        if (!threaded_) return pending_.store(seen == kNone ? target : kMany, std::memory_order_relaxed);
+        if (seen == kNone && pending_.compare_exchange_strong(seen, target, std::memory_order_relaxed)) return;
+        if (seen != target) pending_.store(kMany, std::memory_order_relaxed);
+    }
+    // Reads and clears the pending state (one locked instruction only when
+    // threads may race).
+    int take_pending() {
+        if (threaded_) return pending_.exchange(kNone, std::memory_order_relaxed);
+        const int seen = pending_.load(std::memory_order_relaxed);
+        if (seen != kNone) pending_.store(kNone, std::memory_order_relaxed);
+        return seen;
+    }
+
+    static constexpr int kNone = -2;  // pending_: nothing outstanding
+    static constexpr int kMany = -1;  // pending_: several targets (else: the one target)
+    static constexpr std::size_t kBounceMax = 256;        // bytes: puts sent from the ring
+    static constexpr std::size_t kRingBytes = 64 * 1024;  // bounce ring size
     static constexpr std::size_t kMaxChunk = std::size_t(1) << 30;  // keeps MPI counts in int
     void put_large(const void* src, std::size_t bytes, int target, std::size_t disp);
     void get_large(void* dst, std::size_t bytes, int target, std::size_t disp);
 
     MPI_Win win_ = MPI_WIN_NULL;
-    std::atomic<bool> pending_{false};
+    std::atomic<int> pending_{kNone};
+    std::vector<MPI_Aint> block_start_;  // per target, allocated windows only
+    // MPI_THREAD_MULTIPLE: threads may use the window concurrently.
+    bool threaded_ = false;
+    // Bounce ring for small blocking puts; empty (unused) when threaded_,
+    // where threads would share it.
+    std::vector<char> ring_;
+    std::size_t ring_used_ = 0;
 };
 
 }  // namespace gasket::mpi

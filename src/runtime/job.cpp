@@ -38,19 +38,24 @@ Job::Job(const Config& cfg, int requested_thread, const char* routine)
     set_message_context(my_pe, config.debug);
     topology = mpi::read_topology();
 
-    // Symmetric heap: node-shared memory, plus a world window over it.
-    heap_memory_ = std::make_unique<mpi::NodeMemory>(config.symmetric_size, env->node());
+    // Symmetric heap.  With the node fast path: node-shared memory that node
+    // peers load/store, plus a world window over it for the others.  Without
+    // it nothing needs sharing, so the heap is an MPI_Win_allocate window,
+    // the kind MPI serves best.  A single PE needs no window at all (and
+    // Open MPI cannot create one on one process): everything is local.
     heap.name = "symmetric heap";
-    heap.base = heap_memory_->base();
     heap.size = config.symmetric_size;
+    if (n_pes > 1 && !config.node_fastpath) {
+        heap_window_ = std::make_unique<mpi::Window>(heap.size, kHeapAlignment, env->world(), &heap.base);
+    } else {
+        heap_memory_ = std::make_unique<mpi::NodeMemory>(config.symmetric_size, env->node());
+        heap.base = heap_memory_->base();
+        if (n_pes > 1) heap_window_ = std::make_unique<mpi::Window>(heap.base, heap.size, env->world());
+    }
+    heap.window = heap_window_.get();
     heap.direct = direct_table(
         *env, config.node_fastpath, heap.base,
         [](const void* m, int r) { return static_cast<const mpi::NodeMemory*>(m)->peer(r); }, heap_memory_.get());
-    // A single PE reaches everything directly (and Open MPI cannot create a
-    // window on one process): MPI windows only when there are peers.
-    const bool windows = n_pes > 1;
-    if (windows) heap_window_ = std::make_unique<mpi::Window>(heap.base, heap.size, env->world());
-    heap.window = heap_window_.get();
 
     // Global/static data of the executable.
     const mpi::ByteRange range = mpi::executable_data();
@@ -67,7 +72,7 @@ Job::Job(const Config& cfg, int requested_thread, const char* routine)
         *env, share && shared_data_->ok(), data.base,
         [](const void* s, int r) { return static_cast<const mpi::SharedDataSegment*>(s)->peer(r); },
         shared_data_.get());
-    if (windows) data_window_ = std::make_unique<mpi::Window>(data.base, data.size, env->world());
+    if (n_pes > 1) data_window_ = std::make_unique<mpi::Window>(data.base, data.size, env->world());
     data.window = data_window_.get();
 
     debug(routine, "heap %zu bytes at %p, global data %zu bytes at %p, node %d of %d, fast path %s", heap.size,
