@@ -8,19 +8,25 @@
 // until PE 0 is done.  PE 0 prints Markdown tables:
 //  - 8-byte latency, µs per operation: Gasket (shmem_putmem + shmem_quiet,
 //    shmem_getmem, shmem_long_p + shmem_quiet, shmem_long_g) against
-//    MPI_Put/MPI_Get + MPI_Win_flush on (a) a window made the way Gasket
-//    makes its own (MPI_Win_create over MPI_Win_allocate_shared memory for
-//    the heap; MPI_Win_create over a static array for globals) and (b) an
-//    MPI_Win_allocate window.  Ratio = Gasket time / MPI time (< 1: Gasket
-//    is faster).
+//    MPI_Put/MPI_Get + MPI_Win_flush on (a) an MPI_Win_create window (over
+//    MPI_Win_allocate_shared memory, base rounded up to 2 MiB, for the heap
+//    rows -- how Gasket makes its heap window when the node fast path is
+//    on; over a static array for the global rows -- how Gasket makes its
+//    data window) and (b) an MPI_Win_allocate window (how Gasket makes its
+//    heap window when the fast path is off, from commit 87f2a4f on).  Ratio =
+//    Gasket time / MPI time (< 1: Gasket is faster).
 //  - put and get bandwidth, GB/s (1e9 bytes/s), for sizes min..max: a loop
 //    of shmem_putmem_nbi/shmem_getmem_nbi then one shmem_quiet, against a
 //    loop of MPI_Put/MPI_Get then one MPI_Win_flush, and memcpy of the same
 //    size within PE 0 for reference.  Ratio = Gasket rate / MPI rate (> 1:
 //    Gasket is faster).
 // Every figure is the median over --reps timed loops, after one untimed
-// warm-up loop.  Each latency test ends with a check that the data arrived
-// (exit status 1 if not); nothing asserts on speed.
+// warm-up loop; the loops of one table row (latency: the whole table) run
+// interleaved, round by round, so changes in the machine's load hit Gasket,
+// MPI and memcpy alike; each ratio is the median over rounds of the ratio of
+// two loops of the same round (paired under the same load), not the ratio
+// of the two medians.  The latency tests end with a check that the data
+// arrived (exit status 1 if not); nothing asserts on speed.
 #include <mpi.h>
 #include <shmem.h>
 
@@ -58,8 +64,8 @@ long g_get_src[8];
 long g_mpi_static[16];
 
 struct Options {
-    long iters = 100000;          // latency: operations per timed loop
-    int reps = 11;                // timed loops per figure (median)
+    long iters = 20000;           // latency: operations per timed loop
+    int reps = 21;                // timed loops per figure (median)
     std::size_t min_size = 8;     // bandwidth: smallest transfer, bytes
     std::size_t max_size = 4 << 20;
     unsigned factor = 2;          // bandwidth: size step (multiplier)
@@ -103,11 +109,11 @@ int parse_options(int argc, char** argv, Options& o) {
         "Run with 2 PEs: oshrun -np 2 bench-rma [options]\nOptions");
     desc.add_options()
         ("help,h", "print this help")
-        ("iters", po::value<long>(&o.iters), "latency: operations per timed loop (default 100000)")
-        ("reps", po::value<int>(&o.reps), "timed loops per figure; the median is reported (default 11)")
+        ("iters", po::value<long>(&o.iters), "latency: operations per timed loop (default 20000)")
+        ("reps", po::value<int>(&o.reps), "timed loops per figure; the median is reported (default 21)")
         ("min-size", po::value<std::string>(&min_size), "bandwidth: smallest size, bytes, K/M suffix (default 8)")
         ("max-size", po::value<std::string>(&max_size), "bandwidth: largest size (default 4M)")
-        ("factor", po::value<unsigned>(&o.factor), "bandwidth: size multiplier between rows, 2 or 4 (default 2)")
+        ("factor", po::value<unsigned>(&o.factor), "bandwidth: size multiplier between rows, e.g. 2 or 4 (default 2)")
         ("bw-bytes", po::value<std::string>(&bw_bytes), "bandwidth: bytes moved per timed loop, at most (default 64M)")
         ("bw-max-msgs", po::value<long>(&o.bw_max_msgs), "bandwidth: transfers per timed loop, at most (default 8192)")
         ("quick", "smoke run: --iters 1000 --reps 3 --max-size 64K --bw-bytes 1M unless given");
@@ -156,7 +162,11 @@ void mpi_check(int rc, const char* what) {
 struct RawWindow {
     MPI_Win win = MPI_WIN_NULL;
     MPI_Win shared = MPI_WIN_NULL;  // the allocate_shared window under a "create over shared" window
-    char* base = nullptr;
+    char* base = nullptr;           // this process's usable (aligned) block
+    MPI_Aint shift = 0;             // where the target's usable block starts in its window
+
+    // Target displacement of byte `offset` of the target's usable block.
+    MPI_Aint at(MPI_Aint offset) const { return shift + offset; }
 
     static MPI_Info ordering_info() {
         MPI_Info info;
@@ -165,16 +175,21 @@ struct RawWindow {
         return info;
     }
     // The way Gasket makes its heap window: node memory from
-    // MPI_Win_allocate_shared (alloc_shared_noncontig), then a world window
-    // over it with MPI_Win_create.
+    // MPI_Win_allocate_shared (alloc_shared_noncontig), its start rounded up
+    // to kHeapAlign as Gasket rounds its heap base (Open MPI returns a base
+    // 0x108 bytes into a page), then a world window over it with
+    // MPI_Win_create.
+    static constexpr std::size_t kHeapAlign = std::size_t(2) << 20;
     void create_over_shared(std::size_t bytes, MPI_Comm node) {
         MPI_Info info;
         mpi_check(MPI_Info_create(&info), "MPI_Info_create");
         mpi_check(MPI_Info_set(info, "alloc_shared_noncontig", "true"), "MPI_Info_set");
-        mpi_check(MPI_Win_allocate_shared(MPI_Aint(bytes), 1, info, node, &base, &shared),
+        char* raw = nullptr;
+        mpi_check(MPI_Win_allocate_shared(MPI_Aint(bytes + kHeapAlign), 1, info, node, &raw, &shared),
                   "MPI_Win_allocate_shared");
         MPI_Info_free(&info);
-        create_over(base, bytes);
+        const auto a = reinterpret_cast<std::uintptr_t>(raw);
+        create_over(raw + (((a + kHeapAlign - 1) & ~std::uintptr_t(kHeapAlign - 1)) - a), bytes);
     }
     // MPI_Win_create over existing memory (e.g. a static array).
     void create_over(void* memory, std::size_t bytes) {
@@ -184,10 +199,23 @@ struct RawWindow {
         MPI_Info_free(&info);
         mpi_check(MPI_Win_lock_all(MPI_MODE_NOCHECK, win), "MPI_Win_lock_all");
     }
+    // MPI_Win_allocate; the usable block starts at the first page boundary
+    // (Open MPI's base is 8 mod 64 here), so copies are as aligned as the
+    // other windows' and the memcpy reference's.
     void allocate(std::size_t bytes) {
+        constexpr std::size_t kPage = 4096;
         MPI_Info info = ordering_info();
-        mpi_check(MPI_Win_allocate(MPI_Aint(bytes), 1, info, MPI_COMM_WORLD, &base, &win), "MPI_Win_allocate");
+        char* raw = nullptr;
+        mpi_check(MPI_Win_allocate(MPI_Aint(bytes + kPage), 1, info, MPI_COMM_WORLD, &raw, &win), "MPI_Win_allocate");
         MPI_Info_free(&info);
+        const auto a = reinterpret_cast<std::uintptr_t>(raw);
+        const MPI_Aint pad = MPI_Aint(((a + kPage - 1) & ~std::uintptr_t(kPage - 1)) - a);
+        base = raw + pad;
+        int n = 0;
+        MPI_Comm_size(MPI_COMM_WORLD, &n);
+        std::vector<MPI_Aint> pads(std::size_t(n), 0);
+        mpi_check(MPI_Allgather(&pad, 1, MPI_AINT, pads.data(), 1, MPI_AINT, MPI_COMM_WORLD), "MPI_Allgather");
+        shift = pads[kTarget];
         mpi_check(MPI_Win_lock_all(MPI_MODE_NOCHECK, win), "MPI_Win_lock_all");
     }
     void free() {
@@ -200,6 +228,7 @@ struct RawWindow {
 };
 
 using Clock = std::chrono::steady_clock;
+using Loop = std::function<double()>;  // runs one timed loop, returns its figure
 
 double seconds_since(Clock::time_point t0) {
     return std::chrono::duration<double>(Clock::now() - t0).count();
@@ -211,14 +240,32 @@ double median(std::vector<double> v) {
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-// One untimed warm-up call of `loop`, then the median of `reps` calls.
-// `loop` runs one timed loop and returns its figure.
-double measure(int reps, const std::function<double()>& loop) {
-    (void)loop();
-    std::vector<double> figures;
-    figures.reserve(std::size_t(reps));
-    for (int r = 0; r < reps; ++r) figures.push_back(loop());
-    return median(std::move(figures));
+// Figures of several loops measured round by round: figure[k][r] is loop
+// k's figure in round r.
+struct Rounds {
+    std::vector<std::vector<double>> figure;
+    // Loop k's median figure.
+    double median_of(std::size_t k) const { return median(figure[k]); }
+    // Median over rounds of loop a's figure / loop b's in the same round:
+    // the loops of one round run back to back, so this pairs measurements
+    // taken under the same load.
+    double ratio(std::size_t a, std::size_t b) const {
+        std::vector<double> q;
+        for (std::size_t r = 0; r < figure[a].size(); ++r) q.push_back(figure[a][r] / figure[b][r]);
+        return median(std::move(q));
+    }
+};
+
+// Runs every loop once per round: one untimed warm-up round, then `reps`
+// timed rounds, so drifts in the machine's load hit all loops of a row
+// alike.
+Rounds measure(int reps, const std::vector<Loop>& loops) {
+    for (const Loop& l : loops) (void)l();
+    Rounds out;
+    out.figure.resize(loops.size());
+    for (int r = 0; r < reps; ++r)
+        for (std::size_t k = 0; k < loops.size(); ++k) out.figure[k].push_back(loops[k]());
+    return out;
 }
 
 // Keeps the compiler from dropping or merging repeated memcpys.
@@ -234,127 +281,137 @@ struct Bench {
     char* heap_get = nullptr;
     char* local_src = nullptr;
     char* local_dst = nullptr;
-    // Raw MPI windows: [0, max) put target, [max, 2*max) get source.
+    // Raw MPI windows: [0, region) put target, [region, 2*region) get source.
     RawWindow mpi_shared, mpi_alloc, mpi_static;
     std::size_t region = 0;  // max transfer size = offset of the get half
 
-    void fail(const char* what, long got, long want) {
+    void check(const char* what, long got, long want) {
+        if (got == want) return;
         std::printf("CHECK FAILED: %s: read back %ld, expected %ld\n", what, got, want);
         ++failures;
     }
 
     // ---- latency (µs per op) ------------------------------------------
-    double lat_loop(const std::function<void(long)>& op) {
-        return measure(opt.reps, [&] {
-            const long n = opt.iters;
+    // A loop of opt.iters calls of op(i), inlined; returns µs per op.
+    template <class Op>
+    Loop lat(Op op) const {
+        const long n = opt.iters;
+        return [n, op]() mutable {
             const auto t0 = Clock::now();
             for (long i = 0; i < n; ++i) op(i);
             return seconds_since(t0) / double(n) * 1e6;
-        });
+        };
     }
-
-    double shmem_put_lat(void* dst, const char* what) {
+    // Put loops store i into the source first, so the target ends with iters-1.
+    Loop shmem_put_lat(void* dst) {
         long* src = reinterpret_cast<long*>(local_src);
-        long last = -1;
-        const double us = lat_loop([&](long i) {
+        return lat([=](long i) {
             *src = i;
             shmem_putmem(dst, src, 8, kTarget);
             shmem_quiet();
-            last = i;
         });
-        long back = 0;
-        shmem_getmem(&back, dst, 8, kTarget);
-        if (back != last) fail(what, back, last);
-        return us;
     }
-    double shmem_p_lat(long* dst) {
-        long last = -1;
-        const double us = lat_loop([&](long i) {
+    Loop shmem_p_lat(long* dst) {
+        return lat([=](long i) {
             shmem_long_p(dst, i, kTarget);
             shmem_quiet();
-            last = i;
         });
-        const long back = shmem_long_g(dst, kTarget);
-        if (back != last) fail("shmem_long_p", back, last);
-        return us;
     }
-    double shmem_get_lat(const void* src, const char* what) {
-        long* dst = reinterpret_cast<long*>(local_dst);
-        *dst = 0;
-        const double us = lat_loop([&](long) { shmem_getmem(dst, src, 8, kTarget); });
-        if (*dst != kPattern) fail(what, *dst, kPattern);
-        return us;
+    // Get loops each land in their own slot of local_dst (checked after).
+    Loop shmem_get_lat(const void* src, int slot) {
+        long* dst = reinterpret_cast<long*>(local_dst) + slot;
+        return lat([=](long) { shmem_getmem(dst, src, 8, kTarget); });
     }
-    double shmem_g_lat(const long* src) {
-        long sink = 0;
-        const double us = lat_loop([&](long) { sink += shmem_long_g(src, kTarget); });
-        const long v = shmem_long_g(src, kTarget);
-        if (v != kPattern) fail("shmem_long_g", v, kPattern);
-        return us;
+    Loop shmem_g_lat(const long* src, int slot) {
+        long* dst = reinterpret_cast<long*>(local_dst) + slot;
+        return lat([=](long) { *dst = shmem_long_g(src, kTarget); });
     }
-    double mpi_put_lat(RawWindow& w, MPI_Aint disp, const char* what) {
+    Loop mpi_put_lat(const RawWindow& w, MPI_Aint offset) {
+        const MPI_Win win = w.win;
+        const MPI_Aint disp = w.at(offset);
         long* src = reinterpret_cast<long*>(local_src);
-        long last = -1;
-        const double us = lat_loop([&](long i) {
+        return lat([=](long i) {
             *src = i;
-            MPI_Put(src, 8, MPI_BYTE, kTarget, disp, 8, MPI_BYTE, w.win);
-            MPI_Win_flush(kTarget, w.win);
-            last = i;
+            MPI_Put(src, 8, MPI_BYTE, kTarget, disp, 8, MPI_BYTE, win);
+            MPI_Win_flush(kTarget, win);
         });
-        long back = 0;
-        MPI_Get(&back, 8, MPI_BYTE, kTarget, disp, 8, MPI_BYTE, w.win);
-        MPI_Win_flush(kTarget, w.win);
-        if (back != last) fail(what, back, last);
-        return us;
     }
-    double mpi_get_lat(RawWindow& w, MPI_Aint disp, const char* what) {
-        long* dst = reinterpret_cast<long*>(local_dst);
-        *dst = 0;
-        const double us = lat_loop([&](long) {
-            MPI_Get(dst, 8, MPI_BYTE, kTarget, disp, 8, MPI_BYTE, w.win);
-            MPI_Win_flush(kTarget, w.win);
+    Loop mpi_get_lat(const RawWindow& w, MPI_Aint offset, int slot) {
+        const MPI_Win win = w.win;
+        const MPI_Aint disp = w.at(offset);
+        long* dst = reinterpret_cast<long*>(local_dst) + slot;
+        return lat([=](long) {
+            MPI_Get(dst, 8, MPI_BYTE, kTarget, disp, 8, MPI_BYTE, win);
+            MPI_Win_flush(kTarget, win);
         });
-        if (*dst != kPattern) fail(what, *dst, kPattern);
-        return us;
+    }
+    long mpi_read(const RawWindow& w, MPI_Aint offset) {
+        long v = 0;
+        MPI_Get(&v, 8, MPI_BYTE, kTarget, w.at(offset), 8, MPI_BYTE, w.win);
+        MPI_Win_flush(kTarget, w.win);
+        return v;
     }
 
     void latency_table() {
         const MPI_Aint put_at = 0, get_at = MPI_Aint(region);
         const MPI_Aint static_put_at = 0, static_get_at = 8 * sizeof(long);
+        long* slots = reinterpret_cast<long*>(local_dst);
+        for (int s = 0; s < 8; ++s) slots[s] = 0;
+        // Order within a round: each Gasket loop next to the MPI loops it
+        // is compared with.
+        enum { g_put_heap, m_put_shared, g_p, m_put_alloc, g_put_global, m_put_static,
+               g_get_heap, m_get_shared, g_g, m_get_alloc, g_get_global, m_get_static };
+        const Rounds f = measure(
+            opt.reps,
+            {shmem_put_lat(heap_put), mpi_put_lat(mpi_shared, put_at),
+             shmem_p_lat(reinterpret_cast<long*>(heap_put)), mpi_put_lat(mpi_alloc, put_at),
+             shmem_put_lat(g_put_dst), mpi_put_lat(mpi_static, static_put_at),
+             shmem_get_lat(heap_get, 0), mpi_get_lat(mpi_shared, get_at, 3),
+             shmem_g_lat(reinterpret_cast<const long*>(heap_get), 2), mpi_get_lat(mpi_alloc, get_at, 4),
+             shmem_get_lat(g_get_src, 1), mpi_get_lat(mpi_static, static_get_at, 5)});
+
+        // Did the data move?  Every put loop ends by writing iters-1.
+        const long last = opt.iters - 1;
+        long v = 0;
+        shmem_getmem(&v, heap_put, 8, kTarget);
+        check("shmem_putmem/shmem_long_p to the heap", v, last);
+        shmem_getmem(&v, g_put_dst, 8, kTarget);
+        check("shmem_putmem to a global", v, last);
+        check("MPI_Put, create over shared", mpi_read(mpi_shared, put_at), last);
+        check("MPI_Put, Win_allocate", mpi_read(mpi_alloc, put_at), last);
+        check("MPI_Put, create over static", mpi_read(mpi_static, static_put_at), last);
+        const char* got[] = {"shmem_getmem heap",         "shmem_getmem global",   "shmem_long_g",
+                             "MPI_Get, create over shared", "MPI_Get, Win_allocate", "MPI_Get, create over static"};
+        for (int s = 0; s < 6; ++s) check(got[s], slots[s], kPattern);
+
         struct Row {
             const char* op;
-            double gasket, mpi_equiv, mpi_alloc;
+            std::size_t gasket, mpi_equiv, mpi_alloc;  // loop indices
         };
-        std::vector<Row> rows;
-        rows.push_back({"put 8 B + quiet, heap dest (shmem_putmem)", shmem_put_lat(heap_put, "putmem heap"),
-                        mpi_put_lat(mpi_shared, put_at, "MPI_Put create/shared"),
-                        mpi_put_lat(mpi_alloc, put_at, "MPI_Put allocate")});
-        rows.push_back({"put 8 B + quiet, global dest (shmem_putmem)", shmem_put_lat(g_put_dst, "putmem global"),
-                        mpi_put_lat(mpi_static, static_put_at, "MPI_Put create/static"), rows[0].mpi_alloc});
-        rows.push_back({"shmem_long_p + quiet, heap dest", shmem_p_lat(reinterpret_cast<long*>(heap_put)),
-                        rows[0].mpi_equiv, rows[0].mpi_alloc});
-        rows.push_back({"get 8 B, heap source (shmem_getmem)", shmem_get_lat(heap_get, "getmem heap"),
-                        mpi_get_lat(mpi_shared, get_at, "MPI_Get create/shared"),
-                        mpi_get_lat(mpi_alloc, get_at, "MPI_Get allocate")});
-        rows.push_back({"get 8 B, global source (shmem_getmem)", shmem_get_lat(g_get_src, "getmem global"),
-                        mpi_get_lat(mpi_static, static_get_at, "MPI_Get create/static"), rows[3].mpi_alloc});
-        rows.push_back({"shmem_long_g, heap source", shmem_g_lat(reinterpret_cast<const long*>(heap_get)),
-                        rows[3].mpi_equiv, rows[3].mpi_alloc});
-
+        const Row rows[] = {
+            {"put 8 B + quiet, heap dest (shmem_putmem)", g_put_heap, m_put_shared, m_put_alloc},
+            {"put 8 B + quiet, global dest (shmem_putmem)", g_put_global, m_put_static, m_put_alloc},
+            {"shmem_long_p + quiet, heap dest", g_p, m_put_shared, m_put_alloc},
+            {"get 8 B, heap source (shmem_getmem)", g_get_heap, m_get_shared, m_get_alloc},
+            {"get 8 B, global source (shmem_getmem)", g_get_global, m_get_static, m_get_alloc},
+            {"shmem_long_g, heap source", g_g, m_get_shared, m_get_alloc},
+        };
         std::printf("\n### 8-byte latency, µs per operation (median of %d loops of %ld ops)\n\n", opt.reps,
                     opt.iters);
-        std::printf("| operation | Gasket µs | MPI µs, same-kind window | Gasket/MPI | MPI µs, Win_allocate | "
+        std::printf("| operation | Gasket µs | MPI µs, Win_create | Gasket/MPI | MPI µs, Win_allocate | "
                     "Gasket/MPI |\n");
         std::printf("|---|---:|---:|---:|---:|---:|\n");
         for (const Row& r : rows)
-            std::printf("| %s | %.4f | %.4f | %.2f | %.4f | %.2f |\n", r.op, r.gasket, r.mpi_equiv,
-                        r.gasket / r.mpi_equiv, r.mpi_alloc, r.gasket / r.mpi_alloc);
+            std::printf("| %s | %.4f | %.4f | %.2f | %.4f | %.2f |\n", r.op, f.median_of(r.gasket),
+                        f.median_of(r.mpi_equiv), f.ratio(r.gasket, r.mpi_equiv), f.median_of(r.mpi_alloc),
+                        f.ratio(r.gasket, r.mpi_alloc));
         std::printf(
             "\nMPI puts: MPI_Put 8 B + MPI_Win_flush.  MPI gets: MPI_Get 8 B + MPI_Win_flush (not flush_local).\n"
-            "Same-kind window: heap rows = MPI_Win_create over MPI_Win_allocate_shared memory (how Gasket makes its\n"
-            "heap window); global rows = MPI_Win_create over a static array (how Gasket makes its data window).\n"
-            "Win_allocate: an MPI_Win_allocate window.  All windows: MPI_Win_lock_all for the whole run,\n"
-            "accumulate_ordering=none.  Gasket/MPI < 1: Gasket is faster.\n");
+            "Win_create: heap rows = MPI_Win_create over MPI_Win_allocate_shared memory (base rounded up to\n"
+            "2 MiB), global rows = MPI_Win_create over a static array.  Win_allocate: an MPI_Win_allocate window\n"
+            "(usable block page-aligned).  All windows: MPI_Win_lock_all for the whole run,\n"
+            "accumulate_ordering=none.  Gasket/MPI: median over rounds of the ratio of the two loops run\n"
+            "side by side in one round (< 1: Gasket is faster).\n");
     }
 
     // ---- bandwidth (GB/s) ------------------------------------------------
@@ -369,82 +426,79 @@ struct Bench {
     long msgs_for(std::size_t size) const {
         return std::max<long>(1, std::min<long>(opt.bw_max_msgs, long(opt.bw_bytes / size)));
     }
-    double bw_loop(std::size_t size, const std::function<void(long)>& issue, const std::function<void()>& complete) {
+    // A loop of msgs_for(size) calls of issue(), then complete(); GB/s.
+    template <class Issue, class Complete>
+    Loop bw(std::size_t size, Issue issue, Complete complete) const {
         const long n = msgs_for(size);
-        return measure(opt.reps, [&] {
+        return [=]() mutable {
             const auto t0 = Clock::now();
-            for (long i = 0; i < n; ++i) issue(i);
+            for (long i = 0; i < n; ++i) issue();
             complete();
             return double(size) * double(n) / seconds_since(t0) / 1e9;
-        });
-    }
-    double memcpy_bw(std::size_t size) {
-        return bw_loop(
-            size,
-            [&](long) {
-                std::memcpy(local_dst, local_src, size);
-                clobber();
-            },
-            [] {});
+        };
     }
 
     void bandwidth_table(bool put) {
         struct Row {
             std::size_t size;
             long msgs;
-            double gasket, mpi_equiv, mpi_alloc, mem;
+            double gasket, mpi_equiv, mpi_alloc, mem;          // GB/s
+            double vs_equiv, vs_alloc, vs_mem;                 // per-round ratios
         };
         std::vector<Row> rows;
+        char* const src = local_src;
+        char* const dst = local_dst;
+        char* const hput = heap_put;
+        char* const hget = heap_get;
+        const MPI_Aint offset = put ? 0 : MPI_Aint(region);
         for (std::size_t size : sizes()) {
-            Row r{size, msgs_for(size), 0, 0, 0, 0};
-            if (put) {
-                r.gasket = bw_loop(size, [&](long) { shmem_putmem_nbi(heap_put, local_src, size, kTarget); },
-                                   [] { shmem_quiet(); });
-                r.mpi_equiv = bw_loop(
-                    size,
-                    [&](long) {
-                        MPI_Put(local_src, int(size), MPI_BYTE, kTarget, 0, int(size), MPI_BYTE, mpi_shared.win);
-                    },
-                    [&] { MPI_Win_flush(kTarget, mpi_shared.win); });
-                r.mpi_alloc = bw_loop(
-                    size,
-                    [&](long) {
-                        MPI_Put(local_src, int(size), MPI_BYTE, kTarget, 0, int(size), MPI_BYTE, mpi_alloc.win);
-                    },
-                    [&] { MPI_Win_flush(kTarget, mpi_alloc.win); });
-            } else {
-                const MPI_Aint at = MPI_Aint(region);
-                r.gasket = bw_loop(size, [&](long) { shmem_getmem_nbi(local_dst, heap_get, size, kTarget); },
-                                   [] { shmem_quiet(); });
-                r.mpi_equiv = bw_loop(
-                    size,
-                    [&](long) {
-                        MPI_Get(local_dst, int(size), MPI_BYTE, kTarget, at, int(size), MPI_BYTE, mpi_shared.win);
-                    },
-                    [&] { MPI_Win_flush(kTarget, mpi_shared.win); });
-                r.mpi_alloc = bw_loop(
-                    size,
-                    [&](long) {
-                        MPI_Get(local_dst, int(size), MPI_BYTE, kTarget, at, int(size), MPI_BYTE, mpi_alloc.win);
-                    },
-                    [&] { MPI_Win_flush(kTarget, mpi_alloc.win); });
-            }
-            r.mem = memcpy_bw(size);
-            rows.push_back(r);
+            const int n = int(size);
+            auto mpi_loop = [&](const RawWindow& w) {
+                const MPI_Win win = w.win;
+                const MPI_Aint at = w.at(offset);
+                if (put)
+                    return bw(
+                        size, [=] { MPI_Put(src, n, MPI_BYTE, kTarget, at, n, MPI_BYTE, win); },
+                        [=] { MPI_Win_flush(kTarget, win); });
+                return bw(
+                    size, [=] { MPI_Get(dst, n, MPI_BYTE, kTarget, at, n, MPI_BYTE, win); },
+                    [=] { MPI_Win_flush(kTarget, win); });
+            };
+            // Round order: MPI create, Gasket, MPI allocate, memcpy (Gasket
+            // next to each figure it is compared with).
+            enum { m_equiv, gasket, m_alloc, mem };
+            std::vector<Loop> loops;
+            loops.push_back(mpi_loop(mpi_shared));
+            if (put)
+                loops.push_back(bw(size, [=] { shmem_putmem_nbi(hput, src, size, kTarget); }, [] { shmem_quiet(); }));
+            else
+                loops.push_back(bw(size, [=] { shmem_getmem_nbi(dst, hget, size, kTarget); }, [] { shmem_quiet(); }));
+            loops.push_back(mpi_loop(mpi_alloc));
+            loops.push_back(bw(
+                size,
+                [=] {
+                    std::memcpy(dst, src, size);
+                    clobber();
+                },
+                [] {}));
+            const Rounds f = measure(opt.reps, loops);
+            rows.push_back({size, msgs_for(size), f.median_of(gasket), f.median_of(m_equiv), f.median_of(m_alloc),
+                            f.median_of(mem), f.ratio(gasket, m_equiv), f.ratio(gasket, m_alloc),
+                            f.ratio(gasket, mem)});
         }
         const char* kind = put ? "put" : "get";
         std::printf("\n### %s bandwidth, GB/s (1e9 B/s; median of %d loops)\n\n", kind, opt.reps);
-        std::printf("| size | transfers/loop | Gasket | MPI, create over shared | Gasket/MPI | MPI, Win_allocate | "
+        std::printf("| size | transfers/loop | Gasket | MPI, Win_create | Gasket/MPI | MPI, Win_allocate | "
                     "Gasket/MPI | memcpy | Gasket/memcpy |\n");
         std::printf("|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (const Row& r : rows)
             std::printf("| %s | %ld | %.3f | %.3f | %.2f | %.3f | %.2f | %.3f | %.0f%% |\n", size_label(r.size).c_str(),
-                        r.msgs, r.gasket, r.mpi_equiv, r.gasket / r.mpi_equiv, r.mpi_alloc, r.gasket / r.mpi_alloc,
-                        r.mem, 100.0 * r.gasket / r.mem);
+                        r.msgs, r.gasket, r.mpi_equiv, r.vs_equiv, r.mpi_alloc, r.vs_alloc, r.mem, 100.0 * r.vs_mem);
         if (put)
             std::printf("\nGasket: shmem_putmem_nbi x transfers, then one shmem_quiet.  MPI: MPI_Put x transfers, then\n"
                         "one MPI_Win_flush.  memcpy: PE 0 copies between two private buffers.  Every transfer of a\n"
-                        "loop goes to the same destination.  Gasket/MPI > 1: Gasket is faster.\n");
+                        "loop goes to the same destination.  Ratios: median over rounds of the ratio of loops run\n"
+                        "side by side in one round (Gasket/MPI > 1: Gasket is faster).\n");
         else
             std::printf("\nGasket: shmem_getmem_nbi x transfers, then one shmem_quiet.  MPI: MPI_Get x transfers, then\n"
                         "one MPI_Win_flush.  memcpy as above.  Gasket/MPI > 1: Gasket is faster.\n");
@@ -538,6 +592,12 @@ int main(int argc, char** argv) {
                     fp_env ? fp_env : "(unset: on)", heap_direct ? "direct load/store" : "through MPI RMA",
                     data_direct ? "direct load/store" : "through MPI RMA", sd_env ? sd_env : "(unset: on)");
         std::printf("- MPI: %s\n", first_line(lib).c_str());
+        // Copies run fastest from/to cache-line-aligned addresses; the
+        // memcpy buffers are page-aligned.
+        auto mod64 = [](const void* q) { return std::size_t(reinterpret_cast<std::uintptr_t>(q) % 64); };
+        std::printf("- buffer addresses mod 64: Gasket heap (shmem_malloc) %zu and %zu; MPI windows: create over "
+                    "shared %zu, Win_allocate %zu\n",
+                    mod64(b.heap_put), mod64(b.heap_get), mod64(b.mpi_shared.base), mod64(b.mpi_alloc.base));
         std::printf("- host %s, %ld online CPUs, load average at start %s\n", host, sysconf(_SC_NPROCESSORS_ONLN),
                     loadavg().c_str());
         std::printf("- latency: %ld ops per loop, %d loops (+1 warm-up), median; bandwidth: sizes %s..%s x%u, at most "
