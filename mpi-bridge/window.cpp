@@ -57,22 +57,22 @@ Window::~Window() {
     MPI_Win_free(&win_);
 }
 
-void Window::put_large(const void* src, std::size_t bytes, int target, std::size_t disp) {
-    auto* p = static_cast<const char*>(src);
-    for (std::size_t done = 0; done < bytes; done += kMaxChunk) {
-        std::size_t n = std::min(kMaxChunk, bytes - done);
-        check(MPI_Put(p + done, int(n), MPI_BYTE, target, at(target, disp + done), int(n), MPI_BYTE, win_), "MPI_Put");
-    }
+void Window::issue(Direction d, const void* local, int count, MPI_Datatype local_type, int target, MPI_Aint disp,
+                   int target_count, MPI_Datatype target_type) {
+    void* buffer = const_cast<void*>(local);  // MPI_Get writes it; MPI_Put only reads it
+    if (d == Direction::put)
+        check(MPI_Put(buffer, count, local_type, target, disp, target_count, target_type, win_), "MPI_Put");
+    else
+        check(MPI_Get(buffer, count, local_type, target, disp, target_count, target_type, win_), "MPI_Get");
     note_pending(target);
 }
 
-void Window::get_large(void* dst, std::size_t bytes, int target, std::size_t disp) {
-    auto* p = static_cast<char*>(dst);
+void Window::transfer_large(Direction d, const void* local, std::size_t bytes, int target, std::size_t disp) {
+    auto* p = static_cast<const char*>(local);
     for (std::size_t done = 0; done < bytes; done += kMaxChunk) {
-        std::size_t n = std::min(kMaxChunk, bytes - done);
-        check(MPI_Get(p + done, int(n), MPI_BYTE, target, at(target, disp + done), int(n), MPI_BYTE, win_), "MPI_Get");
+        const int n = int(std::min(kMaxChunk, bytes - done));
+        issue(d, p + done, n, MPI_BYTE, target, at(target, disp + done), n, MPI_BYTE);
     }
-    note_pending(target);
 }
 
 namespace {
@@ -94,46 +94,31 @@ bool make_vector(std::size_t elem, std::ptrdiff_t stride, std::size_t bsize, std
 
 }  // namespace
 
-void Window::put_strided(const void* src, std::size_t elem, std::ptrdiff_t remote_stride, std::ptrdiff_t local_stride,
-                         std::size_t bsize, std::size_t nblocks, int target, std::size_t disp) {
+void Window::transfer_strided(Direction d, const void* local, std::size_t elem, std::ptrdiff_t remote_stride,
+                              std::ptrdiff_t local_stride, std::size_t bsize, std::size_t nblocks, int target,
+                              std::size_t disp) {
     if (nblocks == 0 || bsize == 0) return;
-    MPI_Datatype origin, remote;
-    if (make_vector(elem, local_stride, bsize, nblocks, &origin)) {
-        if (make_vector(elem, remote_stride, bsize, nblocks, &remote)) {
-            check(MPI_Put(src, 1, origin, target, at(target, disp), 1, remote, win_), "MPI_Put");
-            note_pending(target);
-            MPI_Type_free(&remote);
-            MPI_Type_free(&origin);
-            check(MPI_Win_flush_local(target, win_), "MPI_Win_flush_local");
-            return;
-        }
-        MPI_Type_free(&origin);
+    MPI_Datatype local_type, remote_type;
+    bool one_call = make_vector(elem, local_stride, bsize, nblocks, &local_type);
+    if (one_call && !make_vector(elem, remote_stride, bsize, nblocks, &remote_type)) {
+        MPI_Type_free(&local_type);
+        one_call = false;
     }
-    auto* s = static_cast<const char*>(src);
-    for (std::size_t b = 0; b < nblocks; ++b)
-        put_nbi(s + std::ptrdiff_t(b) * local_stride * std::ptrdiff_t(elem), bsize * elem, target,
-                std::size_t(std::ptrdiff_t(disp) + std::ptrdiff_t(b) * remote_stride * std::ptrdiff_t(elem)));
-    check(MPI_Win_flush_local(target, win_), "MPI_Win_flush_local");
-}
-
-void Window::get_strided(void* dst, std::size_t elem, std::ptrdiff_t remote_stride, std::ptrdiff_t local_stride,
-                         std::size_t bsize, std::size_t nblocks, int target, std::size_t disp) {
-    if (nblocks == 0 || bsize == 0) return;
-    MPI_Datatype origin, remote;
-    if (make_vector(elem, local_stride, bsize, nblocks, &origin)) {
-        if (make_vector(elem, remote_stride, bsize, nblocks, &remote)) {
-            check(MPI_Get(dst, 1, origin, target, at(target, disp), 1, remote, win_), "MPI_Get");
-            MPI_Type_free(&remote);
-            MPI_Type_free(&origin);
-            check(MPI_Win_flush_local(target, win_), "MPI_Win_flush_local");
-            return;
+    if (one_call) {
+        issue(d, local, 1, local_type, target, at(target, disp), 1, remote_type);
+        MPI_Type_free(&remote_type);
+        MPI_Type_free(&local_type);
+    } else {
+        // Negative or huge strides: one transfer per block.
+        auto* p = static_cast<const char*>(local);
+        const auto es = std::ptrdiff_t(elem);
+        const int block = int(bsize * elem);
+        for (std::size_t b = 0; b < nblocks; ++b) {
+            const auto i = std::ptrdiff_t(b);
+            issue(d, p + i * local_stride * es, block, MPI_BYTE, target,
+                  at(target, std::size_t(std::ptrdiff_t(disp) + i * remote_stride * es)), block, MPI_BYTE);
         }
-        MPI_Type_free(&origin);
     }
-    auto* d = static_cast<char*>(dst);
-    for (std::size_t b = 0; b < nblocks; ++b)
-        get_nbi(d + std::ptrdiff_t(b) * local_stride * std::ptrdiff_t(elem), bsize * elem, target,
-                std::size_t(std::ptrdiff_t(disp) + std::ptrdiff_t(b) * remote_stride * std::ptrdiff_t(elem)));
     check(MPI_Win_flush_local(target, win_), "MPI_Win_flush_local");
 }
 

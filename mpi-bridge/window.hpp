@@ -50,7 +50,7 @@ public:
     // Contiguous put; `src` must not change until flush()/flush_all().
     void put_nbi(const void* src, std::size_t bytes, int target, std::size_t disp) {
         if (bytes > kMaxChunk) [[unlikely]]
-            return put_large(src, bytes, target, disp);
+            return transfer_large(Direction::put, src, bytes, target, disp);
         check(MPI_Put(src, int(bytes), MPI_BYTE, target, at(target, disp), int(bytes), MPI_BYTE, win_), "MPI_Put");
         note_pending(target);
     }
@@ -62,7 +62,7 @@ public:
     // Contiguous get; `dst` is valid after flush()/flush_all().
     void get_nbi(void* dst, std::size_t bytes, int target, std::size_t disp) {
         if (bytes > kMaxChunk) [[unlikely]]
-            return get_large(dst, bytes, target, disp);
+            return transfer_large(Direction::get, dst, bytes, target, disp);
         check(MPI_Get(dst, int(bytes), MPI_BYTE, target, at(target, disp), int(bytes), MPI_BYTE, win_), "MPI_Get");
         note_pending(target);
     }
@@ -71,9 +71,13 @@ public:
     // elements of `elem` bytes; block b starts at element b*local_stride
     // locally and b*remote_stride at the target.  Blocking as put()/get().
     void put_strided(const void* src, std::size_t elem, std::ptrdiff_t remote_stride, std::ptrdiff_t local_stride,
-                     std::size_t bsize, std::size_t nblocks, int target, std::size_t disp);
+                     std::size_t bsize, std::size_t nblocks, int target, std::size_t disp) {
+        transfer_strided(Direction::put, src, elem, remote_stride, local_stride, bsize, nblocks, target, disp);
+    }
     void get_strided(void* dst, std::size_t elem, std::ptrdiff_t remote_stride, std::ptrdiff_t local_stride,
-                     std::size_t bsize, std::size_t nblocks, int target, std::size_t disp);
+                     std::size_t bsize, std::size_t nblocks, int target, std::size_t disp) {
+        transfer_strided(Direction::get, dst, elem, remote_stride, local_stride, bsize, nblocks, target, disp);
+    }
 
     // Remote completion of everything issued on this window.  Op tracking:
     // nothing is flushed when nothing is outstanding, and one target's
@@ -126,8 +130,14 @@ private:
     static constexpr std::size_t kBounceMax = 256;        // bytes: puts sent from the ring
     static constexpr std::size_t kRingBytes = 64 * 1024;  // bounce ring size
     static constexpr std::size_t kMaxChunk = std::size_t(1) << 30;  // keeps MPI counts in int
-    void put_large(const void* src, std::size_t bytes, int target, std::size_t disp);
-    void get_large(void* dst, std::size_t bytes, int target, std::size_t disp);
+    enum class Direction { put, get };
+    // One MPI_Put or MPI_Get (local buffer `local`), recorded as pending.
+    void issue(Direction d, const void* local, int count, MPI_Datatype local_type, int target, MPI_Aint disp,
+               int target_count, MPI_Datatype target_type);
+    void transfer_large(Direction d, const void* local, std::size_t bytes, int target, std::size_t disp);
+    void transfer_strided(Direction d, const void* local, std::size_t elem, std::ptrdiff_t remote_stride,
+                          std::ptrdiff_t local_stride, std::size_t bsize, std::size_t nblocks, int target,
+                          std::size_t disp);
 
     MPI_Win win_ = MPI_WIN_NULL;
     std::atomic<int> pending_{kNone};

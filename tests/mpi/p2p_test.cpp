@@ -87,24 +87,12 @@ void p2p_round(typename Row::T* ivars, bool use_test_loop) {
 GASKET_P2P_SYNC_TYPES(GASKET_TEST_P2P_ROW)
 #undef GASKET_TEST_P2P_ROW
 
-template <class First, class... Rows>
-struct DropFirst {
-    using type = ::testing::Types<Rows...>;
-};
 #define GASKET_TEST_ROW_NAME(TYPE, NAME) , P2p_##NAME
 using P2pRows = DropFirst<void GASKET_P2P_SYNC_TYPES(GASKET_TEST_ROW_NAME)>::type;
 #undef GASKET_TEST_ROW_NAME
 
-#define GASKET_TEST_COUNT(A, B) +1
 static_assert(0 GASKET_P2P_SYNC_TYPES(GASKET_TEST_COUNT) == 14, "Table 6 (12 rows) + short, ushort");
-#undef GASKET_TEST_COUNT
 
-struct RowName {
-    template <class Row>
-    static std::string GetName(int) {
-        return Row::kName;
-    }
-};
 
 template <class Row>
 class P2p : public ::testing::Test {};

@@ -294,10 +294,6 @@ GASKET_RMA_SIZES(GASKET_TEST_SIZED_ROW)
 #undef GASKET_TEST_SIZED_ROW
 
 // ::testing::Types<rows...> from an X-macro list (each entry ", Row_x").
-template <class First, class... Rows>
-struct DropFirst {
-    using type = ::testing::Types<Rows...>;
-};
 #define GASKET_TEST_ROW_NAME(TYPE, NAME) , Row_##NAME
 using TypedRows = DropFirst<void GASKET_STD_RMA_TYPES(GASKET_TEST_ROW_NAME)>::type;
 #undef GASKET_TEST_ROW_NAME
@@ -306,17 +302,9 @@ using SizedRows = DropFirst<void GASKET_RMA_SIZES(GASKET_TEST_ROW_NAME)>::type;
 #undef GASKET_TEST_ROW_NAME
 
 // Count the rows so a table that grows is noticed here too.
-#define GASKET_TEST_COUNT(A, B) +1
 static_assert(0 GASKET_STD_RMA_TYPES(GASKET_TEST_COUNT) == 24, "Table 5 has 24 rows");
 static_assert(0 GASKET_RMA_SIZES(GASKET_TEST_COUNT) == 5, "sizes 8, 16, 32, 64, 128");
-#undef GASKET_TEST_COUNT
 
-struct RowName {
-    template <class Row>
-    static std::string GetName(int) {
-        return Row::kName;
-    }
-};
 
 template <class Row>
 class RmaTyped : public ::testing::Test {};

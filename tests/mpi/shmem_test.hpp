@@ -189,3 +189,22 @@ inline ::testing::AssertionResult BytesAre(const unsigned char* actual, std::siz
 }
 
 }  // namespace gasket_test
+
+// ---- typed-test plumbing shared by the per-table suites ----------------
+// DropFirst<void, A, B...>::type is ::testing::Types<A, B...>: lets an
+// X-macro emit ", Row_x" for every table row after a leading `void`.
+template <class First, class... Rows>
+struct DropFirst {
+    using type = ::testing::Types<Rows...>;
+};
+
+// Names each typed test after its table row (Row::kName).
+struct RowName {
+    template <class Row>
+    static std::string GetName(int) {
+        return Row::kName;
+    }
+};
+
+// Counts an X-macro table's rows: 0 TABLE(GASKET_TEST_COUNT).
+#define GASKET_TEST_COUNT(A, B) +1
