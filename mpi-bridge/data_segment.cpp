@@ -25,6 +25,7 @@ int find_rw_load(struct dl_phdr_info* info, std::size_t, void* out) {
         if (ph.p_type == PT_LOAD && (ph.p_flags & PF_W)) {
             range->begin = reinterpret_cast<char*>(info->dlpi_addr + ph.p_vaddr);
             range->size = ph.p_memsz;
+            range->file_size = ph.p_filesz;
             break;
         }
     }
@@ -52,7 +53,7 @@ bool SharedDataSegment::remap_onto_shm(const char* name) {
     if (ok) {
         // No other thread of this process writes .data/.bss during init:
         // copy, then swap the backing in one mmap call.
-        std::memcpy(staging, page_begin_, page_bytes_);
+        copy_touched_pages(static_cast<char*>(staging));
         void* fixed = mmap(page_begin_, page_bytes_, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0);
         ok = fixed == page_begin_;
         munmap(staging, page_bytes_);
@@ -60,6 +61,21 @@ bool SharedDataSegment::remap_onto_shm(const char* name) {
     close(fd);
     if (!ok) shm_unlink(name);
     return ok;
+}
+
+void SharedDataSegment::copy_touched_pages(char* staging) const {
+    // Pages past the file-backed part that were never touched are zeros,
+    // as the fresh shm object already is: skip them (mincore), so a large,
+    // mostly unused .bss costs no shared memory.
+    const std::size_t page = std::size_t(sysconf(_SC_PAGESIZE));
+    const std::size_t pages = page_bytes_ / page;
+    const std::size_t file_end = std::size_t(range_.begin - page_begin_) + range_.file_size;
+    std::vector<unsigned char> resident(pages, 1);
+    if (mincore(page_begin_, page_bytes_, resident.data()) != 0) resident.assign(pages, 1);
+    for (std::size_t i = 0; i < pages; ++i) {
+        const bool zero_fill = i * page >= (file_end + page - 1) / page * page;
+        if (!zero_fill || (resident[i] & 1)) std::memcpy(staging + i * page, page_begin_ + i * page, page);
+    }
 }
 
 SharedDataSegment::SharedDataSegment(ByteRange range, MPI_Comm node_comm) : range_(range) {

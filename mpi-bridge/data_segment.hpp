@@ -17,7 +17,8 @@ namespace gasket::mpi {
 
 struct ByteRange {
     char* begin = nullptr;
-    std::size_t size = 0;
+    std::size_t size = 0;       // bytes in memory (.data + .bss)
+    std::size_t file_size = 0;  // leading bytes loaded from the file (.data); the rest starts as zeros
 };
 
 // The executable's writable load segment (.data + .bss), as loaded.
@@ -40,6 +41,7 @@ public:
 
 private:
     bool remap_onto_shm(const char* name);
+    void copy_touched_pages(char* staging) const;
 
     ByteRange range_;
     char* page_begin_ = nullptr;
