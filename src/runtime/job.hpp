@@ -3,6 +3,7 @@
 // created by the first shmem_init and destroyed by the last shmem_finalize.
 #pragma once
 
+#include <atomic>
 #include <memory>
 
 #include "config.hpp"
@@ -47,6 +48,15 @@ public:
             bad_pe(routine, pe);
     }
 
+    // Direct stores (puts by load/store) since the last quiet: only then does
+    // quiet need a full memory fence.
+    void note_direct_store() { direct_stores_.store(true, std::memory_order_relaxed); }
+    bool take_direct_stores() {
+        if (!direct_stores_.load(std::memory_order_relaxed)) return false;
+        direct_stores_.store(false, std::memory_order_relaxed);
+        return true;
+    }
+
     // Remote completion of every MPI operation outstanding (both windows).
     void flush_all() {
         if (heap.window) heap.window->flush_all();
@@ -80,6 +90,7 @@ public:
     HeapAllocator allocator;
 
 private:
+    std::atomic<bool> direct_stores_{false};
     std::unique_ptr<mpi::NodeMemory> heap_memory_;
     std::unique_ptr<mpi::Window> heap_window_;
     std::unique_ptr<mpi::SharedDataSegment> shared_data_;

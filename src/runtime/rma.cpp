@@ -39,9 +39,10 @@ Target resolve_strided(const char* routine, const void* symmetric, const Strided
 void put_strided(const char* routine, void* dest, const void* src, const Strided& s, int pe) {
     if (s.nblocks == 0 || s.bsize == 0) return job(routine).check_pe(routine, pe);
     const Target t = resolve_strided(routine, dest, s, pe);
-    if (t.direct)
+    if (t.direct) {
         copy_blocks(t.direct, s.remote_stride, static_cast<const char*>(src), s.local_stride, s);
-    else
+        job(routine).note_direct_store();
+    } else
         t.window->put_strided(src, s.elem, s.remote_stride, s.local_stride, s.bsize, s.nblocks, pe, t.offset);
 }
 

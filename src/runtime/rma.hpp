@@ -21,6 +21,7 @@ inline void put(const char* routine, void* dest, const void* src, std::size_t by
     const Target t = j.resolve(routine, dest, bytes, pe);
     if (t.direct) {
         std::memmove(t.direct, src, bytes);
+        j.note_direct_store();
     } else if (c == Completion::local) {
         t.window->put(src, bytes, pe, t.offset);
     } else {

@@ -9,11 +9,13 @@
 
 namespace gasket::rt {
 
-// Completes every put/get/nbi operation this PE issued (memory fence for
-// direct stores; MPI_Win_flush_all on windows with outstanding operations).
+// Completes every put/get/nbi operation this PE issued: a full memory fence
+// if direct stores were made since the last quiet (so they are visible
+// before any later load or store), and an MPI flush of windows with
+// outstanding operations.
 inline void quiet(const char* routine) {
     Job& j = job(routine);
-    std::atomic_thread_fence(std::memory_order_seq_cst);
+    if (j.take_direct_stores()) std::atomic_thread_fence(std::memory_order_seq_cst);
     j.flush_all();
 }
 
