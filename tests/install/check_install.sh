@@ -1,0 +1,28 @@
+#!/bin/sh
+# check_install.sh BUILD_DIR SOURCE_DIR
+# Installs the build into a fresh prefix, then builds the consumer program
+# three ways a user would -- find_package(Gasket), pkg-config, the installed
+# oshcc -- and runs each under the installed oshrun on 2 PEs.
+set -eu
+build=$1 src=$2
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+prefix="$work/prefix"
+cmake --install "$build" --prefix "$prefix" > /dev/null
+
+echo "== find_package(Gasket)"
+cmake -S "$src/consumer" -B "$work/cmake" -DCMAKE_PREFIX_PATH="$prefix" > /dev/null
+cmake --build "$work/cmake" > /dev/null
+"$prefix/bin/oshrun" -np 2 "$work/cmake/ring"
+
+echo "== pkg-config gasket"
+PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
+export PKG_CONFIG_PATH
+# shellcheck disable=SC2046
+cc -std=c11 $(pkg-config --cflags gasket) "$src/consumer/ring.c" $(pkg-config --libs gasket) -o "$work/ring-pc"
+"$prefix/bin/oshrun" -np 2 "$work/ring-pc"
+
+echo "== installed oshcc"
+"$prefix/bin/oshcc" -std=c11 "$src/consumer/ring.c" -o "$work/ring-oshcc"
+"$prefix/bin/oshrun" -np 2 "$work/ring-oshcc"
+echo "install check passed"
