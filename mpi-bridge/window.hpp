@@ -54,9 +54,13 @@ public:
         check(MPI_Put(src, int(bytes), MPI_BYTE, target, at(target, disp), int(bytes), MPI_BYTE, win_), "MPI_Put");
         note_pending(target);
     }
-    // Contiguous get; returns with the data in `dst`.
+    // Contiguous get; returns with the data in `dst`.  Complete on return,
+    // so nothing is left pending for quiet.
     void get(void* dst, std::size_t bytes, int target, std::size_t disp) {
-        get_nbi(dst, bytes, target, disp);
+        if (bytes > kMaxChunk) [[unlikely]]
+            transfer_large(Direction::get, dst, bytes, target, disp);
+        else
+            check(MPI_Get(dst, int(bytes), MPI_BYTE, target, at(target, disp), int(bytes), MPI_BYTE, win_), "MPI_Get");
         check(MPI_Win_flush_local(target, win_), "MPI_Win_flush_local");
     }
     // Contiguous get; `dst` is valid after flush()/flush_all().
