@@ -58,6 +58,9 @@ void finalize_at_exit() {
 
 // Returns 0 or a nonzero code after printing why.
 int start(const char* routine, int requested, int* provided) {
+    if (rt::g_job && rt::g_job->api != rt::Api::shmem)
+        rt::fatal(routine, "this process already runs GASNet (gasnet_init): OpenSHMEM and GASNet in one process are "
+                           "not supported");
     if (rt::g_job) {
         ++rt::g_job->init_count;
         if (provided) *provided = g_thread_level;
@@ -75,6 +78,8 @@ int start(const char* routine, int requested, int* provided) {
         return 1;
     }
     rt::g_job = new rt::Job(config, to_mpi_level(requested), routine);
+    rt::g_job->attach_heap(config.symmetric_size, true, "symmetric heap", routine);
+    rt::g_job->attach_globals(routine);
     g_thread_level = std::min(requested, from_mpi_level(rt::g_job->env->thread_level()));
     if (provided) *provided = g_thread_level;
     if (!g_atexit_registered) {

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdio>
+#include <cstdlib>
 #include <sstream>
 
 #include "size_parse.hpp"
@@ -37,6 +38,13 @@ constexpr std::array kTable{
          "on|off: load/store directly to PEs on this node; off sends all remote RMA through MPI as on a cluster"},
     Spec{"GASKET_SHARED_DATA", "on",
          "on|off: move global/static data onto shared memory at init so node peers reach it directly"},
+    Spec{"GASKET_PROGRESS_THREAD", "auto",
+         "on|off|auto: a thread that serves Active Messages while the program computes; auto = on when MPI "
+         "provides MPI_THREAD_MULTIPLE"},
+    Spec{"GASNET_MAX_SEGSIZE", "",
+         "largest GASNet segment per node (size with optional K/M/G/T suffix); caps gasnet_getMaxLocalSegmentSize"},
+    Spec{"GASKET_EXIT_TIMEOUT", "2",
+         "seconds gasnet_exit waits for every node to call it before ending the job with MPI_Abort"},
 };
 
 po::options_description make_description() {
@@ -102,6 +110,34 @@ bool load_config(Config& out, std::string& error) {
     out.debug = is_set("SHMEM_DEBUG", "SMA_DEBUG");
     out.info = is_set("SHMEM_INFO", "SMA_INFO");
     out.version = is_set("SHMEM_VERSION", "SMA_VERSION");
+    if (std::string text = value_of(vm, "GASKET_PROGRESS_THREAD"); !text.empty()) {
+        bool on = false;
+        std::string t = text;
+        std::transform(t.begin(), t.end(), t.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+        if (t == "auto") out.progress_thread = Tristate::automatic;
+        else if (parse_switch(text, on)) out.progress_thread = on ? Tristate::on : Tristate::off;
+        else {
+            error = "GASKET_PROGRESS_THREAD='" + text + "' is not on|off|auto";
+            return false;
+        }
+    }
+    if (std::string text = value_of(vm, "GASNET_MAX_SEGSIZE"); !text.empty()) {
+        auto cap = parse_size(text);
+        if (!cap) {
+            error = "GASNET_MAX_SEGSIZE='" + text + "' is not a size (expected e.g. 512M, 1.5G, 65536)";
+            return false;
+        }
+        out.max_segsize = *cap;
+    }
+    if (std::string text = value_of(vm, "GASKET_EXIT_TIMEOUT"); !text.empty()) {
+        char* end = nullptr;
+        double seconds = std::strtod(text.c_str(), &end);
+        if (end == text.c_str() || *end != '\0' || !(seconds > 0) || seconds > 3600) {
+            error = "GASKET_EXIT_TIMEOUT='" + text + "' is not a number of seconds in (0, 3600]";
+            return false;
+        }
+        out.exit_timeout = seconds;
+    }
     for (auto [name, field] : {std::pair{"GASKET_NODE_FASTPATH", &out.node_fastpath},
                                std::pair{"GASKET_SHARED_DATA", &out.shared_data}}) {
         std::string text = value_of(vm, name);
@@ -129,6 +165,11 @@ std::vector<OptionRow> describe(const Config& cfg) {
     rows.push_back({"(in force) symmetric heap bytes", std::to_string(cfg.symmetric_size), "", ""});
     rows.push_back({"(in force) node fast path", cfg.node_fastpath ? "on" : "off", "", ""});
     rows.push_back({"(in force) shared global data", cfg.shared_data ? "on" : "off", "", ""});
+    rows.push_back({"(in force) progress thread",
+                    cfg.progress_thread == Tristate::on    ? "on"
+                    : cfg.progress_thread == Tristate::off ? "off"
+                                                           : "auto",
+                    "", ""});
     return rows;
 }
 

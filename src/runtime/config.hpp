@@ -3,7 +3,8 @@
 //
 // Variables: SHMEM_SYMMETRIC_SIZE, SHMEM_DEBUG, SHMEM_INFO, SHMEM_VERSION
 // (spec §8; the deprecated SMA_* names are read too, SHMEM_* wins) and
-// GASKET_NODE_FASTPATH, GASKET_SHARED_DATA.  `gasket-info` and SHMEM_INFO
+// GASKET_NODE_FASTPATH, GASKET_SHARED_DATA; for GASNet (gasnet-1.8-spec.md)
+// GASNET_MAX_SEGSIZE, and GASKET_PROGRESS_THREAD, GASKET_EXIT_TIMEOUT.  `gasket-info` and SHMEM_INFO
 // print the table.
 #pragma once
 
@@ -13,6 +14,8 @@
 
 namespace gasket::rt {
 
+enum class Tristate { off, on, automatic };
+
 struct Config {
     std::size_t symmetric_size = 0;  // bytes of symmetric heap per PE
     bool debug = false;              // SHMEM_DEBUG: debug messages
@@ -20,6 +23,9 @@ struct Config {
     bool version = false;            // SHMEM_VERSION: print the version at init
     bool node_fastpath = true;       // GASKET_NODE_FASTPATH: load/store to node peers
     bool shared_data = true;         // GASKET_SHARED_DATA: globals on shared memory
+    Tristate progress_thread = Tristate::automatic;  // GASKET_PROGRESS_THREAD
+    std::size_t max_segsize = 0;     // GASNET_MAX_SEGSIZE: cap on GASNet segments (0 = none)
+    double exit_timeout = 2.0;       // GASKET_EXIT_TIMEOUT: seconds gasnet_exit waits for the others
 };
 
 // One row of the table as printed: name, value in force, default, meaning.

@@ -38,6 +38,13 @@ void fatal(const char* routine, const char* fmt, ...) {
     mpi::abort_job(1);
 }
 
+void error(const char* routine, const char* fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vreport(routine, fmt, ap);
+    va_end(ap);
+}
+
 void debug(const char* routine, const char* fmt, ...) {
     if (!g_debug) return;
     va_list ap;

@@ -8,6 +8,10 @@ namespace gasket::rt {
 // job (exit status 1).  printf-style format.  Cold.
 [[noreturn, gnu::cold, gnu::format(printf, 2, 3)]] void fatal(const char* routine, const char* fmt, ...);
 
+// Prints "gasket: PE <me>: <routine>: <message>" on stderr and returns: for
+// errors the routine reports to its caller with an error code.
+[[gnu::cold, gnu::format(printf, 2, 3)]] void error(const char* routine, const char* fmt, ...);
+
 // Prints "gasket: PE <me>: <routine>: <message>" when SHMEM_DEBUG is set.
 [[gnu::cold, gnu::format(printf, 2, 3)]] void debug(const char* routine, const char* fmt, ...);
 

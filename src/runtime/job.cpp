@@ -37,27 +37,36 @@ Job::Job(const Config& cfg, int requested_thread, const char* routine)
     n_pes = env->size();
     set_message_context(my_pe, config.debug);
     topology = mpi::read_topology();
+    heap.direct.assign(n_pes, nullptr);
+    data.direct.assign(n_pes, nullptr);
+    (void)routine;
+}
 
-    // Symmetric heap.  With the node fast path: node-shared memory that node
-    // peers load/store, plus a world window over it for the others.  Without
-    // it nothing needs sharing, so the heap is an MPI_Win_allocate window,
-    // the kind MPI serves best.  A single PE needs no window at all (and
-    // Open MPI cannot create one on one process): everything is local.
-    heap.name = "symmetric heap";
-    heap.size = config.symmetric_size;
-    if (n_pes > 1 && !config.node_fastpath) {
+void Job::attach_heap(std::size_t bytes, bool node_shared, const char* name, const char* routine) {
+    // With the node fast path: node-shared memory that node peers
+    // load/store, plus a world window over it for the others.  Without it
+    // nothing needs sharing, so the heap is an MPI_Win_allocate window, the
+    // kind MPI serves best.  A single PE needs no window at all (and Open
+    // MPI cannot create one on one process): everything is local.
+    const bool shared = node_shared && config.node_fastpath;
+    heap.name = name;
+    heap.size = bytes;
+    if (n_pes > 1 && !shared) {
         heap_window_ = std::make_unique<mpi::Window>(heap.size, kHeapAlignment, env->world(), &heap.base);
     } else {
-        heap_memory_ = std::make_unique<mpi::NodeMemory>(config.symmetric_size, env->node());
+        heap_memory_ = std::make_unique<mpi::NodeMemory>(bytes, env->node());
         heap.base = heap_memory_->base();
         if (n_pes > 1) heap_window_ = std::make_unique<mpi::Window>(heap.base, heap.size, env->world());
     }
     heap.window = heap_window_.get();
     heap.direct = direct_table(
-        *env, config.node_fastpath, heap.base,
+        *env, shared, heap.base,
         [](const void* m, int r) { return static_cast<const mpi::NodeMemory*>(m)->peer(r); }, heap_memory_.get());
+    debug(routine, "%s: %zu bytes at %p, node %d of %d, node sharing %s", name, heap.size,
+          static_cast<void*>(heap.base), env->node_rank(), env->node_size(), shared ? "on" : "off");
+}
 
-    // Global/static data of the executable.
+void Job::attach_globals(const char* routine) {
     const mpi::ByteRange range = mpi::executable_data();
     if (range.size == 0) fatal(routine, "cannot find the executable's data segment");
     data.name = "global data";
@@ -74,15 +83,17 @@ Job::Job(const Config& cfg, int requested_thread, const char* routine)
         shared_data_.get());
     if (n_pes > 1) data_window_ = std::make_unique<mpi::Window>(data.base, data.size, env->world());
     data.window = data_window_.get();
-
-    debug(routine, "heap %zu bytes at %p, global data %zu bytes at %p, node %d of %d, fast path %s", heap.size,
-          static_cast<void*>(heap.base), data.size, static_cast<void*>(data.base), env->node_rank(),
-          env->node_size(), config.node_fastpath ? "on" : "off");
+    debug(routine, "global data %zu bytes at %p", data.size, static_cast<void*>(data.base));
     env->barrier();
+}
+
+void Job::start_am(AmEngine::Dispatch dispatch, const char* routine) {
+    am = std::make_unique<AmEngine>(*this, heap, dispatch, routine);
 }
 
 Job::~Job() {
     if (!mpi::mpi_usable()) return;  // the application finalized MPI first: nothing can be freed
+    am.reset();
     env->barrier();
     data_window_.reset();
     shared_data_.reset();

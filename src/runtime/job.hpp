@@ -1,11 +1,13 @@
 // src/runtime/job.hpp -- the running job: MPI environment, configuration,
-// topology, the symmetric segments and their allocator.  One per process,
-// created by the first shmem_init and destroyed by the last shmem_finalize.
+// topology, the symmetric segments and their allocator, and the Active
+// Message engine.  One per process: created by the first shmem_init (or by
+// gasnet_init) and destroyed by the last shmem_finalize (or gasnet_exit).
 #pragma once
 
 #include <atomic>
 #include <memory>
 
+#include "am.hpp"
 #include "config.hpp"
 #include "error.hpp"
 #include "heap_allocator.hpp"
@@ -21,11 +23,26 @@ namespace gasket::rt {
 // it (or less) are aligned addresses on every PE.
 inline constexpr std::size_t kHeapAlignment = mpi::NodeMemory::kAlignment;
 
+// Which interface created the job.
+enum class Api { shmem, gasnet };
+
 class Job {
 public:
     // Collective over MPI_COMM_WORLD.  `requested_thread` is an MPI_THREAD_*
-    // level.  Ends the job with a message naming `routine` on failure.
+    // level.  Ends the job with a message naming `routine` on failure.  The
+    // job starts with no segments: see attach_heap and attach_globals.
     Job(const Config& config, int requested_thread, const char* routine);
+
+    // Creates `heap`: `bytes` of memory on this rank (sizes may differ between
+    // ranks), 2 MiB aligned.  `node_shared` (and the node fast path): node
+    // memory that node peers load/store, plus a world window; otherwise an
+    // MPI_Win_allocate window.  Collective.  `name` is used in messages.
+    void attach_heap(std::size_t bytes, bool node_shared, const char* name, const char* routine);
+    // Makes the executable's global/static data the `data` segment (moved
+    // onto node-shared memory when allowed).  Collective.
+    void attach_globals(const char* routine);
+    // Starts the Active Message engine over `heap`.  Collective.
+    void start_am(AmEngine::Dispatch dispatch, const char* routine);
     ~Job();
     Job(const Job&) = delete;
     Job& operator=(const Job&) = delete;
@@ -85,9 +102,11 @@ public:
     mpi::Topology topology;
     int my_pe = 0, n_pes = 1;
     int init_count = 1;  // nested shmem_init calls not yet finalized
+    Api api = Api::shmem;
 
     Segment heap, data;
     HeapAllocator allocator;
+    std::unique_ptr<AmEngine> am;  // after start_am
 
 private:
     std::atomic<bool> direct_stores_{false};

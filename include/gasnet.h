@@ -1,0 +1,278 @@
+/*
+ * gasnet.h -- Gasket's GASNet 1.8 core API (gasnet-1.8-spec.md, chapter 2).
+ *
+ * Conventions for every routine below:
+ *  - A node is an MPI rank of MPI_COMM_WORLD; nodes are numbered 0..N-1.
+ *  - Sizes (`nbytes`, `segsize`) are in bytes.
+ *  - Errors: routines with an int result return GASNET_OK or one of the
+ *    GASNET_ERR_* codes below, and also print a line on stderr naming the
+ *    routine and the bad value ("gasket: PE n: routine: ...").  Violations
+ *    the spec calls fatal (an unregistered handler index, a reply from a
+ *    reply handler, a second reply, an AM request inside a handler or a
+ *    No-Interrupt Section, a misused handler-safe lock) end the whole job
+ *    with such a message.
+ *
+ * Threading (§1.5): define at most one of GASNET_SEQ, GASNET_PARSYNC or
+ * GASNET_PAR before including this header; with none, GASNET_SEQ is
+ * assumed.  The one library serves all three (it is built for GASNET_PAR,
+ * which the spec says suffices); the mode is passed to gasnet_init, which
+ * records it.  Handlers run inside polling calls on the calling thread and,
+ * in every mode, on Gasket's progress thread (GASKET_PROGRESS_THREAD), as
+ * §2.4.2 permits: clients protect data shared with handlers with HSLs.
+ *
+ * Segment configuration (§2.1): gasket/gasnet_config.h says which of
+ * GASNET_SEGMENT_FAST or GASNET_SEGMENT_LARGE the library was built with
+ * (CMake option GASKET_GASNET_SEGMENT).
+ */
+#ifndef GASKET_GASNET_H
+#define GASKET_GASNET_H
+
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <gasket/gasnet_arity.h>
+#include <gasket/gasnet_config.h>
+
+#if defined(GASNET_SEQ) + defined(GASNET_PARSYNC) + defined(GASNET_PAR) > 1
+#error "gasnet.h: define only one of GASNET_SEQ, GASNET_PARSYNC, GASNET_PAR"
+#endif
+#if !defined(GASNET_SEQ) && !defined(GASNET_PARSYNC) && !defined(GASNET_PAR)
+#define GASNET_SEQ 1
+#endif
+#if defined(GASNET_PAR)
+#define GASKET_GASNET_THREAD_MODE 2
+#elif defined(GASNET_PARSYNC)
+#define GASKET_GASNET_THREAD_MODE 1
+#else
+#define GASKET_GASNET_THREAD_MODE 0
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- §1.8 compile-time constants ----------------------------------- */
+#define GASNET_SPEC_VERSION_MAJOR 1
+#define GASNET_SPEC_VERSION_MINOR 8
+#define GASNET_RELEASE_VERSION_MAJOR 0
+#define GASNET_RELEASE_VERSION_MINOR 1
+#define GASNET_RELEASE_VERSION_PATCH 0
+#define GASNET_VERSION GASNET_SPEC_VERSION_MAJOR /* deprecated */
+#define GASNET_MAXNODES 2147483647               /* MPI ranks are ints */
+#define GASNET_ALIGNED_SEGMENTS 0 /* each node maps its segment where the OS puts it */
+#define GASNET_PAGESIZE 4096
+#define GASNET_CONFIG_STRING \
+    "RELEASE=0.1.0,SPEC=1.8,CONDUIT=GASKET-MPI,THREADMODEL=" GASKET_GASNET_MODE_NAME ",SEGMENT=" GASKET_GASNET_SEGMENT_NAME
+#if GASKET_GASNET_THREAD_MODE == 2
+#define GASKET_GASNET_MODE_NAME "PAR"
+#elif GASKET_GASNET_THREAD_MODE == 1
+#define GASKET_GASNET_MODE_NAME "PARSYNC"
+#else
+#define GASKET_GASNET_MODE_NAME "SEQ"
+#endif
+
+/* ---- §1.6 errors ----------------------------------------------------- */
+#define GASNET_OK 0
+#define GASNET_ERR_NOT_INIT 10001
+#define GASNET_ERR_RESOURCE 10002
+#define GASNET_ERR_BAD_ARG 10003
+#define GASNET_ERR_NOT_READY 10004
+#define GASNET_ERR_BARRIER_MISMATCH 10005
+
+/* ---- §1.7 types ------------------------------------------------------ */
+typedef uint32_t gasnet_node_t;
+typedef uint8_t gasnet_handler_t;
+typedef int32_t gasnet_handlerarg_t;
+typedef struct gasket_am_token* gasnet_token_t;
+typedef struct gasket_gasnet_op* gasnet_handle_t; /* extended API */
+typedef uint64_t gasnet_register_value_t;
+#define SIZEOF_GASNET_REGISTER_VALUE_T 8
+
+typedef struct {
+    gasnet_handler_t index; /* 0 = don't care; set by gasnet_attach */
+    void (*fnptr)();
+} gasnet_handlerentry_t;
+
+typedef struct {
+    void* addr;
+    uintptr_t size;
+} gasnet_seginfo_t;
+
+/* gasnet_ErrorName / gasnet_ErrorDesc (§1.6.0.1): the name ("GASNET_ERR_BAD_ARG")
+ * or a one-line description of `errval`; "GASNET_ERR_UNKNOWN" for other
+ * values.  The strings are static: do not modify or free them. */
+char* gasnet_ErrorName(int errval);
+char* gasnet_ErrorDesc(int errval);
+
+/* ---- §2.1 job control ----------------------------------------------- */
+
+/* gasnet_init (§2.1.0.1): bootstraps the job.  Initializes MPI (with
+ * MPI_THREAD_MULTIPLE) unless the program already did; argc/argv are not
+ * modified.  Returns GASNET_OK, or GASNET_ERR_RESOURCE for a second call or
+ * a bad Gasket environment variable (with a message).  A macro, so that the
+ * client's thread mode reaches the library. */
+#define gasnet_init(argc, argv) gasket_gasnet_init((argc), (argv), GASKET_GASNET_THREAD_MODE)
+int gasket_gasnet_init(int* argc, char*** argv, int thread_mode);
+
+/* gasnet_attach (§2.1.0.2): collective.  Registers `numentries` handlers
+ * from `table` (index 0 = don't care: assigned deterministically from 255
+ * downwards; fixed indices must be 128..255, 0..127 are Gasket's) and
+ * creates this node's segment of `segsize` bytes (a multiple of
+ * GASNET_PAGESIZE, at most gasnet_getMaxLocalSegmentSize(); 0 = no
+ * segment).  `minheapoffset` must be equal on all nodes and is otherwise
+ * unused (the segment is mmapped away from the heap).  Acts as a barrier.
+ * Returns GASNET_OK; GASNET_ERR_NOT_INIT before gasnet_init;
+ * GASNET_ERR_RESOURCE for a second call or when the segment cannot be had;
+ * GASNET_ERR_BAD_ARG for a reserved/duplicate index, no free index, a NULL
+ * handler, or a segsize not a page multiple or above the maximum. */
+int gasnet_attach(gasnet_handlerentry_t* table, int numentries, uintptr_t segsize, uintptr_t minheapoffset);
+
+/* Largest segsize gasnet_attach may be given on this node, in bytes
+ * (§2.1.0.3): free node-shared memory (FAST) or physical memory plus swap
+ * (LARGE) divided among the node's ranks, capped by GASNET_MAX_SEGSIZE;
+ * a multiple of GASNET_PAGESIZE.  Between gasnet_init and gasnet_attach. */
+uintptr_t gasnet_getMaxLocalSegmentSize(void);
+/* The smallest gasnet_getMaxLocalSegmentSize() of all nodes (§2.1.0.4).
+ * Collective between gasnet_init and gasnet_attach. */
+uintptr_t gasnet_getMaxGlobalSegmentSize(void);
+
+/* gasnet_exit (§2.1.0.5): ends the whole job with `exitcode`; never
+ * returns.  When every node calls it (the usual end of main, after a
+ * barrier) MPI is finalized and each process exits with its code.  When
+ * one node calls it alone, the others are told, and after
+ * GASKET_EXIT_TIMEOUT seconds without them the job is ended with
+ * MPI_Abort(exitcode), so the launcher returns `exitcode` and no process
+ * is left behind.  Stdio is flushed first. */
+void gasnet_exit(int exitcode);
+
+/* ---- §2.2 job environment queries ----------------------------------- */
+gasnet_node_t gasnet_mynode(void); /* this node's index, 0-based */
+gasnet_node_t gasnet_nodes(void);  /* number of nodes in the job */
+
+/* gasnet_getSegmentInfo (§2.2.0.3): fills seginfo_table[i] (i <
+ * min(numentries, gasnet_nodes())) with node i's segment base address (in
+ * node i's address space) and size in bytes.  Returns GASNET_OK,
+ * GASNET_ERR_NOT_INIT before gasnet_attach, GASNET_ERR_BAD_ARG for a NULL
+ * table or numentries < 0. */
+int gasnet_getSegmentInfo(gasnet_seginfo_t* seginfo_table, int numentries);
+
+/* gasnet_getenv (§2.2.0.4): the launching environment's value of `name`,
+ * or NULL.  The launcher forwards the environment, so this is getenv. */
+char* gasnet_getenv(const char* name);
+
+/* ---- §2.3 Active Messages ------------------------------------------- */
+
+/* Size limits (§2.3.2).  Max medium payload and max Long payloads in
+ * bytes. */
+#define GASKET_AM_MAX_ARGS 16
+#define GASKET_AM_MAX_MEDIUM 65536
+#define GASKET_AM_MAX_LONG ((size_t)1 << 30)
+#define gasnet_AMMaxArgs() ((size_t)GASKET_AM_MAX_ARGS)
+#define gasnet_AMMaxMedium() ((size_t)GASKET_AM_MAX_MEDIUM)
+#define gasnet_AMMaxLongRequest() ((size_t)GASKET_AM_MAX_LONG)
+#define gasnet_AMMaxLongReply() ((size_t)GASKET_AM_MAX_LONG)
+
+/*
+ * Requests (§2.3.3) and replies (§2.3.4), for M = 0..16 arguments:
+ *
+ *   int gasnet_AMRequestShortM(dest, handler, a0..aM-1)
+ *   int gasnet_AMRequestMediumM(dest, handler, source_addr, nbytes, a0..)
+ *   int gasnet_AMRequestLongM(dest, handler, source_addr, nbytes, dest_addr, a0..)
+ *   int gasnet_AMRequestLongAsyncM(... as Long ...)
+ *   int gasnet_AMReplyShortM(token, handler, a0..)
+ *   int gasnet_AMReplyMediumM(token, handler, source_addr, nbytes, a0..)
+ *   int gasnet_AMReplyLongM(token, handler, source_addr, nbytes, dest_addr, a0..)
+ *
+ * `dest` is a node index; `handler` an index registered at attach on the
+ * destination; `nbytes` bytes at `source_addr` (any memory) are copied out
+ * before the call returns.  Medium: nbytes <= gasnet_AMMaxMedium(); the
+ * handler gets a temporary, 16-byte-aligned copy.  Long: nbytes <=
+ * gasnet_AMMaxLong{Request,Reply}(); the bytes land at `dest_addr`, which
+ * with nbytes must lie inside the destination's segment, before the
+ * handler runs.  Replies may only be sent from a request handler, at most
+ * once, and go to the requesting node.
+ *
+ * Returns GASNET_OK; GASNET_ERR_NOT_INIT before gasnet_attach;
+ * GASNET_ERR_BAD_ARG (with a message naming the routine and value) for a
+ * node out of range, nbytes over the limit, or a Long range outside the
+ * destination segment.  An unregistered handler index ends the job with a
+ * message naming the index (checked on the destination).  Requests may
+ * block while the destination's credits are used up, serving incoming
+ * messages meanwhile (flow control).
+ */
+#define GASKET_AM_DECLARE(M)                                                                                      \
+    int gasnet_AMRequestShort##M(gasnet_node_t dest, gasnet_handler_t handler GASKET_AM_PARAMS_##M);              \
+    int gasnet_AMRequestMedium##M(gasnet_node_t dest, gasnet_handler_t handler, void* source_addr, size_t nbytes \
+                                      GASKET_AM_PARAMS_##M);                                                      \
+    int gasnet_AMRequestLong##M(gasnet_node_t dest, gasnet_handler_t handler, void* source_addr, size_t nbytes,  \
+                                void* dest_addr GASKET_AM_PARAMS_##M);                                            \
+    int gasnet_AMRequestLongAsync##M(gasnet_node_t dest, gasnet_handler_t handler, void* source_addr,            \
+                                     size_t nbytes, void* dest_addr GASKET_AM_PARAMS_##M);                        \
+    int gasnet_AMReplyShort##M(gasnet_token_t token, gasnet_handler_t handler GASKET_AM_PARAMS_##M);              \
+    int gasnet_AMReplyMedium##M(gasnet_token_t token, gasnet_handler_t handler, void* source_addr, size_t nbytes \
+                                    GASKET_AM_PARAMS_##M);                                                        \
+    int gasnet_AMReplyLong##M(gasnet_token_t token, gasnet_handler_t handler, void* source_addr, size_t nbytes,  \
+                              void* dest_addr GASKET_AM_PARAMS_##M);
+GASKET_AM_ARITIES(GASKET_AM_DECLARE)
+#undef GASKET_AM_DECLARE
+
+/* gasnet_AMPoll (§2.3.5.1): runs the handlers of messages that have
+ * arrived.  Returns GASNET_OK, or GASNET_ERR_NOT_INIT before attach.  Not
+ * callable from a handler or a No-Interrupt Section (fatal). */
+int gasnet_AMPoll(void);
+
+/* GASNET_BLOCKUNTIL (§2.3.5.2): polls until `cond` is true; `cond` is
+ * re-evaluated after every poll.  Spins, then yields the CPU between polls
+ * while waiting long. */
+#define GASNET_BLOCKUNTIL(cond)                                      \
+    do {                                                             \
+        unsigned gasket_blockuntil_misses_ = 0;                      \
+        while (!(cond)) gasket_gasnet_block_poll(&gasket_blockuntil_misses_); \
+    } while (0)
+void gasket_gasnet_block_poll(unsigned* misses); /* one poll of GASNET_BLOCKUNTIL */
+
+/* gasnet_AMGetMsgSource (§2.3.5.3): stores the sending node of the message
+ * whose handler received `token` in *srcindex.  Returns GASNET_OK, or
+ * GASNET_ERR_BAD_ARG for a NULL token/srcindex. */
+int gasnet_AMGetMsgSource(gasnet_token_t token, gasnet_node_t* srcindex);
+
+/* ---- §2.4 atomicity control ----------------------------------------- */
+
+/* No-Interrupt Sections (§2.4.2): Gasket never interrupts a thread (handlers
+ * run in polls and on the progress thread), so these only track the
+ * section for the checks of §2.4.3: nesting, and communication inside a
+ * section, are fatal.  Ignored inside handlers and while holding an HSL. */
+void gasnet_hold_interrupts(void);
+void gasnet_resume_interrupts(void);
+
+/* Handler-safe locks (§2.4.4): a mutex plus the §2.4.5 checks (recursive
+ * locking, unlocking out of order or a lock not held, a handler returning
+ * or replying with a lock held, destroying a held lock) which end the job
+ * with a message naming the call. */
+typedef struct {
+    pthread_mutex_t mutex;
+    void* owner; /* the holding thread's Gasket id, or NULL */
+} gasnet_hsl_t;
+#define GASNET_HSL_INITIALIZER {PTHREAD_MUTEX_INITIALIZER, NULL}
+
+void gasnet_hsl_init(gasnet_hsl_t* hsl);    /* fatal if the mutex cannot be made */
+void gasnet_hsl_destroy(gasnet_hsl_t* hsl); /* fatal if held */
+void gasnet_hsl_lock(gasnet_hsl_t* hsl);    /* blocks; fatal if held by this thread */
+/* GASNET_OK if acquired, GASNET_ERR_NOT_READY if another thread holds it. */
+int gasnet_hsl_trylock(gasnet_hsl_t* hsl);
+void gasnet_hsl_unlock(gasnet_hsl_t* hsl); /* fatal unless the last lock this thread took */
+
+/* ---- §3.6.2 wait mode ----------------------------------------------- */
+#define GASNET_WAIT_SPIN 0
+#define GASNET_WAIT_BLOCK 1
+#define GASNET_WAIT_SPINBLOCK 2
+/* Sets how GASNET_BLOCKUNTIL waits: spin, yield at once, or spin then yield
+ * (the default).  Returns GASNET_OK or GASNET_ERR_BAD_ARG. */
+int gasnet_set_waitmode(int wait_mode);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GASKET_GASNET_H */

@@ -1,0 +1,249 @@
+// mpi-bridge/am_transport.cpp -- rings of pre-posted receives, the send
+// pool and the credits (see am_transport.hpp).
+#include "am_transport.hpp"
+
+#include <sys/mman.h>
+
+#include <algorithm>
+#include <cstring>
+#include <sched.h>
+
+#include "check.hpp"
+
+namespace gasket::mpi {
+
+namespace {
+
+constexpr int kRequestTag = 1;
+constexpr int kReplyTag = 2;
+constexpr int kRequestSlots = 64;
+constexpr int kReplySlots = 64;
+constexpr int kSendSlots = 64;
+constexpr int kMaxCredits = 16;
+constexpr int kMinCredits = 2;
+constexpr int kBatch = 32;  // messages per poll, so one poll never runs for long
+
+std::size_t args_bytes(int nargs) { return (std::size_t(nargs) * 4 + 15) & ~std::size_t(15); }
+
+}  // namespace
+
+AmTransport::AmTransport(MPI_Comm comm, std::size_t max_payload, Deliver deliver, void* context)
+    : max_payload_(max_payload), deliver_(deliver), context_(context) {
+    check(MPI_Comm_dup(comm, &comm_), "MPI_Comm_dup");
+    check(MPI_Comm_set_errhandler(comm_, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
+    check(MPI_Comm_rank(comm_, &rank_), "MPI_Comm_rank");
+    check(MPI_Comm_size(comm_, &size_), "MPI_Comm_size");
+    slot_bytes_ = sizeof(AmWire) + args_bytes(kMaxArgs) + max_payload_;
+    slot_bytes_ = (slot_bytes_ + 63) & ~std::size_t(63);
+    credits_per_peer_ = std::clamp(kRequestSlots / size_, kMinCredits, kMaxCredits);
+    reply_slots_ = kReplySlots;
+
+    credits_ = std::make_unique<std::atomic<int>[]>(size_);
+    for (int i = 0; i < size_; ++i) credits_[i].store(credits_per_peer_, std::memory_order_relaxed);
+    owed_.assign(size_, 0);
+    send_slots_.resize(kSendSlots);
+    for (int i = kSendSlots - 1; i >= 0; --i) {
+        send_slots_[i].buffer.reserve(256);
+        free_send_slots_.push_back(i);
+    }
+    make_ring(requests_, kRequestTag, kRequestSlots);
+    make_ring(replies_, kReplyTag, kReplySlots);
+    // Every rank's receives are posted before anyone may send.
+    check(MPI_Barrier(comm_), "MPI_Barrier");
+}
+
+AmTransport::~AmTransport() {
+    if (!comm_) return;
+    int finalized = 0;
+    MPI_Finalized(&finalized);
+    if (finalized) return;
+    for (SendSlot& s : send_slots_)
+        if (s.request != MPI_REQUEST_NULL) {
+            MPI_Cancel(&s.request);
+            MPI_Wait(&s.request, MPI_STATUS_IGNORE);
+        }
+    for (Ring* ring : {&requests_, &replies_}) {
+        for (MPI_Request& r : ring->requests)
+            if (r != MPI_REQUEST_NULL) {
+                MPI_Cancel(&r);
+                MPI_Wait(&r, MPI_STATUS_IGNORE);
+            }
+        munmap(ring->memory, ring->requests.size() * slot_bytes_);
+    }
+    MPI_Comm_free(&comm_);
+}
+
+void AmTransport::make_ring(Ring& ring, int tag, int slots) {
+    ring.tag = tag;
+    void* p = mmap(nullptr, std::size_t(slots) * slot_bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+                   -1, 0);
+    if (p == MAP_FAILED) fail("mmap (Active Message receive ring)", MPI_ERR_NO_MEM);
+    ring.memory = static_cast<char*>(p);
+    ring.requests.assign(slots, MPI_REQUEST_NULL);
+    for (int i = 0; i < slots; ++i) post(ring, i);
+}
+
+void AmTransport::post(Ring& ring, int slot) {
+    check(MPI_Irecv(ring.memory + std::size_t(slot) * slot_bytes_, int(slot_bytes_), MPI_BYTE, MPI_ANY_SOURCE,
+                    ring.tag, comm_, &ring.requests[slot]),
+          "MPI_Irecv");
+}
+
+int AmTransport::poll() {
+    std::unique_lock lock(recv_mutex_, std::try_to_lock);
+    if (!lock.owns_lock()) return 0;
+    int delivered = 0;
+    while (delivered < kBatch) {
+        // Receives of one tag complete in the order they were posted, so
+        // only each ring's head can be next.
+        MPI_Request heads[2] = {requests_.requests[requests_.head], replies_.requests[replies_.head]};
+        int index = MPI_UNDEFINED, flag = 0;
+        MPI_Status status;
+        check(MPI_Testany(2, heads, &index, &flag, &status), "MPI_Testany");
+        if (!flag || index == MPI_UNDEFINED) break;
+        Ring& ring = index == 0 ? requests_ : replies_;
+        const int slot = ring.head;
+        ring.requests[slot] = MPI_REQUEST_NULL;
+        ring.head = (slot + 1) % int(ring.requests.size());
+        deliver_slot(ring, slot, status);
+        post(ring, slot);
+        ++delivered;
+    }
+    return_credits(delivered == 0);
+    return delivered;
+}
+
+void AmTransport::deliver_slot(Ring& ring, int slot, const MPI_Status& status) {
+    char* base = ring.memory + std::size_t(slot) * slot_bytes_;
+    const auto* wire = reinterpret_cast<const AmWire*>(base);
+    const bool reply = ring.tag == kReplyTag;
+    const int source = status.MPI_SOURCE;
+    if (reply && wire->credits) {
+        credits_[source].fetch_add(int(wire->credits), std::memory_order_release);
+        unreturned_.fetch_sub(int(wire->credits), std::memory_order_release);
+    }
+    if (wire->flags & kCreditOnly) return;
+    if (!reply && owed_[source]++ == 0) owed_sources_.push_back(source);
+    AmInbound in{wire, reinterpret_cast<const std::int32_t*>(base + sizeof(AmWire)),
+                 base + sizeof(AmWire) + args_bytes(wire->nargs), source, reply};
+    deliver_(context_, in);
+}
+
+// Returns owed credits in credit-only messages: to each source owed half its
+// credits, or to every source when the poll found nothing (idle).
+void AmTransport::return_credits(bool idle) {
+    if (owed_sources_.empty()) return;
+    const int threshold = idle ? 1 : std::max(1, credits_per_peer_ / 2);
+    std::size_t keep = 0;
+    for (std::size_t i = 0; i < owed_sources_.size(); ++i) {
+        const int source = owed_sources_[i];
+        if (owed_[source] == 0) continue;  // returned on a reply meanwhile
+        if (owed_[source] < threshold) {
+            owed_sources_[keep++] = source;
+            continue;
+        }
+        AmWire wire;
+        wire.flags = kCreditOnly;
+        send_reply(source, wire, nullptr, nullptr);
+    }
+    owed_sources_.resize(keep);
+}
+
+void AmTransport::take_credit(int dest) {
+    // A reply slot here for whatever returns this request's credit...
+    for (int n = unreturned_.load(std::memory_order_relaxed);;) {
+        if (n < reply_slots_) {
+            if (unreturned_.compare_exchange_weak(n, n + 1, std::memory_order_acquire)) break;
+            continue;
+        }
+        if (poll() == 0) sched_yield();
+        n = unreturned_.load(std::memory_order_relaxed);
+    }
+    // ...and a credit at the destination.
+    std::atomic<int>& credit = credits_[dest];
+    for (int c = credit.load(std::memory_order_relaxed);;) {
+        if (c > 0) {
+            if (credit.compare_exchange_weak(c, c - 1, std::memory_order_acquire)) return;
+            continue;
+        }
+        if (poll() == 0) sched_yield();
+        c = credit.load(std::memory_order_relaxed);
+    }
+}
+
+void AmTransport::send_request(int dest, AmWire wire, const std::int32_t* args, const void* payload) {
+    take_credit(dest);
+    send(dest, kRequestTag, wire, args, payload, true);
+}
+
+void AmTransport::send_reply(int dest, AmWire wire, const std::int32_t* args, const void* payload) {
+    wire.credits = std::uint32_t(owed_[dest]);
+    owed_[dest] = 0;
+    send(dest, kReplyTag, wire, args, payload, false);
+}
+
+void AmTransport::send(int dest, int tag, const AmWire& wire, const std::int32_t* args, const void* payload,
+                       bool may_poll) {
+    const std::size_t head = sizeof(AmWire) + args_bytes(wire.nargs);
+    const std::size_t total = head + wire.nbytes;
+    const int slot = acquire_send_slot(may_poll);  // send_mutex_ now held
+    std::lock_guard lock(send_mutex_, std::adopt_lock);
+    SendSlot& s = send_slots_[slot];
+    s.buffer.resize(total);
+    char* out = s.buffer.data();
+    std::memcpy(out, &wire, sizeof(AmWire));
+    if (wire.nargs) std::memcpy(out + sizeof(AmWire), args, std::size_t(wire.nargs) * 4);
+    if (wire.nbytes) std::memcpy(out + head, payload, wire.nbytes);
+    check(MPI_Isend(out, int(total), MPI_BYTE, dest, tag, comm_, &s.request), "MPI_Isend");
+}
+
+int AmTransport::acquire_send_slot(bool may_poll) {
+    for (;;) {
+        send_mutex_.lock();
+        if (free_send_slots_.empty()) reclaim_sends();
+        if (!free_send_slots_.empty()) {
+            int slot = free_send_slots_.back();
+            free_send_slots_.pop_back();
+            return slot;
+        }
+        send_mutex_.unlock();
+        // Every slot is in flight: let the destinations take them.
+        if (!may_poll || poll() == 0) sched_yield();
+    }
+}
+
+bool AmTransport::reclaim_sends() {
+    active_scratch_.clear();
+    active_index_scratch_.clear();
+    for (int i = 0; i < int(send_slots_.size()); ++i)
+        if (send_slots_[i].request != MPI_REQUEST_NULL) {
+            active_scratch_.push_back(send_slots_[i].request);
+            active_index_scratch_.push_back(i);
+        }
+    if (active_scratch_.empty()) return false;
+    done_scratch_.resize(active_scratch_.size());
+    int done = 0;
+    check(MPI_Testsome(int(active_scratch_.size()), active_scratch_.data(), &done, done_scratch_.data(),
+                       MPI_STATUSES_IGNORE),
+          "MPI_Testsome");
+    if (done == MPI_UNDEFINED) return false;
+    for (int k = 0; k < done; ++k) {
+        int slot = active_index_scratch_[done_scratch_[k]];
+        send_slots_[slot].request = MPI_REQUEST_NULL;
+        free_send_slots_.push_back(slot);
+    }
+    return done > 0;
+}
+
+void AmTransport::drain_sends() {
+    for (;;) {
+        {
+            std::lock_guard lock(send_mutex_);
+            reclaim_sends();
+            if (free_send_slots_.size() == send_slots_.size()) return;
+        }
+        if (poll() == 0) sched_yield();
+    }
+}
+
+}  // namespace gasket::mpi

@@ -1,0 +1,141 @@
+// mpi-bridge/am_transport.hpp -- the two-sided transport of Active Messages:
+// requests and replies as MPI messages on a private communicator, delivered
+// from rings of pre-posted receives, with credit-based flow control.
+//
+// Wire format: a 32-byte AmWire header, `nargs` 32-bit arguments padded to
+// 16 bytes, then the payload (16-byte aligned in the receive slot).
+//
+// Flow control (so a flood from every rank at one target cannot exhaust
+// memory or deadlock):
+//  - Requests go on their own tag into a ring of `request_slots` receives;
+//    replies on another tag into a ring of `reply_slots`.  Ring memory is
+//    fixed: it does not grow with the number of ranks.
+//  - A sender holds `credits` request credits per destination; each request
+//    spends one.  The target returns credits when it has run the handlers:
+//    piggybacked on the handler's reply, else in a credit-only message on
+//    the reply tag once half a destination's credits are owed or the target
+//    goes idle.
+//  - A sender may have at most `reply_slots` requests not yet returned, so
+//    every reply and credit message it can be sent has a posted receive
+//    waiting: replies never need credits and always make progress.
+//  - A request that finds no credit polls (runs handlers) until one returns.
+// The receive rings are exact while credits x ranks <= request_slots; past
+// that, MPI buffers the excess as unexpected messages, bounded by credits x
+// ranks messages (credits shrink to 2 as ranks grow).
+#pragma once
+
+#include <mpi.h>
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+namespace gasket::mpi {
+
+// The header of every message.
+struct AmWire {
+    std::uint32_t nbytes = 0;       // payload bytes carried in this message
+    std::uint8_t handler = 0;       // handler index at the destination
+    std::uint8_t category = 0;      // caller-defined (Short/Medium/Long)
+    std::uint8_t nargs = 0;         // 32-bit arguments that follow
+    std::uint8_t flags = 0;         // caller-defined bits; kCreditOnly is the transport's
+    std::uint64_t long_offset = 0;  // caller-defined (Long: segment offset)
+    std::uint64_t long_bytes = 0;   // caller-defined (Long: payload bytes)
+    std::uint32_t credits = 0;      // reply tag: request credits returned
+    std::uint32_t reserved = 0;
+};
+static_assert(sizeof(AmWire) == 32);
+
+// A message as delivered: valid only during the delivery callback.
+struct AmInbound {
+    const AmWire* wire;
+    const std::int32_t* args;  // wire->nargs values
+    char* payload;             // wire->nbytes bytes, 16-byte aligned
+    int source;                // sender's rank in the communicator
+    bool reply;                // arrived on the reply tag
+};
+
+class AmTransport {
+public:
+    static constexpr std::uint8_t kCreditOnly = 0x80;  // wire flag: no handler, credits only
+    static constexpr int kMaxArgs = 16;
+
+    // Called for each arriving request or reply, on the polling thread.
+    using Deliver = void (*)(void* context, const AmInbound& message);
+
+    // Collective over `comm` (duplicated).  `max_payload`: the largest
+    // payload a message may carry, in bytes.
+    AmTransport(MPI_Comm comm, std::size_t max_payload, Deliver deliver, void* context);
+    ~AmTransport();  // cancels the posted receives; frees the communicator
+    AmTransport(const AmTransport&) = delete;
+    AmTransport& operator=(const AmTransport&) = delete;
+
+    // Sends a request to `dest`: waits (polling) for a credit, copies
+    // header, args and payload out, starts the send.  nbytes <= max_payload.
+    void send_request(int dest, AmWire wire, const std::int32_t* args, const void* payload);
+    // Sends a reply to `dest` from inside the delivery of a request from
+    // `dest`, returning the credits owed to it.  Never runs handlers.
+    void send_reply(int dest, AmWire wire, const std::int32_t* args, const void* payload);
+
+    // Delivers arrived messages (at most a batch), returns how many.  Returns
+    // 0 at once if another thread is polling.  Not reentrant: never call it
+    // from a delivery.
+    int poll();
+
+    int rank() const { return rank_; }
+    int size() const { return size_; }
+    int credits_per_peer() const { return credits_per_peer_; }
+    std::size_t max_payload() const { return max_payload_; }
+    // Completes all sends (polling) so the payload of every message has left.
+    void drain_sends();
+
+private:
+    struct Ring {
+        int tag = 0;
+        char* memory = nullptr;  // slots x slot_bytes, mmapped
+        std::vector<MPI_Request> requests;
+        int head = 0;  // next slot to complete: receives complete in posting order
+    };
+    struct SendSlot {
+        std::vector<char> buffer;
+        MPI_Request request = MPI_REQUEST_NULL;
+    };
+
+    void make_ring(Ring& ring, int tag, int slots);
+    void post(Ring& ring, int slot);
+    void deliver_slot(Ring& ring, int slot, const MPI_Status& status);
+    void take_credit(int dest);
+    void send(int dest, int tag, const AmWire& wire, const std::int32_t* args, const void* payload, bool may_poll);
+    int acquire_send_slot(bool may_poll);  // locks send_mutex_ on success
+    bool reclaim_sends();                  // with send_mutex_ held
+    void return_credits(bool idle);
+
+    MPI_Comm comm_ = MPI_COMM_NULL;
+    int rank_ = 0, size_ = 1;
+    std::size_t max_payload_ = 0;
+    std::size_t slot_bytes_ = 0;
+    Deliver deliver_;
+    void* context_;
+    int credits_per_peer_ = 0;
+
+    // Receiving side: the poller (recv_mutex_ holder) owns these.
+    std::mutex recv_mutex_;
+    Ring requests_, replies_;
+    std::vector<int> owed_;         // per source: credits to return
+    std::vector<int> owed_sources_;  // sources with owed_ > 0
+
+    // Sending side.
+    std::mutex send_mutex_;
+    std::vector<SendSlot> send_slots_;
+    std::vector<int> free_send_slots_;
+    std::vector<MPI_Request> active_scratch_;
+    std::vector<int> active_index_scratch_, done_scratch_;
+    std::unique_ptr<std::atomic<int>[]> credits_;  // per destination
+    std::atomic<int> unreturned_{0};               // requests whose credit is not back yet
+    int reply_slots_ = 0;
+};
+
+}  // namespace gasket::mpi

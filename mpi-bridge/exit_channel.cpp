@@ -1,0 +1,89 @@
+// mpi-bridge/exit_channel.cpp -- exit notices, MPI_Abort, memory limits.
+#include "exit_channel.hpp"
+
+#include <sys/statvfs.h>
+#include <sys/sysinfo.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+
+#include "check.hpp"
+
+namespace gasket::mpi {
+
+namespace {
+constexpr int kExitTag = 7;
+}
+
+ExitChannel::ExitChannel(MPI_Comm comm) {
+    check(MPI_Comm_dup(comm, &comm_), "MPI_Comm_dup");
+    check(MPI_Comm_rank(comm_, &rank_), "MPI_Comm_rank");
+    check(MPI_Comm_size(comm_, &size_), "MPI_Comm_size");
+    check(MPI_Irecv(&incoming_, 1, MPI_INT, MPI_ANY_SOURCE, kExitTag, comm_, &receive_), "MPI_Irecv");
+}
+
+ExitChannel::~ExitChannel() {
+    int finalized = 0;
+    MPI_Finalized(&finalized);
+    if (finalized || comm_ == MPI_COMM_NULL) return;
+    if (receive_ != MPI_REQUEST_NULL) {
+        MPI_Cancel(&receive_);
+        MPI_Wait(&receive_, MPI_STATUS_IGNORE);
+    }
+    MPI_Comm_free(&comm_);
+}
+
+bool ExitChannel::notify_and_wait(int code, double timeout_seconds, void (*poll)(void*), void* context) {
+    std::vector<MPI_Request> sends;
+    for (int r = 0; r < size_; ++r) {
+        if (r == rank_) continue;
+        sends.push_back(MPI_REQUEST_NULL);
+        check(MPI_Isend(&code, 1, MPI_INT, r, kExitTag, comm_, &sends.back()), "MPI_Isend");
+    }
+    const auto deadline =
+        std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_seconds);
+    int heard = 0, sent = 0;
+    while (heard < size_ - 1 || !sent) {
+        int flag = 0;
+        if (heard < size_ - 1) {
+            check(MPI_Test(&receive_, &flag, MPI_STATUS_IGNORE), "MPI_Test");
+            if (flag) {
+                ++heard;
+                if (heard < size_ - 1)
+                    check(MPI_Irecv(&incoming_, 1, MPI_INT, MPI_ANY_SOURCE, kExitTag, comm_, &receive_), "MPI_Irecv");
+                continue;
+            }
+        }
+        if (!sent && !sends.empty())
+            check(MPI_Testall(int(sends.size()), sends.data(), &sent, MPI_STATUSES_IGNORE), "MPI_Testall");
+        else sent = 1;
+        if (std::chrono::steady_clock::now() > deadline) return false;
+        if (poll) poll(context);
+    }
+    return true;
+}
+
+void ExitChannel::abort(int code) {
+    std::fflush(nullptr);
+    MPI_Abort(comm_ != MPI_COMM_NULL ? comm_ : MPI_COMM_WORLD, code);
+    std::_Exit(code);  // MPI_Abort does not return; if it did, still end here
+}
+
+std::size_t shared_memory_per_rank(int ranks_on_node, std::size_t page) {
+    struct statvfs vfs {};
+    struct sysinfo si {};
+    std::size_t shm = statvfs("/dev/shm", &vfs) == 0 ? std::size_t(vfs.f_bavail) * vfs.f_frsize : 0;
+    std::size_t ram = sysinfo(&si) == 0 ? std::size_t(si.totalram) * si.mem_unit : 0;
+    std::size_t total = shm && ram ? std::min(shm, ram) : std::max(shm, ram);
+    return total / std::size_t(std::max(1, ranks_on_node)) / page * page;
+}
+
+std::size_t private_memory_per_rank(int ranks_on_node, std::size_t page) {
+    struct sysinfo si {};
+    if (sysinfo(&si) != 0) return 0;
+    std::size_t total = (std::size_t(si.totalram) + si.totalswap) * si.mem_unit;
+    return total / std::size_t(std::max(1, ranks_on_node)) / page * page;
+}
+
+}  // namespace gasket::mpi

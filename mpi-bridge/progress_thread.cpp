@@ -1,0 +1,110 @@
+// mpi-bridge/progress_thread.cpp -- the progress thread's loop, back-off and
+// placement (hwloc).
+#include "progress_thread.hpp"
+
+#include <hwloc.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "check.hpp"
+
+namespace gasket::mpi {
+
+namespace {
+
+constexpr int kMaskWords = 16;  // bindings of up to 1024 hardware threads are compared
+
+struct HwlocTopology {
+    hwloc_topology_t topo = nullptr;
+    HwlocTopology() {
+        if (hwloc_topology_init(&topo) != 0 || hwloc_topology_load(topo) != 0) {
+            if (topo) hwloc_topology_destroy(topo);
+            topo = nullptr;
+        }
+    }
+    ~HwlocTopology() {
+        if (topo) hwloc_topology_destroy(topo);
+    }
+};
+
+// The OS index of a PU that no rank of `node` is bound to, or -1.  Collective.
+int find_spare_pu(MPI_Comm node, std::string& why) {
+    HwlocTopology h;
+    unsigned long mine[kMaskWords] = {};
+    hwloc_bitmap_t set = hwloc_bitmap_alloc();
+    bool known = h.topo && set && hwloc_get_cpubind(h.topo, set, HWLOC_CPUBIND_PROCESS) == 0;
+    if (known) hwloc_bitmap_to_ulongs(set, kMaskWords, mine);
+    else std::fill(std::begin(mine), std::end(mine), ~0UL);  // unknown binding: claim every PU
+    int node_size = 1, node_rank = 0;
+    check(MPI_Comm_size(node, &node_size), "MPI_Comm_size");
+    check(MPI_Comm_rank(node, &node_rank), "MPI_Comm_rank");
+    std::vector<unsigned long> all(std::size_t(node_size) * kMaskWords);
+    check(MPI_Allgather(mine, kMaskWords, MPI_UNSIGNED_LONG, all.data(), kMaskWords, MPI_UNSIGNED_LONG, node),
+          "MPI_Allgather");
+    int pu = -1;
+    if (known) {
+        hwloc_bitmap_t used = hwloc_bitmap_alloc(), other = hwloc_bitmap_alloc(), spare = hwloc_bitmap_alloc();
+        for (int r = 0; r < node_size; ++r) {
+            hwloc_bitmap_from_ulongs(other, kMaskWords, &all[std::size_t(r) * kMaskWords]);
+            hwloc_bitmap_or(used, used, other);
+        }
+        hwloc_bitmap_andnot(spare, hwloc_topology_get_allowed_cpuset(h.topo), used);
+        const int n = hwloc_bitmap_weight(spare);
+        if (n > 0) {
+            int k = node_rank % n, id = hwloc_bitmap_first(spare);
+            while (k-- > 0) id = hwloc_bitmap_next(spare, id);
+            pu = id;
+        } else {
+            why = "no hardware thread is free of ranks";
+        }
+        hwloc_bitmap_free(used);
+        hwloc_bitmap_free(other);
+        hwloc_bitmap_free(spare);
+    } else {
+        why = "the binding is unknown";
+    }
+    if (set) hwloc_bitmap_free(set);
+    return pu;
+}
+
+}  // namespace
+
+ProgressThread::ProgressThread(Poll poll, void* context, MPI_Comm node, std::chrono::microseconds min_sleep,
+                               std::chrono::microseconds max_sleep)
+    : poll_(poll), context_(context), min_sleep_(min_sleep), max_sleep_(max_sleep) {
+    std::string why;
+    spare_pu_ = find_spare_pu(node, why);
+    placement_ = spare_pu_ >= 0 ? "PU " + std::to_string(spare_pu_) + " (spare)"
+                                : "the process's binding (" + why + ")";
+    thread_ = std::thread([this] { run(); });
+}
+
+ProgressThread::~ProgressThread() {
+    stop_.store(true, std::memory_order_relaxed);
+    if (thread_.joinable()) thread_.join();
+}
+
+void ProgressThread::run() {
+    if (spare_pu_ >= 0) {
+        HwlocTopology h;
+        hwloc_bitmap_t set = hwloc_bitmap_alloc();
+        if (h.topo && set) {
+            hwloc_bitmap_only(set, unsigned(spare_pu_));
+            hwloc_set_cpubind(h.topo, set, HWLOC_CPUBIND_THREAD);
+        }
+        if (set) hwloc_bitmap_free(set);
+    }
+    std::chrono::microseconds sleep{0};
+    while (!stop_.load(std::memory_order_relaxed)) {
+        polls_.fetch_add(1, std::memory_order_relaxed);
+        if (poll_(context_) > 0) {
+            sleep = std::chrono::microseconds{0};
+            continue;
+        }
+        sleep = sleep.count() == 0 ? min_sleep_ : std::min(sleep * 2, max_sleep_);
+        std::this_thread::sleep_for(sleep);
+    }
+}
+
+}  // namespace gasket::mpi

@@ -1,0 +1,201 @@
+// src/gasnet/am.cpp -- the Active Message entry points (gasnet-1.8-spec.md
+// §2.3), generated for every argument count from gasket/gasnet_arity.h, and
+// handler dispatch.
+#include <gasnet.h>
+
+#include <sched.h>
+
+#include "dispatch.hpp"
+#include "state.hpp"
+
+namespace gasket::gasnet {
+
+namespace {
+
+using rt::AmCategory;
+
+// Checks what every request shares; returns GASNET_OK or an error code.
+inline int check_node(const char* routine, gasnet_node_t dest, rt::Job& job) {
+    if (dest >= gasnet_node_t(job.n_pes)) [[unlikely]] {
+        rt::error(routine, "node %u is out of range: the job has nodes 0..%d", dest, job.n_pes - 1);
+        return GASNET_ERR_BAD_ARG;
+    }
+    return GASNET_OK;
+}
+
+inline int check_medium(const char* routine, size_t nbytes) {
+    if (nbytes > gasnet_AMMaxMedium()) [[unlikely]] {
+        rt::error(routine, "nbytes %zu is above gasnet_AMMaxMedium() = %zu", nbytes, size_t(gasnet_AMMaxMedium()));
+        return GASNET_ERR_BAD_ARG;
+    }
+    return GASNET_OK;
+}
+
+// A Long range [dest_addr, dest_addr + nbytes) inside node `dest`'s segment:
+// its offset there, or an error code.
+inline int long_offset(const char* routine, gasnet_node_t dest, const void* dest_addr, size_t nbytes, size_t limit,
+                       size_t& offset) {
+    if (nbytes > limit) [[unlikely]] {
+        rt::error(routine, "nbytes %zu is above the Long limit %zu", nbytes, limit);
+        return GASNET_ERR_BAD_ARG;
+    }
+    const gasnet_seginfo_t& seg = g_state.segments[dest];
+    offset = reinterpret_cast<uintptr_t>(dest_addr) - reinterpret_cast<uintptr_t>(seg.addr);
+    if (reinterpret_cast<uintptr_t>(dest_addr) < reinterpret_cast<uintptr_t>(seg.addr) || offset > seg.size ||
+        nbytes > seg.size - offset) [[unlikely]] {
+        rt::error(routine, "destination [%p, +%zu bytes) is outside node %u's segment [%p, +%ju bytes)", dest_addr,
+                  nbytes, dest, seg.addr, uintmax_t(seg.size));
+        return GASNET_ERR_BAD_ARG;
+    }
+    return GASNET_OK;
+}
+
+int request(const char* routine, gasnet_node_t dest, gasnet_handler_t handler, AmCategory category,
+            const void* source_addr, size_t nbytes, void* dest_addr, int nargs, const gasnet_handlerarg_t* args) {
+    rt::Job* job = attached_job(routine);
+    if (!job) [[unlikely]]
+        return GASNET_ERR_NOT_INIT;
+    if (int rc = check_node(routine, dest, *job)) [[unlikely]]
+        return rc;
+    size_t offset = 0;
+    if (category == AmCategory::medium) {
+        if (int rc = check_medium(routine, nbytes)) [[unlikely]]
+            return rc;
+    } else if (category == AmCategory::long_am) {
+        if (int rc = long_offset(routine, dest, dest_addr, nbytes, gasnet_AMMaxLongRequest(), offset)) [[unlikely]]
+            return rc;
+    }
+    job->am->request(routine, int(dest), category, handler, nargs, args, source_addr, nbytes, offset);
+    return GASNET_OK;
+}
+
+int reply(const char* routine, gasnet_token_t token, gasnet_handler_t handler, AmCategory category,
+          const void* source_addr, size_t nbytes, void* dest_addr, int nargs, const gasnet_handlerarg_t* args) {
+    rt::Job* job = attached_job(routine);
+    if (!job) [[unlikely]]
+        return GASNET_ERR_NOT_INIT;
+    if (!token) [[unlikely]] {
+        rt::error(routine, "token is NULL");
+        return GASNET_ERR_BAD_ARG;
+    }
+    size_t offset = 0;
+    if (category == AmCategory::medium) {
+        if (int rc = check_medium(routine, nbytes)) [[unlikely]]
+            return rc;
+    } else if (category == AmCategory::long_am) {
+        if (int rc = long_offset(routine, gasnet_node_t(token->source), dest_addr, nbytes, gasnet_AMMaxLongReply(),
+                                 offset)) [[unlikely]]
+            return rc;
+    }
+    job->am->reply(routine, token, category, handler, nargs, args, source_addr, nbytes, offset);
+    return GASNET_OK;
+}
+
+}  // namespace
+
+// Handler prototypes (§2.3.1), one switch case per argument count.
+#define GASKET_SHORT_CASE(M)                                                                            \
+    case M:                                                                                             \
+        reinterpret_cast<void (*)(gasnet_token_t GASKET_AM_TYPES_##M)>(fn)(token GASKET_AM_UNPACK_##M(a)); \
+        return;
+#define GASKET_PAYLOAD_CASE(M)                                                                                   \
+    case M:                                                                                                      \
+        reinterpret_cast<void (*)(gasnet_token_t, void*, size_t GASKET_AM_TYPES_##M)>(fn)(token, m.payload, m.nbytes \
+                                                                                           GASKET_AM_UNPACK_##M(a)); \
+        return;
+
+void dispatch_handler(void (*fn)(), gasket_am_token* token, const rt::AmMessage& m) {
+    const gasnet_handlerarg_t* a = m.args;
+    if (m.category == AmCategory::short_am) {
+        switch (m.nargs) { GASKET_AM_ARITIES(GASKET_SHORT_CASE) }
+    } else {
+        switch (m.nargs) { GASKET_AM_ARITIES(GASKET_PAYLOAD_CASE) }
+    }
+    rt::fatal("Active Message delivery", "message for handler %u has %d arguments (at most %d)", unsigned(m.handler),
+              m.nargs, GASKET_AM_MAX_ARGS);
+}
+
+}  // namespace gasket::gasnet
+
+using namespace gasket;
+using gasket::rt::AmCategory;
+
+extern "C" {
+
+// The entry points for M arguments: the arguments go into an array (a
+// leading 0 keeps it non-empty for M = 0) and one shared routine sends.
+#define GASKET_AM_DEFINE(M)                                                                                        \
+    int gasnet_AMRequestShort##M(gasnet_node_t dest, gasnet_handler_t handler GASKET_AM_PARAMS_##M) {              \
+        const gasnet_handlerarg_t args[] = {0 GASKET_AM_VALUES_##M};                                              \
+        return gasnet::request("gasnet_AMRequestShort" #M, dest, handler, AmCategory::short_am, nullptr, 0,        \
+                               nullptr, M, args + 1);                                                              \
+    }                                                                                                              \
+    int gasnet_AMRequestMedium##M(gasnet_node_t dest, gasnet_handler_t handler, void* source_addr,                \
+                                  size_t nbytes GASKET_AM_PARAMS_##M) {                                            \
+        const gasnet_handlerarg_t args[] = {0 GASKET_AM_VALUES_##M};                                              \
+        return gasnet::request("gasnet_AMRequestMedium" #M, dest, handler, AmCategory::medium, source_addr,       \
+                               nbytes, nullptr, M, args + 1);                                                      \
+    }                                                                                                              \
+    int gasnet_AMRequestLong##M(gasnet_node_t dest, gasnet_handler_t handler, void* source_addr, size_t nbytes,   \
+                                void* dest_addr GASKET_AM_PARAMS_##M) {                                            \
+        const gasnet_handlerarg_t args[] = {0 GASKET_AM_VALUES_##M};                                              \
+        return gasnet::request("gasnet_AMRequestLong" #M, dest, handler, AmCategory::long_am, source_addr, nbytes, \
+                               dest_addr, M, args + 1);                                                            \
+    }                                                                                                              \
+    int gasnet_AMRequestLongAsync##M(gasnet_node_t dest, gasnet_handler_t handler, void* source_addr,             \
+                                     size_t nbytes, void* dest_addr GASKET_AM_PARAMS_##M) {                        \
+        const gasnet_handlerarg_t args[] = {0 GASKET_AM_VALUES_##M};                                              \
+        return gasnet::request("gasnet_AMRequestLongAsync" #M, dest, handler, AmCategory::long_am, source_addr,   \
+                               nbytes, dest_addr, M, args + 1);                                                    \
+    }                                                                                                              \
+    int gasnet_AMReplyShort##M(gasnet_token_t token, gasnet_handler_t handler GASKET_AM_PARAMS_##M) {              \
+        const gasnet_handlerarg_t args[] = {0 GASKET_AM_VALUES_##M};                                              \
+        return gasnet::reply("gasnet_AMReplyShort" #M, token, handler, AmCategory::short_am, nullptr, 0, nullptr, \
+                             M, args + 1);                                                                         \
+    }                                                                                                              \
+    int gasnet_AMReplyMedium##M(gasnet_token_t token, gasnet_handler_t handler, void* source_addr,                \
+                                size_t nbytes GASKET_AM_PARAMS_##M) {                                              \
+        const gasnet_handlerarg_t args[] = {0 GASKET_AM_VALUES_##M};                                              \
+        return gasnet::reply("gasnet_AMReplyMedium" #M, token, handler, AmCategory::medium, source_addr, nbytes,  \
+                             nullptr, M, args + 1);                                                                \
+    }                                                                                                              \
+    int gasnet_AMReplyLong##M(gasnet_token_t token, gasnet_handler_t handler, void* source_addr, size_t nbytes,    \
+                              void* dest_addr GASKET_AM_PARAMS_##M) {                                              \
+        const gasnet_handlerarg_t args[] = {0 GASKET_AM_VALUES_##M};                                              \
+        return gasnet::reply("gasnet_AMReplyLong" #M, token, handler, AmCategory::long_am, source_addr, nbytes,   \
+                             dest_addr, M, args + 1);                                                              \
+    }
+GASKET_AM_ARITIES(GASKET_AM_DEFINE)
+
+int gasnet_AMPoll(void) {
+    rt::Job* job = gasnet::attached_job("gasnet_AMPoll");
+    if (!job) [[unlikely]]
+        return GASNET_ERR_NOT_INIT;
+    job->am->poll("gasnet_AMPoll");
+    return GASNET_OK;
+}
+
+void gasket_gasnet_block_poll(unsigned* misses) {
+    rt::Job* job = gasnet::attached_job("GASNET_BLOCKUNTIL");
+    if (!job) [[unlikely]]
+        rt::fatal("GASNET_BLOCKUNTIL", "cannot wait before gasnet_attach: no message could arrive");
+    if (job->am->poll("GASNET_BLOCKUNTIL") > 0) {
+        *misses = 0;
+        return;
+    }
+    // Spin a while, then give the core away between polls (spin-block).
+    const int mode = gasnet::g_state.wait_mode;
+    if (mode == GASNET_WAIT_BLOCK || (mode == GASNET_WAIT_SPINBLOCK && ++*misses > 256)) sched_yield();
+}
+
+int gasnet_AMGetMsgSource(gasnet_token_t token, gasnet_node_t* srcindex) {
+    if (!token || !srcindex) {
+        rt::error("gasnet_AMGetMsgSource", "token %p or srcindex %p is NULL", static_cast<void*>(token),
+                  static_cast<void*>(srcindex));
+        return GASNET_ERR_BAD_ARG;
+    }
+    *srcindex = gasnet_node_t(token->source);
+    return GASNET_OK;
+}
+
+}  // extern "C"

@@ -1,0 +1,264 @@
+// src/gasnet/job.cpp -- GASNet job control and queries (gasnet-1.8-spec.md
+// §1.6, §2.1, §2.2, §3.6.2).
+#include <gasnet.h>
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "dispatch.hpp"
+#include "state.hpp"
+
+namespace gasket::gasnet {
+
+State g_state;
+
+rt::Job& initialized_job(const char* routine) {
+    if (!g_state.initialized || !rt::g_job) [[unlikely]]
+        rt::fatal(routine, "called before gasnet_init");
+    return *rt::g_job;
+}
+
+namespace {
+
+struct ErrorText {
+    int code;
+    const char* name;
+    const char* desc;
+};
+constexpr ErrorText kErrors[] = {
+    {GASNET_OK, "GASNET_OK", "No error"},
+    {GASNET_ERR_NOT_INIT, "GASNET_ERR_NOT_INIT", "GASNet message layer not initialized"},
+    {GASNET_ERR_RESOURCE, "GASNET_ERR_RESOURCE", "Problem with requested resource"},
+    {GASNET_ERR_BAD_ARG, "GASNET_ERR_BAD_ARG", "Invalid function parameter passed"},
+    {GASNET_ERR_NOT_READY, "GASNET_ERR_NOT_READY", "Non-blocking operation not complete"},
+    {GASNET_ERR_BARRIER_MISMATCH, "GASNET_ERR_BARRIER_MISMATCH", "Barrier id's mismatched"},
+};
+
+const ErrorText* find_error(int code) {
+    for (const ErrorText& e : kErrors)
+        if (e.code == code) return &e;
+    return nullptr;
+}
+
+uintptr_t max_local_segment(const rt::Job& job) {
+#if defined(GASNET_SEGMENT_LARGE)
+    std::size_t max = mpi::private_memory_per_rank(job.env->node_size(), GASNET_PAGESIZE);
+#else
+    std::size_t max = mpi::shared_memory_per_rank(job.env->node_size(), GASNET_PAGESIZE);
+#endif
+    if (job.config.max_segsize) max = std::min(max, job.config.max_segsize / GASNET_PAGESIZE * GASNET_PAGESIZE);
+    return max;
+}
+
+// Assigns handler indices (§2.1.0.2): fixed ones must be 128..255 and
+// distinct; "don't care" (0) entries take the highest free indices in
+// table order, the same on every node given the same table.
+int assign_handlers(gasnet_handlerentry_t* table, int numentries, rt::AmEngine& am) {
+    const char* routine = "gasnet_attach";
+    if (numentries < 0 || (numentries > 0 && !table)) {
+        rt::error(routine, "handler table %p with %d entries is not valid", static_cast<void*>(table), numentries);
+        return GASNET_ERR_BAD_ARG;
+    }
+    bool used[256] = {};
+    for (int i = 0; i < numentries; ++i) {
+        if (!table[i].fnptr) {
+            rt::error(routine, "handler table entry %d has a NULL function", i);
+            return GASNET_ERR_BAD_ARG;
+        }
+        const unsigned index = table[i].index;
+        if (index == 0) continue;
+        if (index < 128) {
+            rt::error(routine, "handler table entry %d asks for index %u: 0..127 are reserved for GASNet (clients use 128..255)",
+                      i, index);
+            return GASNET_ERR_BAD_ARG;
+        }
+        if (used[index]) {
+            rt::error(routine, "handler index %u is given twice in the handler table", index);
+            return GASNET_ERR_BAD_ARG;
+        }
+        used[index] = true;
+    }
+    unsigned next = 255;
+    for (int i = 0; i < numentries; ++i) {
+        if (table[i].index != 0) continue;
+        while (next >= 128 && used[next]) --next;
+        if (next < 128) {
+            rt::error(routine, "no free handler index left for table entry %d (128 client handlers at most)", i);
+            return GASNET_ERR_BAD_ARG;
+        }
+        table[i].index = gasnet_handler_t(next);
+        used[next] = true;
+    }
+    for (int i = 0; i < numentries; ++i) am.set_handler(table[i].index, table[i].fnptr);
+    return GASNET_OK;
+}
+
+void poll_for_exit(void*) {
+    if (rt::g_job && rt::g_job->am && rt::am_thread_state().handler_depth == 0) rt::g_job->am->poll("gasnet_exit");
+}
+
+}  // namespace
+
+}  // namespace gasket::gasnet
+
+using namespace gasket;
+using gasket::gasnet::g_state;
+
+extern "C" {
+
+char* gasnet_ErrorName(int errval) {
+    const auto* e = gasnet::find_error(errval);
+    return const_cast<char*>(e ? e->name : "GASNET_ERR_UNKNOWN");
+}
+
+char* gasnet_ErrorDesc(int errval) {
+    const auto* e = gasnet::find_error(errval);
+    return const_cast<char*>(e ? e->desc : "Unknown GASNet error code");
+}
+
+int gasket_gasnet_init(int* argc, char*** argv, int thread_mode) {
+    (void)argc;
+    (void)argv;
+    const char* routine = "gasnet_init";
+    if (g_state.initialized) {
+        rt::error(routine, "called a second time: returning GASNET_ERR_RESOURCE");
+        return GASNET_ERR_RESOURCE;
+    }
+    if (rt::g_job) {
+        rt::error(routine, "this process already runs OpenSHMEM (shmem_init): OpenSHMEM and GASNet in one process "
+                           "are not supported");
+        return GASNET_ERR_RESOURCE;
+    }
+    rt::Config config;
+    std::string problem;
+    if (!rt::load_config(config, problem)) {
+        rt::error(routine, "%s", problem.c_str());
+        return GASNET_ERR_RESOURCE;
+    }
+    rt::g_job = new rt::Job(config, MPI_THREAD_MULTIPLE, routine);
+    rt::g_job->api = rt::Api::gasnet;
+    g_state.thread_mode = thread_mode;
+    g_state.exit = std::make_unique<mpi::ExitChannel>(rt::g_job->env->world());
+    g_state.initialized = true;
+    if (thread_mode == 2 && rt::g_job->env->thread_level() != MPI_THREAD_MULTIPLE)
+        rt::error(routine, "GASNET_PAR needs MPI_THREAD_MULTIPLE but MPI provides level %d: call GASNet from one "
+                           "thread at a time", rt::g_job->env->thread_level());
+    return GASNET_OK;
+}
+
+int gasnet_attach(gasnet_handlerentry_t* table, int numentries, uintptr_t segsize, uintptr_t minheapoffset) {
+    (void)minheapoffset;
+    const char* routine = "gasnet_attach";
+    if (!g_state.initialized) {
+        rt::error(routine, "called before gasnet_init: returning GASNET_ERR_NOT_INIT");
+        return GASNET_ERR_NOT_INIT;
+    }
+    if (g_state.attached) {
+        rt::error(routine, "called a second time: returning GASNET_ERR_RESOURCE");
+        return GASNET_ERR_RESOURCE;
+    }
+    rt::Job& job = *rt::g_job;
+    int status = GASNET_OK;
+    const uintptr_t max = gasnet::max_local_segment(job);
+    if (segsize % GASNET_PAGESIZE != 0) {
+        rt::error(routine, "segsize %ju is not a multiple of GASNET_PAGESIZE (%d)", uintmax_t(segsize), GASNET_PAGESIZE);
+        status = GASNET_ERR_BAD_ARG;
+    } else if (segsize > max) {
+        rt::error(routine, "segsize %ju is above gasnet_getMaxLocalSegmentSize() = %ju", uintmax_t(segsize),
+                  uintmax_t(max));
+        status = GASNET_ERR_BAD_ARG;
+    }
+    // Agree on success first: attach is collective and nobody may hang.
+    int worst = status;
+    mpi::check(MPI_Allreduce(&status, &worst, 1, MPI_INT, MPI_MAX, job.env->world()), "MPI_Allreduce");
+    if (worst != GASNET_OK) {
+        if (status == GASNET_OK) rt::error(routine, "another node's segment request failed");
+        return status != GASNET_OK ? status : GASNET_ERR_RESOURCE;
+    }
+#if defined(GASNET_SEGMENT_LARGE)
+    const bool node_shared = false;
+#else
+    const bool node_shared = true;
+#endif
+    job.attach_heap(segsize, node_shared, "GASNet segment", routine);
+    job.start_am(gasnet::dispatch_handler, routine);
+    status = gasnet::assign_handlers(table, numentries, *job.am);
+    mpi::check(MPI_Allreduce(&status, &worst, 1, MPI_INT, MPI_MAX, job.env->world()), "MPI_Allreduce");
+    if (worst != GASNET_OK) return status != GASNET_OK ? status : GASNET_ERR_RESOURCE;
+
+    gasnet_seginfo_t mine{segsize ? job.heap.base : nullptr, segsize};
+    g_state.segments.resize(job.n_pes);
+    mpi::check(MPI_Allgather(&mine, sizeof mine, MPI_BYTE, g_state.segments.data(), sizeof mine, MPI_BYTE,
+                             job.env->world()),
+               "MPI_Allgather");
+    g_state.attached = true;
+    job.env->barrier();
+    return GASNET_OK;
+}
+
+uintptr_t gasnet_getMaxLocalSegmentSize(void) {
+    return gasnet::max_local_segment(gasnet::initialized_job("gasnet_getMaxLocalSegmentSize"));
+}
+
+uintptr_t gasnet_getMaxGlobalSegmentSize(void) {
+    rt::Job& job = gasnet::initialized_job("gasnet_getMaxGlobalSegmentSize");
+    unsigned long mine = gasnet::max_local_segment(job), least = mine;
+    mpi::check(MPI_Allreduce(&mine, &least, 1, MPI_UNSIGNED_LONG, MPI_MIN, job.env->world()), "MPI_Allreduce");
+    return least;
+}
+
+void gasnet_exit(int exitcode) {
+    std::fflush(nullptr);
+    if (!g_state.initialized || !rt::g_job) std::exit(exitcode);
+    rt::Job& job = *rt::g_job;
+    // From a handler (perhaps on the progress thread) nothing can be shut
+    // down in order: end the job at once.
+    if (rt::am_thread_state().handler_depth > 0) g_state.exit->abort(exitcode);
+    if (job.am) job.am->stop_progress_thread();
+    bool everyone = g_state.exit->notify_and_wait(exitcode, job.config.exit_timeout, gasnet::poll_for_exit, nullptr);
+    if (!everyone) {
+        rt::error("gasnet_exit", "not every node called gasnet_exit within %g s (GASKET_EXIT_TIMEOUT): ending the "
+                                 "job with exit code %d", job.config.exit_timeout, exitcode);
+        g_state.exit->abort(exitcode);
+    }
+    // Every node is here: shut down in order, then exit with our code.
+    if (job.am) job.am->drain();
+    g_state.exit.reset();
+    delete rt::g_job;
+    rt::g_job = nullptr;
+    g_state = gasnet::State{};
+    std::exit(exitcode);
+}
+
+gasnet_node_t gasnet_mynode(void) { return gasnet_node_t(gasnet::initialized_job("gasnet_mynode").my_pe); }
+
+gasnet_node_t gasnet_nodes(void) { return gasnet_node_t(gasnet::initialized_job("gasnet_nodes").n_pes); }
+
+int gasnet_getSegmentInfo(gasnet_seginfo_t* seginfo_table, int numentries) {
+    const char* routine = "gasnet_getSegmentInfo";
+    if (!gasnet::attached_job(routine)) return GASNET_ERR_NOT_INIT;
+    if (numentries < 0 || (numentries > 0 && !seginfo_table)) {
+        rt::error(routine, "table %p with %d entries is not valid", static_cast<void*>(seginfo_table), numentries);
+        return GASNET_ERR_BAD_ARG;
+    }
+    const int n = std::min<int>(numentries, int(g_state.segments.size()));
+    std::copy_n(g_state.segments.begin(), n, seginfo_table);
+    return GASNET_OK;
+}
+
+char* gasnet_getenv(const char* name) { return name ? std::getenv(name) : nullptr; }
+
+int gasnet_set_waitmode(int wait_mode) {
+    if (wait_mode != GASNET_WAIT_SPIN && wait_mode != GASNET_WAIT_BLOCK && wait_mode != GASNET_WAIT_SPINBLOCK) {
+        rt::error("gasnet_set_waitmode", "wait_mode %d is not GASNET_WAIT_SPIN, _BLOCK or _SPINBLOCK", wait_mode);
+        return GASNET_ERR_BAD_ARG;
+    }
+    g_state.wait_mode = wait_mode;
+    return GASNET_OK;
+}
+
+}  // extern "C"

@@ -1,0 +1,38 @@
+// src/gasnet/state.hpp -- what the GASNet layer keeps between calls, and the
+// argument checks every entry point shares.
+#pragma once
+
+#include <gasnet.h>
+
+#include <memory>
+#include <vector>
+
+#include "mpi-bridge/exit_channel.hpp"
+#include "src/runtime/error.hpp"
+#include "src/runtime/job.hpp"
+
+namespace gasket::gasnet {
+
+struct State {
+    bool initialized = false;  // gasnet_init succeeded
+    bool attached = false;     // gasnet_attach succeeded
+    int thread_mode = 0;       // 0 SEQ, 1 PARSYNC, 2 PAR (GASKET_GASNET_THREAD_MODE)
+    int wait_mode = GASNET_WAIT_SPINBLOCK;
+    std::vector<gasnet_seginfo_t> segments;  // every node's segment, after attach
+    std::unique_ptr<mpi::ExitChannel> exit;
+};
+extern State g_state;
+
+// The job after gasnet_attach, or nullptr (after printing why, naming
+// `routine`) so the caller returns GASNET_ERR_NOT_INIT.
+inline rt::Job* attached_job(const char* routine) {
+    if (g_state.attached) [[likely]]
+        return rt::g_job;
+    rt::error(routine, "called before gasnet_attach: returning GASNET_ERR_NOT_INIT");
+    return nullptr;
+}
+
+// The job after gasnet_init; fatal (naming `routine`) before it.
+rt::Job& initialized_job(const char* routine);
+
+}  // namespace gasket::gasnet

@@ -1,0 +1,169 @@
+// src/runtime/am.cpp -- sending, delivery and the handler-context rules of
+// Active Messages (see am.hpp).
+#include "am.hpp"
+
+#include <atomic>
+#include <cstring>
+
+#include "job.hpp"
+
+namespace gasket::rt {
+
+namespace {
+
+constexpr std::uint8_t kLongInlineFlag = 0x01;  // Long payload carried in the message
+constexpr std::uint8_t kLongRmaFlag = 0x02;     // Long payload put through the MPI window
+
+constexpr std::chrono::microseconds kProgressMinSleep{8};
+constexpr std::chrono::microseconds kProgressMaxSleep{1024};
+
+const char* category_name(AmCategory c) {
+    return c == AmCategory::short_am ? "Short" : c == AmCategory::medium ? "Medium" : "Long";
+}
+
+}  // namespace
+
+AmThreadState& am_thread_state() {
+    thread_local AmThreadState state;
+    return state;
+}
+
+AmEngine::AmEngine(Job& job, Segment& segment, Dispatch dispatch, const char* routine)
+    : job_(job), segment_(segment), dispatch_(dispatch),
+      transport_(job.env->world(), kMaxMedium, &AmEngine::deliver, this) {
+    const bool multiple = job.env->thread_level() == MPI_THREAD_MULTIPLE;
+    bool start = job.config.progress_thread == Tristate::on ||
+                 (job.config.progress_thread == Tristate::automatic && multiple);
+    if (start && !multiple)
+        fatal(routine,
+              "GASKET_PROGRESS_THREAD=on needs MPI_THREAD_MULTIPLE, but MPI provides thread level %d (the program "
+              "initialized MPI itself with a lower level?)",
+              job.env->thread_level());
+    // Every rank decides alike (the placement exchange is collective).
+    int local = start ? 1 : 0, all = 0;
+    mpi::check(MPI_Allreduce(&local, &all, 1, MPI_INT, MPI_MIN, job.env->world()), "MPI_Allreduce");
+    if (all)
+        progress_ = std::make_unique<mpi::ProgressThread>(
+            [](void* self) { return static_cast<AmEngine*>(self)->transport_.poll(); }, this, job.env->node(),
+            kProgressMinSleep, kProgressMaxSleep);
+    debug(routine, "Active Messages: %d credits per peer, progress thread %s", transport_.credits_per_peer(),
+          progress_ ? progress_->placement().c_str() : "off");
+}
+
+AmEngine::~AmEngine() { progress_.reset(); }
+
+void AmEngine::check_may_send(const char* routine) const {
+    const AmThreadState& t = am_thread_state();
+    if (t.handler_depth > 0) [[unlikely]]
+        fatal(routine, "called inside an Active Message handler: handlers may only reply (GASNet 1.8 §2.4.1)");
+    if (t.held_locks > 0) [[unlikely]]
+        fatal(routine, "called while holding %d handler-safe lock(s) (GASNet 1.8 §2.4.5)", t.held_locks);
+    if (t.nis_depth > 0) [[unlikely]]
+        fatal(routine, "called inside a No-Interrupt Section (GASNet 1.8 §2.4.3)");
+}
+
+void AmEngine::place_long(const char* routine, int dest, const void* payload, std::size_t nbytes,
+                          std::size_t offset, mpi::AmWire& wire) {
+    wire.long_offset = offset;
+    wire.long_bytes = nbytes;
+    if (nbytes == 0) return;
+    if (char* peer = segment_.direct[dest]) {
+        std::memcpy(peer + offset, payload, nbytes);
+        std::atomic_thread_fence(std::memory_order_release);
+    } else if (nbytes <= kLongInline || !segment_.window) {
+        if (nbytes > kLongInline)
+            fatal(routine, "a Long payload of %zu bytes to node %d needs the segment window, which this job lacks",
+                  nbytes, dest);
+        wire.flags |= kLongInlineFlag;
+        wire.nbytes = std::uint32_t(nbytes);
+    } else {
+        segment_.window->put(payload, nbytes, dest, offset);
+        segment_.window->flush(dest);
+        wire.flags |= kLongRmaFlag;
+    }
+}
+
+void AmEngine::request(const char* routine, int dest, AmCategory category, std::uint8_t handler, int nargs,
+                       const std::int32_t* args, const void* payload, std::size_t nbytes, std::size_t long_offset) {
+    check_may_send(routine);
+    mpi::AmWire wire;
+    wire.handler = handler;
+    wire.category = std::uint8_t(category);
+    wire.nargs = std::uint8_t(nargs);
+    const void* carried = payload;
+    if (category == AmCategory::long_am) {
+        place_long(routine, dest, payload, nbytes, long_offset, wire);
+        if (!(wire.flags & kLongInlineFlag)) carried = nullptr;
+    } else {
+        wire.nbytes = std::uint32_t(nbytes);
+    }
+    transport_.send_request(dest, wire, args, carried);
+}
+
+void AmEngine::reply(const char* routine, gasket_am_token* token, AmCategory category, std::uint8_t handler,
+                     int nargs, const std::int32_t* args, const void* payload, std::size_t nbytes,
+                     std::size_t long_offset) {
+    const AmThreadState& t = am_thread_state();
+    if (t.handler_depth == 0) [[unlikely]]
+        fatal(routine, "called outside an Active Message request handler (GASNet 1.8 §2.3.4)");
+    if (!token->request) [[unlikely]]
+        fatal(routine, "called from a reply handler: reply handlers may not send (GASNet 1.8 §2.3)");
+    if (token->replied) [[unlikely]]
+        fatal(routine, "a second reply from one request handler: a handler may reply at most once (GASNet 1.8 §2.3.4)");
+    if (t.held_locks > 0) [[unlikely]]
+        fatal(routine, "called while holding %d handler-safe lock(s): unlock them before replying (GASNet 1.8 §2.4.5)",
+              t.held_locks);
+    token->replied = true;
+    mpi::AmWire wire;
+    wire.handler = handler;
+    wire.category = std::uint8_t(category);
+    wire.nargs = std::uint8_t(nargs);
+    const void* carried = payload;
+    if (category == AmCategory::long_am) {
+        place_long(routine, token->source, payload, nbytes, long_offset, wire);
+        if (!(wire.flags & kLongInlineFlag)) carried = nullptr;
+    } else {
+        wire.nbytes = std::uint32_t(nbytes);
+    }
+    transport_.send_reply(token->source, wire, args, carried);
+}
+
+int AmEngine::poll(const char* routine) {
+    const AmThreadState& t = am_thread_state();
+    if (t.handler_depth > 0 || t.nis_depth > 0 || t.held_locks > 0) [[unlikely]]
+        check_may_send(routine);
+    return transport_.poll();
+}
+
+void AmEngine::deliver(void* self, const mpi::AmInbound& in) {
+    auto& engine = *static_cast<AmEngine*>(self);
+    const mpi::AmWire& w = *in.wire;
+    void (*fn)() = engine.handlers_[w.handler];
+    const auto category = AmCategory(w.category);
+    if (!fn) [[unlikely]]
+        fatal("Active Message delivery",
+              "%s %s from node %d names handler index %u, which is not registered on this node (gasnet_attach)",
+              category_name(category), in.reply ? "reply" : "request", in.source, unsigned(w.handler));
+    AmMessage m{category, w.handler, w.nargs, in.args, in.payload, w.nbytes};
+    if (category == AmCategory::long_am) {
+        char* dest = engine.segment_.base + w.long_offset;
+        if (w.flags & kLongInlineFlag) std::memcpy(dest, in.payload, w.nbytes);
+        else if (w.flags & kLongRmaFlag) engine.segment_.window->sync();
+        else std::atomic_thread_fence(std::memory_order_acquire);
+        m.payload = dest;
+        m.nbytes = w.long_bytes;
+    }
+    gasket_am_token token{in.source, !in.reply, false};
+    AmThreadState& t = am_thread_state();
+    const int locks_before = t.held_locks;
+    ++t.handler_depth;
+    engine.dispatch_(fn, &token, m);
+    --t.handler_depth;
+    if (t.held_locks != locks_before) [[unlikely]]
+        fatal("Active Message handler",
+              "handler %u returned holding %d handler-safe lock(s): a handler must unlock every lock it takes "
+              "(GASNet 1.8 §2.4.5)",
+              unsigned(w.handler), t.held_locks - locks_before);
+}
+
+}  // namespace gasket::rt

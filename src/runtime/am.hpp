@@ -1,0 +1,113 @@
+// src/runtime/am.hpp -- the Active Message engine: the handler table, the one
+// entry point for sending a request or reply, delivery (Long payload
+// placement, handler-context rules) and the progress thread.
+//
+// Categories follow gasnet-1.8-spec.md §2.3.1: Short (arguments only),
+// Medium (payload in a temporary buffer), Long (payload placed in the
+// destination's segment before the handler runs).  Long payloads reach
+// node peers by a direct copy into their mapping, small ones travel inside
+// the message, large ones by MPI_Put + MPI_Win_flush on the segment window
+// before the message is sent.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+#include "mpi-bridge/am_transport.hpp"
+#include "mpi-bridge/progress_thread.hpp"
+#include "segment.hpp"
+
+// The token a handler receives (gasnet_token_t points to one).
+struct gasket_am_token {
+    int source;    // sending rank
+    bool request;  // a request handler's token (may reply)
+    bool replied;  // a reply was sent with it
+};
+
+namespace gasket::rt {
+
+class Job;
+
+enum class AmCategory : std::uint8_t { short_am = 0, medium = 1, long_am = 2 };
+
+// A message as a handler sees it.
+struct AmMessage {
+    AmCategory category;
+    std::uint8_t handler;
+    int nargs;
+    const std::int32_t* args;
+    void* payload;       // Medium: temporary buffer; Long: in this segment
+    std::size_t nbytes;  // payload bytes
+};
+
+// What a thread is doing, for the checks of §2.4.3 and §2.4.5.
+struct AmThreadState {
+    int handler_depth = 0;         // > 0 inside a handler
+    int nis_depth = 0;             // gasnet_hold_interrupts sections open
+    int held_locks = 0;            // handler-safe locks held
+    const void* lock_stack[32]{};  // the held locks, in locking order
+};
+AmThreadState& am_thread_state();
+
+class AmEngine {
+public:
+    // Runs handler `fn` for `message` (the API layer knows the prototypes).
+    using Dispatch = void (*)(void (*fn)(), gasket_am_token* token, const AmMessage& message);
+
+    // Collective.  `segment`: where Long payloads land (this rank's copy,
+    // node peers' mappings and the MPI window); may be empty.
+    // `remote_sizes`: every rank's segment size in bytes.
+    AmEngine(Job& job, Segment& segment, Dispatch dispatch, const char* routine);
+    ~AmEngine();  // stops the progress thread, then the transport
+    AmEngine(const AmEngine&) = delete;
+    AmEngine& operator=(const AmEngine&) = delete;
+
+    // Registers `fn` at `index` (the API layer has checked the index).
+    void set_handler(std::uint8_t index, void (*fn)()) { handlers_[index] = fn; }
+    bool has_handler(std::uint8_t index) const { return handlers_[index] != nullptr; }
+
+    // Sends a request to `dest` (a valid rank).  Long: `long_offset` is the
+    // byte offset in dest's segment (range checked by the caller).  Fatal,
+    // naming `routine`, inside a handler, a No-Interrupt Section or while
+    // holding a handler-safe lock.
+    void request(const char* routine, int dest, AmCategory category, std::uint8_t handler, int nargs,
+                 const std::int32_t* args, const void* payload, std::size_t nbytes, std::size_t long_offset);
+    // Sends the reply for `token`.  Fatal, naming `routine`, unless called
+    // once from the request handler that received the token, with no
+    // handler-safe lock held.
+    void reply(const char* routine, gasket_am_token* token, AmCategory category, std::uint8_t handler, int nargs,
+               const std::int32_t* args, const void* payload, std::size_t nbytes, std::size_t long_offset);
+
+    // Runs the handlers of arrived messages; returns how many.  Fatal,
+    // naming `routine`, inside a handler or No-Interrupt Section.
+    int poll(const char* routine);
+
+    // Stops the progress thread (before an exit that must not race it).
+    void stop_progress_thread() { progress_.reset(); }
+    bool progress_thread_running() const { return progress_ != nullptr; }
+    int rank() const { return transport_.rank(); }
+    int size() const { return transport_.size(); }
+    // Waits until every message this rank sent has left its buffers.
+    void drain() { transport_.drain_sends(); }
+
+    // Long payloads up to this many bytes travel inside the message.
+    static constexpr std::size_t kLongInline = 4096 - 128;
+    static constexpr std::size_t kMaxMedium = 65536;
+
+private:
+    static void deliver(void* self, const mpi::AmInbound& in);
+    void place_long(const char* routine, int dest, const void* payload, std::size_t nbytes, std::size_t offset,
+                    mpi::AmWire& wire);
+    void check_may_send(const char* routine) const;
+
+    Job& job_;
+    Segment& segment_;
+    Dispatch dispatch_;
+    std::array<void (*)(), 256> handlers_{};
+    mpi::AmTransport transport_;
+    std::unique_ptr<mpi::ProgressThread> progress_;
+};
+
+}  // namespace gasket::rt
