@@ -27,9 +27,10 @@ std::size_t args_bytes(int nargs) { return (std::size_t(nargs) * 4 + 15) & ~std:
 
 }  // namespace
 
-AmTransport::AmTransport(MPI_Comm comm, std::size_t max_payload, Deliver deliver, void* context)
+AmTransport::AmTransport(const Environment& env, bool node_shared, std::size_t max_payload, Deliver deliver,
+                         void* context)
     : max_payload_(max_payload), deliver_(deliver), context_(context) {
-    check(MPI_Comm_dup(comm, &comm_), "MPI_Comm_dup");
+    check(MPI_Comm_dup(env.world(), &comm_), "MPI_Comm_dup");
     check(MPI_Comm_set_errhandler(comm_, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
     check(MPI_Comm_rank(comm_, &rank_), "MPI_Comm_rank");
     check(MPI_Comm_size(comm_, &size_), "MPI_Comm_size");
@@ -48,6 +49,19 @@ AmTransport::AmTransport(MPI_Comm comm, std::size_t max_payload, Deliver deliver
     }
     make_ring(requests_, kRequestTag, kRequestSlots);
     make_ring(replies_, kReplyTag, kReplySlots);
+    peer_requests_.assign(size_, nullptr);
+    peer_replies_.assign(size_, nullptr);
+    if (node_shared) {
+        static_assert(kReplySlots <= int(ShmInbox::kSlots), "a reply inbox must hold every unreturned request");
+        shm_memory_ = std::make_unique<NodeMemory>(2 * ShmInbox::bytes(), env.node());
+        my_requests_ = ShmInbox::create(shm_memory_->base());
+        my_replies_ = ShmInbox::create(shm_memory_->base() + ShmInbox::bytes());
+        for (int r = 0; r < size_; ++r)
+            if (int nr = env.node_rank_of(r); nr >= 0) {
+                peer_requests_[r] = ShmInbox::at(shm_memory_->peer(nr));
+                peer_replies_[r] = ShmInbox::at(shm_memory_->peer(nr) + ShmInbox::bytes());
+            }
+    }
     // Every rank's receives are posted before anyone may send.
     check(MPI_Barrier(comm_), "MPI_Barrier");
 }
@@ -70,6 +84,8 @@ AmTransport::~AmTransport() {
             }
         munmap(ring->memory, ring->requests.size() * slot_bytes_);
     }
+    MPI_Barrier(comm_);  // no peer still writes into our inboxes
+    shm_memory_.reset();
     MPI_Comm_free(&comm_);
 }
 
@@ -92,6 +108,30 @@ void AmTransport::post(Ring& ring, int slot) {
 int AmTransport::poll() {
     std::unique_lock lock(recv_mutex_, std::try_to_lock);
     if (!lock.owns_lock()) return 0;
+    int delivered = shm_memory_ ? poll_shm() : 0;
+    // MPI is asked when shared memory had nothing, and every 16th poll
+    // regardless, so neither path starves the other.
+    if (delivered == 0 || (++polls_ & 15) == 0) delivered += poll_mpi();
+    return_credits(delivered == 0);
+    return delivered;
+}
+
+int AmTransport::poll_shm() {
+    int delivered = 0;
+    while (delivered < kBatch) {
+        int before = delivered;
+        for (auto [inbox, reply] : {std::pair{my_replies_, true}, std::pair{my_requests_, false}})
+            if (ShmInbox::Slot* slot = inbox->peek()) {
+                deliver_message(slot->data, slot->source, reply);
+                inbox->release(slot);
+                ++delivered;
+            }
+        if (delivered == before) break;
+    }
+    return delivered;
+}
+
+int AmTransport::poll_mpi() {
     int delivered = 0;
     while (delivered < kBatch) {
         // Receives of one tag complete in the order they were posted, so
@@ -105,19 +145,15 @@ int AmTransport::poll() {
         const int slot = ring.head;
         ring.requests[slot] = MPI_REQUEST_NULL;
         ring.head = (slot + 1) % int(ring.requests.size());
-        deliver_slot(ring, slot, status);
+        deliver_message(ring.memory + std::size_t(slot) * slot_bytes_, status.MPI_SOURCE, ring.tag == kReplyTag);
         post(ring, slot);
         ++delivered;
     }
-    return_credits(delivered == 0);
     return delivered;
 }
 
-void AmTransport::deliver_slot(Ring& ring, int slot, const MPI_Status& status) {
-    char* base = ring.memory + std::size_t(slot) * slot_bytes_;
+void AmTransport::deliver_message(char* base, int source, bool reply) {
     const auto* wire = reinterpret_cast<const AmWire*>(base);
-    const bool reply = ring.tag == kReplyTag;
-    const int source = status.MPI_SOURCE;
     if (reply && wire->credits) {
         credits_[source].fetch_add(int(wire->credits), std::memory_order_release);
         unreturned_.fetch_sub(int(wire->credits), std::memory_order_release);
@@ -186,6 +222,9 @@ void AmTransport::send(int dest, int tag, const AmWire& wire, const std::int32_t
                        bool may_poll) {
     const std::size_t head = sizeof(AmWire) + args_bytes(wire.nargs);
     const std::size_t total = head + wire.nbytes;
+    if (peer_requests_[dest] && total <= ShmInbox::kCapacity &&
+        send_shm(dest, tag == kReplyTag, wire, args, payload, head, total))
+        return;
     const int slot = acquire_send_slot(may_poll);  // send_mutex_ now held
     std::lock_guard lock(send_mutex_, std::adopt_lock);
     SendSlot& s = send_slots_[slot];
@@ -195,6 +234,26 @@ void AmTransport::send(int dest, int tag, const AmWire& wire, const std::int32_t
     if (wire.nargs) std::memcpy(out + sizeof(AmWire), args, std::size_t(wire.nargs) * 4);
     if (wire.nbytes) std::memcpy(out + head, payload, wire.nbytes);
     check(MPI_Isend(out, int(total), MPI_BYTE, dest, tag, comm_, &s.request), "MPI_Isend");
+}
+
+bool AmTransport::send_shm(int dest, bool reply, const AmWire& wire, const std::int32_t* args, const void* payload,
+                           std::size_t head, std::size_t total) {
+    ShmInbox* inbox = reply ? peer_replies_[dest] : peer_requests_[dest];
+    std::uint64_t position = 0;
+    ShmInbox::Slot* slot;
+    // A full request inbox: serve our own messages while the peer catches
+    // up.  A reply inbox is never full (it holds every unreturned request),
+    // but replies wait without running handlers all the same.
+    while (!(slot = inbox->claim(position))) {
+        if (reply || poll() == 0) sched_yield();
+    }
+    std::memcpy(slot->data, &wire, sizeof(AmWire));
+    if (wire.nargs) std::memcpy(slot->data + sizeof(AmWire), args, std::size_t(wire.nargs) * 4);
+    if (wire.nbytes) std::memcpy(slot->data + head, payload, wire.nbytes);
+    slot->source = rank_;
+    slot->bytes = std::uint32_t(total);
+    ShmInbox::publish(slot, position);
+    return true;
 }
 
 int AmTransport::acquire_send_slot(bool may_poll) {

@@ -2,6 +2,10 @@
 // requests and replies as MPI messages on a private communicator, delivered
 // from rings of pre-posted receives, with credit-based flow control.
 //
+// Node peers (and this rank itself), when node sharing is on, skip MPI:
+// messages that fit a 4 KiB slot go through a ShmInbox in node-shared
+// memory (one for requests, one for replies, per rank); larger ones use MPI.
+//
 // Wire format: a 32-byte AmWire header, `nargs` 32-bit arguments padded to
 // 16 bytes, then the payload (16-byte aligned in the receive slot).
 //
@@ -32,6 +36,10 @@
 #include <memory>
 #include <mutex>
 #include <vector>
+
+#include "environment.hpp"
+#include "node_memory.hpp"
+#include "shm_inbox.hpp"
 
 namespace gasket::mpi {
 
@@ -66,9 +74,10 @@ public:
     // Called for each arriving request or reply, on the polling thread.
     using Deliver = void (*)(void* context, const AmInbound& message);
 
-    // Collective over `comm` (duplicated).  `max_payload`: the largest
-    // payload a message may carry, in bytes.
-    AmTransport(MPI_Comm comm, std::size_t max_payload, Deliver deliver, void* context);
+    // Collective over env.world() (duplicated).  `max_payload`: the largest
+    // payload a message may carry, in bytes.  `node_shared`: node peers use
+    // shared-memory inboxes.
+    AmTransport(const Environment& env, bool node_shared, std::size_t max_payload, Deliver deliver, void* context);
     ~AmTransport();  // cancels the posted receives; frees the communicator
     AmTransport(const AmTransport&) = delete;
     AmTransport& operator=(const AmTransport&) = delete;
@@ -85,6 +94,7 @@ public:
     // from a delivery.
     int poll();
 
+    bool uses_shared_memory() const { return shm_memory_ != nullptr; }
     int rank() const { return rank_; }
     int size() const { return size_; }
     int credits_per_peer() const { return credits_per_peer_; }
@@ -106,7 +116,11 @@ private:
 
     void make_ring(Ring& ring, int tag, int slots);
     void post(Ring& ring, int slot);
-    void deliver_slot(Ring& ring, int slot, const MPI_Status& status);
+    void deliver_message(char* base, int source, bool reply);
+    int poll_shm();
+    int poll_mpi();
+    bool send_shm(int dest, bool reply, const AmWire& wire, const std::int32_t* args, const void* payload,
+                  std::size_t head, std::size_t total);
     void take_credit(int dest);
     void send(int dest, int tag, const AmWire& wire, const std::int32_t* args, const void* payload, bool may_poll);
     int acquire_send_slot(bool may_poll);  // locks send_mutex_ on success
@@ -126,6 +140,14 @@ private:
     Ring requests_, replies_;
     std::vector<int> owed_;         // per source: credits to return
     std::vector<int> owed_sources_;  // sources with owed_ > 0
+    unsigned polls_ = 0;
+
+    // Node-shared inboxes: this rank's, and every world rank's as mapped
+    // here (nullptr for ranks on other nodes, or all when sharing is off).
+    std::unique_ptr<NodeMemory> shm_memory_;
+    ShmInbox* my_requests_ = nullptr;
+    ShmInbox* my_replies_ = nullptr;
+    std::vector<ShmInbox*> peer_requests_, peer_replies_;
 
     // Sending side.
     std::mutex send_mutex_;

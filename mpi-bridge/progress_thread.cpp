@@ -98,11 +98,10 @@ void ProgressThread::run() {
     std::chrono::microseconds sleep{0};
     while (!stop_.load(std::memory_order_relaxed)) {
         polls_.fetch_add(1, std::memory_order_relaxed);
-        if (poll_(context_) > 0) {
-            sleep = std::chrono::microseconds{0};
-            continue;
-        }
-        sleep = sleep.count() == 0 ? min_sleep_ : std::min(sleep * 2, max_sleep_);
+        // Work keeps the shortest sleep (never a spin: the thread may share
+        // the application's core); idle doubles it.
+        if (poll_(context_) > 0 || sleep.count() == 0) sleep = min_sleep_;
+        else sleep = std::min(sleep * 2, max_sleep_);
         std::this_thread::sleep_for(sleep);
     }
 }

@@ -1,9 +1,9 @@
 // mpi-bridge/progress_thread.hpp -- a thread that keeps polling so a process
 // busy computing still serves Active Messages.
 //
-// It backs off when idle: after a poll that found nothing it sleeps, and
-// each further idle poll doubles the sleep, from `min_sleep` up to
-// `max_sleep`; any work resets it.  hwloc places it on a hardware thread no
+// It never spins: after a poll that found work it sleeps `min_sleep`; each
+// further idle poll doubles the sleep up to `max_sleep`.  The poll function
+// itself may report "idle" when the application is polling anyway.  hwloc places it on a hardware thread no
 // rank of this node is bound to, when there is one; otherwise it shares the
 // process's binding (and, mostly asleep, costs the application little).
 #pragma once

@@ -30,7 +30,7 @@ AmThreadState& am_thread_state() {
 
 AmEngine::AmEngine(Job& job, Segment& segment, Dispatch dispatch, const char* routine)
     : job_(job), segment_(segment), dispatch_(dispatch),
-      transport_(job.env->world(), kMaxMedium, &AmEngine::deliver, this) {
+      transport_(*job.env, job.config.node_fastpath, kMaxMedium, &AmEngine::deliver, this) {
     const bool multiple = job.env->thread_level() == MPI_THREAD_MULTIPLE;
     bool start = job.config.progress_thread == Tristate::on ||
                  (job.config.progress_thread == Tristate::automatic && multiple);
@@ -44,9 +44,10 @@ AmEngine::AmEngine(Job& job, Segment& segment, Dispatch dispatch, const char* ro
     mpi::check(MPI_Allreduce(&local, &all, 1, MPI_INT, MPI_MIN, job.env->world()), "MPI_Allreduce");
     if (all)
         progress_ = std::make_unique<mpi::ProgressThread>(
-            [](void* self) { return static_cast<AmEngine*>(self)->transport_.poll(); }, this, job.env->node(),
+            &AmEngine::progress_poll, this, job.env->node(),
             kProgressMinSleep, kProgressMaxSleep);
-    debug(routine, "Active Messages: %d credits per peer, progress thread %s", transport_.credits_per_peer(),
+    debug(routine, "Active Messages: %d credits per peer, node peers through %s, progress thread %s",
+          transport_.credits_per_peer(), transport_.uses_shared_memory() ? "shared memory" : "MPI",
           progress_ ? progress_->placement().c_str() : "off");
 }
 
@@ -132,7 +133,18 @@ int AmEngine::poll(const char* routine) {
     const AmThreadState& t = am_thread_state();
     if (t.handler_depth > 0 || t.nis_depth > 0 || t.held_locks > 0) [[unlikely]]
         check_may_send(routine);
+    app_polls_.store(app_polls_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
     return transport_.poll();
+}
+
+int AmEngine::progress_poll(void* self) {
+    auto& engine = *static_cast<AmEngine*>(self);
+    const unsigned seen = engine.app_polls_.load(std::memory_order_relaxed);
+    if (seen != engine.app_polls_seen_) {  // the application is polling: leave it to it
+        engine.app_polls_seen_ = seen;
+        return 0;
+    }
+    return engine.transport_.poll();
 }
 
 void AmEngine::deliver(void* self, const mpi::AmInbound& in) {

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -102,8 +103,14 @@ private:
                     mpi::AmWire& wire);
     void check_may_send(const char* routine) const;
 
+    static int progress_poll(void* self);
+
     Job& job_;
     Segment& segment_;
+    // Polls by application threads: while they poll, the progress thread
+    // stays asleep.
+    std::atomic<unsigned> app_polls_{0};
+    unsigned app_polls_seen_ = 0;  // progress thread only
     Dispatch dispatch_;
     std::array<void (*)(), 256> handlers_{};
     mpi::AmTransport transport_;
