@@ -56,6 +56,28 @@ Environment::~Environment() {
 
 void Environment::barrier() const { check(MPI_Barrier(world_), "MPI_Barrier"); }
 
+int Environment::all_min(int mine) const {
+    int out = mine;
+    check(MPI_Allreduce(&mine, &out, 1, MPI_INT, MPI_MIN, world_), "MPI_Allreduce");
+    return out;
+}
+
+int Environment::all_max(int mine) const {
+    int out = mine;
+    check(MPI_Allreduce(&mine, &out, 1, MPI_INT, MPI_MAX, world_), "MPI_Allreduce");
+    return out;
+}
+
+unsigned long Environment::all_min(unsigned long mine) const {
+    unsigned long out = mine;
+    check(MPI_Allreduce(&mine, &out, 1, MPI_UNSIGNED_LONG, MPI_MIN, world_), "MPI_Allreduce");
+    return out;
+}
+
+void Environment::allgather(const void* mine, std::size_t bytes, void* all) const {
+    check(MPI_Allgather(mine, int(bytes), MPI_BYTE, all, int(bytes), MPI_BYTE, world_), "MPI_Allgather");
+}
+
 void Environment::poke_progress() const {
     int flag = 0;
     check(MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, world_, &flag, MPI_STATUS_IGNORE), "MPI_Iprobe");

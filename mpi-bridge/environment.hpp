@@ -33,6 +33,13 @@ public:
     int node_rank_of(int world_rank) const { return node_rank_of_[world_rank]; }
 
     void barrier() const;  // MPI_Barrier on the private world communicator
+    bool thread_multiple() const { return thread_level_ == MPI_THREAD_MULTIPLE; }
+    // Collectives on the private world communicator.
+    int all_min(int mine) const;
+    int all_max(int mine) const;
+    unsigned long all_min(unsigned long mine) const;
+    // Gathers `bytes` from every rank into `all` (size() * bytes), rank order.
+    void allgather(const void* mine, std::size_t bytes, void* all) const;
     // Enters MPI briefly (MPI_Iprobe) so MPIs that progress RMA only inside
     // MPI calls deliver what other processes sent here.
     void poke_progress() const;

@@ -2,8 +2,6 @@
 // §1.6, §2.1, §2.2, §3.6.2).
 #include <gasnet.h>
 
-#include <mpi.h>
-
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -144,7 +142,7 @@ int gasket_gasnet_init(int* argc, char*** argv, int thread_mode) {
     g_state.thread_mode = thread_mode;
     g_state.exit = std::make_unique<mpi::ExitChannel>(rt::g_job->env->world());
     g_state.initialized = true;
-    if (thread_mode == 2 && rt::g_job->env->thread_level() != MPI_THREAD_MULTIPLE)
+    if (thread_mode == 2 && !rt::g_job->env->thread_multiple())
         rt::error(routine, "GASNET_PAR needs MPI_THREAD_MULTIPLE but MPI provides level %d: call GASNet from one "
                            "thread at a time", rt::g_job->env->thread_level());
     return GASNET_OK;
@@ -173,8 +171,7 @@ int gasnet_attach(gasnet_handlerentry_t* table, int numentries, uintptr_t segsiz
         status = GASNET_ERR_BAD_ARG;
     }
     // Agree on success first: attach is collective and nobody may hang.
-    int worst = status;
-    mpi::check(MPI_Allreduce(&status, &worst, 1, MPI_INT, MPI_MAX, job.env->world()), "MPI_Allreduce");
+    int worst = job.env->all_max(status);
     if (worst != GASNET_OK) {
         if (status == GASNET_OK) rt::error(routine, "another node's segment request failed");
         return status != GASNET_OK ? status : GASNET_ERR_RESOURCE;
@@ -187,14 +184,12 @@ int gasnet_attach(gasnet_handlerentry_t* table, int numentries, uintptr_t segsiz
     job.attach_heap(segsize, node_shared, "GASNet segment", routine);
     job.start_am(gasnet::dispatch_handler, routine);
     status = gasnet::assign_handlers(table, numentries, *job.am);
-    mpi::check(MPI_Allreduce(&status, &worst, 1, MPI_INT, MPI_MAX, job.env->world()), "MPI_Allreduce");
+    worst = job.env->all_max(status);
     if (worst != GASNET_OK) return status != GASNET_OK ? status : GASNET_ERR_RESOURCE;
 
     gasnet_seginfo_t mine{segsize ? job.heap.base : nullptr, segsize};
     g_state.segments.resize(job.n_pes);
-    mpi::check(MPI_Allgather(&mine, sizeof mine, MPI_BYTE, g_state.segments.data(), sizeof mine, MPI_BYTE,
-                             job.env->world()),
-               "MPI_Allgather");
+    job.env->allgather(&mine, sizeof mine, g_state.segments.data());
     g_state.attached = true;
     job.env->barrier();
     return GASNET_OK;
@@ -206,9 +201,7 @@ uintptr_t gasnet_getMaxLocalSegmentSize(void) {
 
 uintptr_t gasnet_getMaxGlobalSegmentSize(void) {
     rt::Job& job = gasnet::initialized_job("gasnet_getMaxGlobalSegmentSize");
-    unsigned long mine = gasnet::max_local_segment(job), least = mine;
-    mpi::check(MPI_Allreduce(&mine, &least, 1, MPI_UNSIGNED_LONG, MPI_MIN, job.env->world()), "MPI_Allreduce");
-    return least;
+    return job.env->all_min((unsigned long)gasnet::max_local_segment(job));
 }
 
 void gasnet_exit(int exitcode) {

@@ -31,7 +31,7 @@ AmThreadState& am_thread_state() {
 AmEngine::AmEngine(Job& job, Segment& segment, Dispatch dispatch, const char* routine)
     : job_(job), segment_(segment), dispatch_(dispatch),
       transport_(*job.env, job.config.node_fastpath, kMaxMedium, &AmEngine::deliver, this) {
-    const bool multiple = job.env->thread_level() == MPI_THREAD_MULTIPLE;
+    const bool multiple = job.env->thread_multiple();
     bool start = job.config.progress_thread == Tristate::on ||
                  (job.config.progress_thread == Tristate::automatic && multiple);
     if (start && !multiple)
@@ -40,9 +40,7 @@ AmEngine::AmEngine(Job& job, Segment& segment, Dispatch dispatch, const char* ro
               "initialized MPI itself with a lower level?)",
               job.env->thread_level());
     // Every rank decides alike (the placement exchange is collective).
-    int local = start ? 1 : 0, all = 0;
-    mpi::check(MPI_Allreduce(&local, &all, 1, MPI_INT, MPI_MIN, job.env->world()), "MPI_Allreduce");
-    if (all)
+    if (job.env->all_min(start ? 1 : 0))
         progress_ = std::make_unique<mpi::ProgressThread>(
             &AmEngine::progress_poll, this, job.env->node(),
             kProgressMinSleep, kProgressMaxSleep);

@@ -70,6 +70,33 @@ TEST(Config, FlagsAndSwitches) {
     EXPECT_FALSE(cfg.shared_data);
 }
 
+TEST(Config, GasnetAndProgressOptions) {
+    {
+        Config cfg = load_ok();
+        EXPECT_EQ(cfg.progress_thread, gasket::rt::Tristate::automatic);
+        EXPECT_EQ(cfg.max_segsize, 0u);
+        EXPECT_DOUBLE_EQ(cfg.exit_timeout, 2.0);
+    }
+    EnvVar a("GASKET_PROGRESS_THREAD", "OFF"), b("GASNET_MAX_SEGSIZE", "64M"), c("GASKET_EXIT_TIMEOUT", "0.5");
+    Config cfg = load_ok();
+    EXPECT_EQ(cfg.progress_thread, gasket::rt::Tristate::off);
+    EXPECT_EQ(cfg.max_segsize, std::size_t(64) << 20);
+    EXPECT_DOUBLE_EQ(cfg.exit_timeout, 0.5);
+    EnvVar d("GASKET_PROGRESS_THREAD", "on");
+    EXPECT_EQ(load_ok().progress_thread, gasket::rt::Tristate::on);
+}
+
+TEST(Config, BadGasnetValuesNameTheVariableAndValue) {
+    for (auto [name, value] : {std::pair{"GASKET_PROGRESS_THREAD", "maybe"}, std::pair{"GASNET_MAX_SEGSIZE", "big"},
+                               std::pair{"GASKET_EXIT_TIMEOUT", "-1"}, std::pair{"GASKET_EXIT_TIMEOUT", "2x"}}) {
+        EnvVar v(name, value);
+        Config c;
+        std::string error;
+        EXPECT_FALSE(load_config(c, error)) << name << "=" << value;
+        EXPECT_NE(error.find(std::string(name) + "='" + value + "'"), std::string::npos) << error;
+    }
+}
+
 TEST(Config, BadValuesNameTheVariableAndValue) {
     {
         EnvVar a("SHMEM_SYMMETRIC_SIZE", "lots");
@@ -98,7 +125,8 @@ TEST(Config, TableListsEveryVariableWithValueAndDefault) {
             EXPECT_FALSE(r.help.empty());
         }
     EXPECT_TRUE(found);
-    for (const char* name : {"SHMEM_DEBUG", "SHMEM_INFO", "SHMEM_VERSION", "GASKET_NODE_FASTPATH", "GASKET_SHARED_DATA"}) {
+    for (const char* name : {"SHMEM_DEBUG", "SHMEM_INFO", "SHMEM_VERSION", "GASKET_NODE_FASTPATH", "GASKET_SHARED_DATA",
+                             "GASKET_PROGRESS_THREAD", "GASNET_MAX_SEGSIZE", "GASKET_EXIT_TIMEOUT"}) {
         bool listed = false;
         for (const auto& r : rows) listed |= r.name == name;
         EXPECT_TRUE(listed) << name;
