@@ -1,7 +1,7 @@
 #!/bin/sh
 # check_install.sh BUILD_DIR SOURCE_DIR
 # Installs the build into a fresh prefix, then builds the consumer program
-# three ways a user would -- find_package(Gasket), pkg-config, the installed
+# (an OpenSHMEM ring and a GASNet one) three ways a user would -- find_package(Gasket), pkg-config, the installed
 # oshcc -- and runs each under the installed oshrun on 2 PEs.
 set -eu
 build=$1 src=$2
@@ -14,6 +14,7 @@ echo "== find_package(Gasket)"
 cmake -S "$src/consumer" -B "$work/cmake" -DCMAKE_PREFIX_PATH="$prefix" > /dev/null
 cmake --build "$work/cmake" > /dev/null
 "$prefix/bin/oshrun" -np 2 "$work/cmake/ring"
+"$prefix/bin/oshrun" -np 2 "$work/cmake/am_ring"
 
 echo "== pkg-config gasket"
 PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
@@ -25,4 +26,6 @@ cc -std=c11 $(pkg-config --cflags gasket) "$src/consumer/ring.c" $(pkg-config --
 echo "== installed oshcc"
 "$prefix/bin/oshcc" -std=c11 "$src/consumer/ring.c" -o "$work/ring-oshcc"
 "$prefix/bin/oshrun" -np 2 "$work/ring-oshcc"
+"$prefix/bin/oshcc" -std=c11 "$src/consumer/am_ring.c" -o "$work/am-ring-oshcc"
+"$prefix/bin/oshrun" -np 2 "$work/am-ring-oshcc"
 echo "install check passed"
