@@ -138,12 +138,13 @@ uintptr_t gasnet_getMaxLocalSegmentSize(void);
 uintptr_t gasnet_getMaxGlobalSegmentSize(void);
 
 /* gasnet_exit (§2.1.0.5): ends the whole job with `exitcode`; never
- * returns.  When every node calls it (the usual end of main, after a
- * barrier) MPI is finalized and each process exits with its code.  When
- * one node calls it alone, the others are told, and after
- * GASKET_EXIT_TIMEOUT seconds without them the job is ended with
- * MPI_Abort(exitcode), so the launcher returns `exitcode` and no process
- * is left behind.  Stdio is flushed first. */
+ * returns.  The other nodes are told; a node that is polling
+ * (gasnet_AMPoll, GASNET_BLOCKUNTIL) exits with the same code at once.
+ * When every node exits (the usual end of main, after a barrier) MPI is
+ * finalized and each process exits with its code.  When some node has not
+ * exited within GASKET_EXIT_TIMEOUT seconds (it computes without polling),
+ * the job is ended with MPI_Abort(exitcode), so the launcher returns
+ * `exitcode` and no process is left behind.  Stdio is flushed first. */
 void gasnet_exit(int exitcode);
 
 /* ---- §2.2 job environment queries ----------------------------------- */

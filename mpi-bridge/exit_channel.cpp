@@ -34,6 +34,24 @@ ExitChannel::~ExitChannel() {
     MPI_Comm_free(&comm_);
 }
 
+bool ExitChannel::test_receive() {
+    if (heard_ >= size_ - 1) return false;
+    int flag = 0;
+    check(MPI_Test(&receive_, &flag, MPI_STATUS_IGNORE), "MPI_Test");
+    if (!flag) return false;
+    if (heard_++ == 0) first_code_ = incoming_;
+    if (heard_ < size_ - 1)
+        check(MPI_Irecv(&incoming_, 1, MPI_INT, MPI_ANY_SOURCE, kExitTag, comm_, &receive_), "MPI_Irecv");
+    return true;
+}
+
+bool ExitChannel::notice_arrived(int& code) {
+    test_receive();
+    if (heard_ == 0) return false;
+    code = first_code_;
+    return true;
+}
+
 bool ExitChannel::notify_and_wait(int code, double timeout_seconds, void (*poll)(void*), void* context) {
     std::vector<MPI_Request> sends;
     for (int r = 0; r < size_; ++r) {
@@ -41,23 +59,11 @@ bool ExitChannel::notify_and_wait(int code, double timeout_seconds, void (*poll)
         sends.push_back(MPI_REQUEST_NULL);
         check(MPI_Isend(&code, 1, MPI_INT, r, kExitTag, comm_, &sends.back()), "MPI_Isend");
     }
-    const auto deadline =
-        std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_seconds);
-    int heard = 0, sent = 0;
-    while (heard < size_ - 1 || !sent) {
-        int flag = 0;
-        if (heard < size_ - 1) {
-            check(MPI_Test(&receive_, &flag, MPI_STATUS_IGNORE), "MPI_Test");
-            if (flag) {
-                ++heard;
-                if (heard < size_ - 1)
-                    check(MPI_Irecv(&incoming_, 1, MPI_INT, MPI_ANY_SOURCE, kExitTag, comm_, &receive_), "MPI_Irecv");
-                continue;
-            }
-        }
-        if (!sent && !sends.empty())
-            check(MPI_Testall(int(sends.size()), sends.data(), &sent, MPI_STATUSES_IGNORE), "MPI_Testall");
-        else sent = 1;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_seconds);
+    int sent = sends.empty();
+    while (heard_ < size_ - 1 || !sent) {
+        if (test_receive()) continue;
+        if (!sent) check(MPI_Testall(int(sends.size()), sends.data(), &sent, MPI_STATUSES_IGNORE), "MPI_Testall");
         if (std::chrono::steady_clock::now() > deadline) return false;
         if (poll) poll(context);
     }

@@ -26,14 +26,21 @@ public:
     // it waits.  True when every rank has exited too.
     bool notify_and_wait(int code, double timeout_seconds, void (*poll)(void*), void* context);
 
+    // True (and the first notice's code in `code`) once another rank has
+    // sent an exit notice.  Cheap enough to call now and then from polls.
+    bool notice_arrived(int& code);
+
     // Ends every process of the job with `code` (MPI_Abort).
     [[noreturn]] void abort(int code);
 
 private:
     MPI_Comm comm_ = MPI_COMM_NULL;
     int rank_ = 0, size_ = 1;
+    bool test_receive();  // one MPI_Test of the notice receive; reposts it
     int incoming_ = 0;  // receive buffer: the sender's code
     MPI_Request receive_ = MPI_REQUEST_NULL;
+    int heard_ = 0;         // notices received
+    int first_code_ = 0;    // the first notice's code
 };
 
 // The largest segment of node-shared memory each of `ranks_on_node` ranks

@@ -93,6 +93,14 @@ int reply(const char* routine, gasnet_token_t token, gasnet_handler_t handler, A
 
 }  // namespace
 
+void watch_for_exit() {
+    // Every 64th poll: has another node called gasnet_exit?  Then this node
+    // exits with it, which makes the exit collective (and clean).
+    thread_local unsigned polls = 0;
+    int code = 0;
+    if ((++polls & 63) == 0 && g_state.exit->notice_arrived(code)) gasnet_exit(code);
+}
+
 // Handler prototypes (§2.3.1), one switch case per argument count.
 #define GASKET_SHORT_CASE(M)                                                                            \
     case M:                                                                                             \
@@ -172,6 +180,7 @@ int gasnet_AMPoll(void) {
     if (!job) [[unlikely]]
         return GASNET_ERR_NOT_INIT;
     job->am->poll("gasnet_AMPoll");
+    gasnet::watch_for_exit();
     return GASNET_OK;
 }
 
@@ -183,6 +192,7 @@ void gasket_gasnet_block_poll(unsigned* misses) {
         *misses = 0;
         return;
     }
+    gasnet::watch_for_exit();
     // Spin a while, then give the core away between polls (spin-block).
     const int mode = gasnet::g_state.wait_mode;
     if (mode == GASNET_WAIT_BLOCK || (mode == GASNET_WAIT_SPINBLOCK && ++*misses > 256)) sched_yield();

@@ -52,13 +52,16 @@ uintptr_t max_local_segment(const rt::Job& job) {
     return max;
 }
 
-// Assigns handler indices (§2.1.0.2): fixed ones must be 128..255 and
-// distinct; "don't care" (0) entries take the highest free indices in
-// table order, the same on every node given the same table.
-int assign_handlers(gasnet_handlerentry_t* table, int numentries, rt::AmEngine& am) {
+// Chooses handler indices (§2.1.0.2) into `indices`: fixed ones must be
+// 128..255 and distinct; "don't care" (0) entries take the highest free
+// indices in table order, the same on every node given the same table.
+// Changes nothing else; returns GASNET_OK or GASNET_ERR_BAD_ARG (with a
+// message).
+int choose_handlers(const gasnet_handlerentry_t* table, int numentries, std::vector<gasnet_handler_t>& indices) {
     const char* routine = "gasnet_attach";
     if (numentries < 0 || (numentries > 0 && !table)) {
-        rt::error(routine, "handler table %p with %d entries is not valid", static_cast<void*>(table), numentries);
+        rt::error(routine, "handler table %p with %d entries is not valid", static_cast<const void*>(table),
+                  numentries);
         return GASNET_ERR_BAD_ARG;
     }
     bool used[256] = {};
@@ -80,18 +83,19 @@ int assign_handlers(gasnet_handlerentry_t* table, int numentries, rt::AmEngine& 
         }
         used[index] = true;
     }
+    indices.resize(std::size_t(numentries));
     unsigned next = 255;
     for (int i = 0; i < numentries; ++i) {
+        indices[i] = table[i].index;
         if (table[i].index != 0) continue;
         while (next >= 128 && used[next]) --next;
         if (next < 128) {
             rt::error(routine, "no free handler index left for table entry %d (128 client handlers at most)", i);
             return GASNET_ERR_BAD_ARG;
         }
-        table[i].index = gasnet_handler_t(next);
+        indices[i] = gasnet_handler_t(next);
         used[next] = true;
     }
-    for (int i = 0; i < numentries; ++i) am.set_handler(table[i].index, table[i].fnptr);
     return GASNET_OK;
 }
 
@@ -170,10 +174,12 @@ int gasnet_attach(gasnet_handlerentry_t* table, int numentries, uintptr_t segsiz
                   uintmax_t(max));
         status = GASNET_ERR_BAD_ARG;
     }
-    // Agree on success first: attach is collective and nobody may hang.
-    int worst = job.env->all_max(status);
-    if (worst != GASNET_OK) {
-        if (status == GASNET_OK) rt::error(routine, "another node's segment request failed");
+    std::vector<gasnet_handler_t> indices;
+    if (status == GASNET_OK) status = gasnet::choose_handlers(table, numentries, indices);
+    // Agree on success first: attach is collective, nobody may hang, and a
+    // refused attach leaves nothing behind.
+    if (job.env->all_max(status) != GASNET_OK) {
+        if (status == GASNET_OK) rt::error(routine, "another node's gasnet_attach arguments were refused");
         return status != GASNET_OK ? status : GASNET_ERR_RESOURCE;
     }
 #if defined(GASNET_SEGMENT_LARGE)
@@ -183,9 +189,10 @@ int gasnet_attach(gasnet_handlerentry_t* table, int numentries, uintptr_t segsiz
 #endif
     job.attach_heap(segsize, node_shared, "GASNet segment", routine);
     job.start_am(gasnet::dispatch_handler, routine);
-    status = gasnet::assign_handlers(table, numentries, *job.am);
-    worst = job.env->all_max(status);
-    if (worst != GASNET_OK) return status != GASNET_OK ? status : GASNET_ERR_RESOURCE;
+    for (int i = 0; i < numentries; ++i) {
+        table[i].index = indices[i];
+        job.am->set_handler(indices[i], table[i].fnptr);
+    }
 
     gasnet_seginfo_t mine{segsize ? job.heap.base : nullptr, segsize};
     g_state.segments.resize(job.n_pes);

@@ -32,6 +32,10 @@ inline rt::Job* attached_job(const char* routine) {
     return nullptr;
 }
 
+// Called by application polls: if another node has called gasnet_exit,
+// exits too (with its code), so that node's exit completes at once.
+void watch_for_exit();
+
 // The job after gasnet_init; fatal (naming `routine`) before it.
 rt::Job& initialized_job(const char* routine);
 
