@@ -50,6 +50,15 @@ inline int long_offset(const char* routine, gasnet_node_t dest, const void* dest
     return GASNET_OK;
 }
 
+// The payload rules of `category` for a message to `dest`: Medium size, or
+// a Long range inside dest's segment (its offset into `offset`).
+inline int check_payload(const char* routine, AmCategory category, gasnet_node_t dest, size_t nbytes,
+                         const void* dest_addr, size_t long_limit, size_t& offset) {
+    if (category == AmCategory::medium) return check_medium(routine, nbytes);
+    if (category == AmCategory::long_am) return long_offset(routine, dest, dest_addr, nbytes, long_limit, offset);
+    return GASNET_OK;
+}
+
 int request(const char* routine, gasnet_node_t dest, gasnet_handler_t handler, AmCategory category,
             const void* source_addr, size_t nbytes, void* dest_addr, int nargs, const gasnet_handlerarg_t* args) {
     rt::Job* job = attached_job(routine);
@@ -58,13 +67,9 @@ int request(const char* routine, gasnet_node_t dest, gasnet_handler_t handler, A
     if (int rc = check_node(routine, dest, *job)) [[unlikely]]
         return rc;
     size_t offset = 0;
-    if (category == AmCategory::medium) {
-        if (int rc = check_medium(routine, nbytes)) [[unlikely]]
-            return rc;
-    } else if (category == AmCategory::long_am) {
-        if (int rc = long_offset(routine, dest, dest_addr, nbytes, gasnet_AMMaxLongRequest(), offset)) [[unlikely]]
-            return rc;
-    }
+    if (int rc = check_payload(routine, category, dest, nbytes, dest_addr, gasnet_AMMaxLongRequest(), offset))
+        [[unlikely]]
+        return rc;
     job->am->request(routine, int(dest), category, handler, nargs, args, source_addr, nbytes, offset);
     return GASNET_OK;
 }
@@ -79,14 +84,9 @@ int reply(const char* routine, gasnet_token_t token, gasnet_handler_t handler, A
         return GASNET_ERR_BAD_ARG;
     }
     size_t offset = 0;
-    if (category == AmCategory::medium) {
-        if (int rc = check_medium(routine, nbytes)) [[unlikely]]
-            return rc;
-    } else if (category == AmCategory::long_am) {
-        if (int rc = long_offset(routine, gasnet_node_t(token->source), dest_addr, nbytes, gasnet_AMMaxLongReply(),
-                                 offset)) [[unlikely]]
-            return rc;
-    }
+    if (int rc = check_payload(routine, category, gasnet_node_t(token->source), nbytes, dest_addr,
+                               gasnet_AMMaxLongReply(), offset)) [[unlikely]]
+        return rc;
     job->am->reply(routine, token, category, handler, nargs, args, source_addr, nbytes, offset);
     return GASNET_OK;
 }

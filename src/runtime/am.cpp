@@ -82,20 +82,24 @@ void AmEngine::place_long(const char* routine, int dest, const void* payload, st
     }
 }
 
+const void* AmEngine::prepare(const char* routine, int dest, AmCategory category, std::uint8_t handler, int nargs,
+                             const void* payload, std::size_t nbytes, std::size_t long_offset, mpi::AmWire& wire) {
+    wire.handler = handler;
+    wire.category = std::uint8_t(category);
+    wire.nargs = std::uint8_t(nargs);
+    if (category != AmCategory::long_am) {
+        wire.nbytes = std::uint32_t(nbytes);
+        return payload;
+    }
+    place_long(routine, dest, payload, nbytes, long_offset, wire);
+    return (wire.flags & kLongInlineFlag) ? payload : nullptr;
+}
+
 void AmEngine::request(const char* routine, int dest, AmCategory category, std::uint8_t handler, int nargs,
                        const std::int32_t* args, const void* payload, std::size_t nbytes, std::size_t long_offset) {
     check_may_send(routine);
     mpi::AmWire wire;
-    wire.handler = handler;
-    wire.category = std::uint8_t(category);
-    wire.nargs = std::uint8_t(nargs);
-    const void* carried = payload;
-    if (category == AmCategory::long_am) {
-        place_long(routine, dest, payload, nbytes, long_offset, wire);
-        if (!(wire.flags & kLongInlineFlag)) carried = nullptr;
-    } else {
-        wire.nbytes = std::uint32_t(nbytes);
-    }
+    const void* carried = prepare(routine, dest, category, handler, nargs, payload, nbytes, long_offset, wire);
     transport_.send_request(dest, wire, args, carried);
 }
 
@@ -114,16 +118,8 @@ void AmEngine::reply(const char* routine, gasket_am_token* token, AmCategory cat
               t.held_locks);
     token->replied = true;
     mpi::AmWire wire;
-    wire.handler = handler;
-    wire.category = std::uint8_t(category);
-    wire.nargs = std::uint8_t(nargs);
-    const void* carried = payload;
-    if (category == AmCategory::long_am) {
-        place_long(routine, token->source, payload, nbytes, long_offset, wire);
-        if (!(wire.flags & kLongInlineFlag)) carried = nullptr;
-    } else {
-        wire.nbytes = std::uint32_t(nbytes);
-    }
+    const void* carried =
+        prepare(routine, token->source, category, handler, nargs, payload, nbytes, long_offset, wire);
     transport_.send_reply(token->source, wire, args, carried);
 }
 

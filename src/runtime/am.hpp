@@ -99,6 +99,10 @@ public:
 
 private:
     static void deliver(void* self, const mpi::AmInbound& in);
+    // Fills `wire` for a message to `dest` and places a Long payload; returns
+    // the bytes the message itself must carry (nullptr: none).
+    const void* prepare(const char* routine, int dest, AmCategory category, std::uint8_t handler, int nargs,
+                        const void* payload, std::size_t nbytes, std::size_t long_offset, mpi::AmWire& wire);
     void place_long(const char* routine, int dest, const void* payload, std::size_t nbytes, std::size_t offset,
                     mpi::AmWire& wire);
     void check_may_send(const char* routine) const;
