@@ -141,7 +141,8 @@ uintptr_t gasnet_getMaxGlobalSegmentSize(void);
  * returns.  The other nodes are told; a node that is polling
  * (gasnet_AMPoll, GASNET_BLOCKUNTIL) exits with the same code at once.
  * When every node exits (the usual end of main, after a barrier) MPI is
- * finalized and each process exits with its code.  When some node has not
+ * finalized (even if the program initialized it: gasnet_exit does not
+ * return) and each process exits with its code.  When some node has not
  * exited within GASKET_EXIT_TIMEOUT seconds (it computes without polling),
  * the job is ended with MPI_Abort(exitcode), so the launcher returns
  * `exitcode` and no process is left behind.  Stdio is flushed first. */

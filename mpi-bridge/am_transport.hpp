@@ -3,8 +3,8 @@
 // from rings of pre-posted receives, with credit-based flow control.
 //
 // Node peers (and this rank itself), when node sharing is on, skip MPI:
-// messages that fit a 4 KiB slot go through a ShmInbox in node-shared
-// memory (one for requests, one for replies, per rank); larger ones use MPI.
+// every message (a slot holds the largest Medium) goes through a ShmInbox
+// in node-shared memory (one for requests, one for replies, per rank).
 //
 // Wire format: a 32-byte AmWire header, `nargs` 32-bit arguments padded to
 // 16 bytes, then the payload (16-byte aligned in the receive slot).

@@ -14,6 +14,10 @@ bool mpi_usable() {
     return initialized && !finalized;
 }
 
+void finalize_mpi() {
+    if (mpi_usable()) MPI_Finalize();
+}
+
 Environment::Environment(int requested_thread) {
     int initialized = 0;
     check(MPI_Initialized(&initialized), "MPI_Initialized");

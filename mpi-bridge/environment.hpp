@@ -56,4 +56,8 @@ private:
 // True if MPI is initialized and not yet finalized.
 bool mpi_usable();
 
+// Finalizes MPI if it is initialized and not yet finalized, whoever
+// initialized it: for gasnet_exit, after which the program cannot.
+void finalize_mpi();
+
 }  // namespace gasket::mpi

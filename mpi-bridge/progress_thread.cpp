@@ -98,9 +98,12 @@ void ProgressThread::run() {
     std::chrono::microseconds sleep{0};
     while (!stop_.load(std::memory_order_relaxed)) {
         polls_.fetch_add(1, std::memory_order_relaxed);
-        // Work keeps the shortest sleep (never a spin: the thread may share
-        // the application's core); idle doubles it.
-        if (poll_(context_) > 0 || sleep.count() == 0) sleep = min_sleep_;
+        // Work halves the sleep, idle doubles it: the wake-ups follow the
+        // message rate (about one per message under light load, one per
+        // batch under a flood) and never become a spin, since the thread
+        // may share the application's core.
+        if (sleep.count() == 0) sleep = min_sleep_;
+        else if (poll_(context_) > 0) sleep = std::max(sleep / 2, min_sleep_);
         else sleep = std::min(sleep * 2, max_sleep_);
         std::this_thread::sleep_for(sleep);
     }

@@ -1,8 +1,8 @@
 // mpi-bridge/progress_thread.hpp -- a thread that keeps polling so a process
 // busy computing still serves Active Messages.
 //
-// It never spins: after a poll that found work it sleeps `min_sleep`; each
-// further idle poll doubles the sleep up to `max_sleep`.  The poll function
+// It never spins: a poll that found work halves the sleep (down to
+// `min_sleep`), an idle poll doubles it (up to `max_sleep`).  The poll function
 // itself may report "idle" when the application is polling anyway.  hwloc places it on a hardware thread no
 // rank of this node is bound to, when there is one; otherwise it shares the
 // process's binding (and, mostly asleep, costs the application little).

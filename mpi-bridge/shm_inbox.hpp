@@ -21,7 +21,10 @@ namespace gasket::mpi {
 class ShmInbox {
 public:
     static constexpr std::size_t kSlots = 64;
-    static constexpr std::size_t kSlotBytes = 4096;
+    // A slot holds the largest Medium message (32-byte header, 16
+    // arguments, 64 KiB payload); pages of a slot are touched only as far
+    // as messages reach.
+    static constexpr std::size_t kSlotBytes = 68 * 1024;
     static constexpr std::size_t kSlotHeader = 64;  // sequence, source, size; data stays 64-byte aligned
     static constexpr std::size_t kCapacity = kSlotBytes - kSlotHeader;  // message bytes per slot
 

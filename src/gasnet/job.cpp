@@ -231,6 +231,9 @@ void gasnet_exit(int exitcode) {
     delete rt::g_job;
     rt::g_job = nullptr;
     g_state = gasnet::State{};
+    // gasnet_exit never returns, so a program that initialized MPI itself
+    // cannot finalize it: do it here.
+    mpi::finalize_mpi();
     std::exit(exitcode);
 }
 
