@@ -21,7 +21,6 @@ constexpr int kReplySlots = 64;
 constexpr int kSendSlots = 64;
 constexpr int kMaxCredits = 16;
 constexpr int kMinCredits = 2;
-constexpr int kBatch = 32;  // messages per poll, so one poll never runs for long
 
 std::size_t args_bytes(int nargs) { return (std::size_t(nargs) * 4 + 15) & ~std::size_t(15); }
 
@@ -77,12 +76,13 @@ AmTransport::~AmTransport() {
             MPI_Wait(&s.request, MPI_STATUS_IGNORE);
         }
     for (Ring* ring : {&requests_, &replies_}) {
-        for (MPI_Request& r : ring->requests)
-            if (r != MPI_REQUEST_NULL) {
-                MPI_Cancel(&r);
-                MPI_Wait(&r, MPI_STATUS_IGNORE);
-            }
+        for (MPI_Request& r : ring->requests) {
+            MPI_Cancel(&r);
+            MPI_Wait(&r, MPI_STATUS_IGNORE);
+            MPI_Request_free(&r);
+        }
         munmap(ring->memory, ring->requests.size() * slot_bytes_);
+        MPI_Comm_free(&ring->comm);
     }
     MPI_Barrier(comm_);  // no peer still writes into our inboxes
     shm_memory_.reset();
@@ -91,27 +91,34 @@ AmTransport::~AmTransport() {
 
 void AmTransport::make_ring(Ring& ring, int tag, int slots) {
     ring.tag = tag;
+    // Each ring has its own communicator: MPI matches a message against the
+    // posted receives of its communicator in order, so a ring's head is the
+    // first entry looked at (with one communicator, every reply would first
+    // be compared with the 64 posted request receives).
+    check(MPI_Comm_dup(comm_, &ring.comm), "MPI_Comm_dup");
     void* p = mmap(nullptr, std::size_t(slots) * slot_bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
                    -1, 0);
     if (p == MAP_FAILED) fail("mmap (Active Message receive ring)", MPI_ERR_NO_MEM);
     ring.memory = static_cast<char*>(p);
     ring.requests.assign(slots, MPI_REQUEST_NULL);
-    for (int i = 0; i < slots; ++i) post(ring, i);
+    // Persistent receives: restarting one is cheaper than a new MPI_Irecv.
+    for (int i = 0; i < slots; ++i) {
+        check(MPI_Recv_init(ring.memory + std::size_t(i) * slot_bytes_, int(slot_bytes_), MPI_BYTE, MPI_ANY_SOURCE,
+                            ring.tag, ring.comm, &ring.requests[i]),
+              "MPI_Recv_init");
+        post(ring, i);
+    }
 }
 
-void AmTransport::post(Ring& ring, int slot) {
-    check(MPI_Irecv(ring.memory + std::size_t(slot) * slot_bytes_, int(slot_bytes_), MPI_BYTE, MPI_ANY_SOURCE,
-                    ring.tag, comm_, &ring.requests[slot]),
-          "MPI_Irecv");
-}
+void AmTransport::post(Ring& ring, int slot) { check(MPI_Start(&ring.requests[slot]), "MPI_Start"); }
 
-int AmTransport::poll() {
+int AmTransport::poll(int mpi_batch) {
     std::unique_lock lock(recv_mutex_, std::try_to_lock);
     if (!lock.owns_lock()) return 0;
     int delivered = shm_memory_ ? poll_shm() : 0;
     // MPI is asked when shared memory had nothing, and every 16th poll
     // regardless, so neither path starves the other.
-    if (delivered == 0 || (++polls_ & 15) == 0) delivered += poll_mpi();
+    if (delivered == 0 || (++polls_ & 15) == 0) delivered += poll_mpi(mpi_batch);
     return_credits(delivered == 0);
     return delivered;
 }
@@ -131,9 +138,9 @@ int AmTransport::poll_shm() {
     return delivered;
 }
 
-int AmTransport::poll_mpi() {
+int AmTransport::poll_mpi(int batch) {
     int delivered = 0;
-    while (delivered < kBatch) {
+    while (delivered < batch) {
         // Receives of one tag complete in the order they were posted, so
         // only each ring's head can be next.
         MPI_Request heads[2] = {requests_.requests[requests_.head], replies_.requests[replies_.head]};
@@ -143,7 +150,6 @@ int AmTransport::poll_mpi() {
         if (!flag || index == MPI_UNDEFINED) break;
         Ring& ring = index == 0 ? requests_ : replies_;
         const int slot = ring.head;
-        ring.requests[slot] = MPI_REQUEST_NULL;
         ring.head = (slot + 1) % int(ring.requests.size());
         deliver_message(ring.memory + std::size_t(slot) * slot_bytes_, status.MPI_SOURCE, ring.tag == kReplyTag);
         post(ring, slot);
@@ -233,7 +239,8 @@ void AmTransport::send(int dest, int tag, const AmWire& wire, const std::int32_t
     std::memcpy(out, &wire, sizeof(AmWire));
     if (wire.nargs) std::memcpy(out + sizeof(AmWire), args, std::size_t(wire.nargs) * 4);
     if (wire.nbytes) std::memcpy(out + head, payload, wire.nbytes);
-    check(MPI_Isend(out, int(total), MPI_BYTE, dest, tag, comm_, &s.request), "MPI_Isend");
+    MPI_Comm comm = tag == kReplyTag ? replies_.comm : requests_.comm;
+    check(MPI_Isend(out, int(total), MPI_BYTE, dest, tag, comm, &s.request), "MPI_Isend");
 }
 
 bool AmTransport::send_shm(int dest, bool reply, const AmWire& wire, const std::int32_t* args, const void* payload,

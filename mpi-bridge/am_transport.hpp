@@ -11,8 +11,8 @@
 //
 // Flow control (so a flood from every rank at one target cannot exhaust
 // memory or deadlock):
-//  - Requests go on their own tag into a ring of `request_slots` receives;
-//    replies on another tag into a ring of `reply_slots`.  Ring memory is
+//  - Requests go on their own communicator into a ring of `request_slots`
+//    persistent receives; replies on another into a ring of `reply_slots`.  Ring memory is
 //    fixed: it does not grow with the number of ranks.
 //  - A sender holds `credits` request credits per destination; each request
 //    spends one.  The target returns credits when it has run the handlers:
@@ -35,6 +35,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <sched.h>
 #include <vector>
 
 #include "environment.hpp"
@@ -66,6 +67,22 @@ struct AmInbound {
     bool reply;                // arrived on the reply tag
 };
 
+// A test-and-set lock: cheaper than a mutex for the short sections here
+// (one poll, one send), and try_lock costs one load when it is taken.
+class SpinLock {
+public:
+    bool try_lock() {
+        return !held_.load(std::memory_order_relaxed) && !held_.exchange(true, std::memory_order_acquire);
+    }
+    void lock() {
+        while (!try_lock()) sched_yield();
+    }
+    void unlock() { held_.store(false, std::memory_order_release); }
+
+private:
+    std::atomic<bool> held_{false};
+};
+
 class AmTransport {
 public:
     static constexpr std::uint8_t kCreditOnly = 0x80;  // wire flag: no handler, credits only
@@ -89,10 +106,14 @@ public:
     // `dest`, returning the credits owed to it.  Never runs handlers.
     void send_reply(int dest, AmWire wire, const std::int32_t* args, const void* payload);
 
-    // Delivers arrived messages (at most a batch), returns how many.  Returns
-    // 0 at once if another thread is polling.  Not reentrant: never call it
-    // from a delivery.
-    int poll();
+    // Delivers arrived messages, returns how many: what shared memory holds
+    // (up to a batch of 32), and up to `mpi_batch` MPI messages.  A caller
+    // waiting for one message asks for 1: each further MPI test costs a
+    // trip through MPI's progress engine before the caller sees its
+    // message.  Returns 0 at once if another thread is polling.  Not
+    // reentrant: never call it from a delivery.
+    static constexpr int kBatch = 32;
+    int poll(int mpi_batch = kBatch);
 
     bool uses_shared_memory() const { return shm_memory_ != nullptr; }
     int rank() const { return rank_; }
@@ -105,6 +126,7 @@ public:
 private:
     struct Ring {
         int tag = 0;
+        MPI_Comm comm = MPI_COMM_NULL;  // the ring's own communicator
         char* memory = nullptr;  // slots x slot_bytes, mmapped
         std::vector<MPI_Request> requests;
         int head = 0;  // next slot to complete: receives complete in posting order
@@ -118,7 +140,7 @@ private:
     void post(Ring& ring, int slot);
     void deliver_message(char* base, int source, bool reply);
     int poll_shm();
-    int poll_mpi();
+    int poll_mpi(int batch);
     bool send_shm(int dest, bool reply, const AmWire& wire, const std::int32_t* args, const void* payload,
                   std::size_t head, std::size_t total);
     void take_credit(int dest);
@@ -136,7 +158,7 @@ private:
     int credits_per_peer_ = 0;
 
     // Receiving side: the poller (recv_mutex_ holder) owns these.
-    std::mutex recv_mutex_;
+    SpinLock recv_mutex_;
     Ring requests_, replies_;
     std::vector<int> owed_;         // per source: credits to return
     std::vector<int> owed_sources_;  // sources with owed_ > 0
@@ -150,7 +172,7 @@ private:
     std::vector<ShmInbox*> peer_requests_, peer_replies_;
 
     // Sending side.
-    std::mutex send_mutex_;
+    SpinLock send_mutex_;
     std::vector<SendSlot> send_slots_;
     std::vector<int> free_send_slots_;
     std::vector<MPI_Request> active_scratch_;

@@ -128,7 +128,9 @@ int AmEngine::poll(const char* routine) {
     if (t.handler_depth > 0 || t.nis_depth > 0 || t.held_locks > 0) [[unlikely]]
         check_may_send(routine);
     app_polls_.store(app_polls_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
-    return transport_.poll();
+    // An application poll usually waits for one message: hand it over as
+    // soon as it is in (the caller polls again for more).
+    return transport_.poll(1);
 }
 
 int AmEngine::progress_poll(void* self) {
