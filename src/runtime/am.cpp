@@ -15,7 +15,7 @@ constexpr std::uint8_t kLongInlineFlag = 0x01;  // Long payload carried in the m
 constexpr std::uint8_t kLongRmaFlag = 0x02;     // Long payload put through the MPI window
 
 constexpr std::chrono::microseconds kProgressMinSleep{8};
-constexpr std::chrono::microseconds kProgressMaxSleep{1024};
+constexpr std::chrono::microseconds kProgressMaxSleep{4096};
 
 const char* category_name(AmCategory c) {
     return c == AmCategory::short_am ? "Short" : c == AmCategory::medium ? "Medium" : "Long";
