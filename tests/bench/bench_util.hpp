@@ -1,0 +1,102 @@
+// tests/bench/bench_util.hpp -- what the benchmarks share: size options,
+// labels, timing, medians and the interleaved measurement rounds (each
+// Gasket loop runs beside its raw MPI loop, round by round, so both see the
+// same machine load), and the machine's load average for the header.
+#pragma once
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace bench {
+
+using Clock = std::chrono::steady_clock;
+using Loop = std::function<double()>;  // runs one timed loop, returns its figure
+
+// "4M", "64K", "1G", "4096" -> bytes (suffixes are powers of 2).
+inline std::optional<std::size_t> parse_size(const std::string& text) {
+    if (text.empty()) return std::nullopt;
+    char* end = nullptr;
+    const unsigned long long v = std::strtoull(text.c_str(), &end, 10);
+    if (end == text.c_str()) return std::nullopt;
+    std::size_t mult = 1;
+    std::string suffix(end);
+    if (suffix == "" || suffix == "B" || suffix == "b") mult = 1;
+    else if (suffix == "K" || suffix == "k" || suffix == "KiB") mult = std::size_t(1) << 10;
+    else if (suffix == "M" || suffix == "m" || suffix == "MiB") mult = std::size_t(1) << 20;
+    else if (suffix == "G" || suffix == "g" || suffix == "GiB") mult = std::size_t(1) << 30;
+    else return std::nullopt;
+    return std::size_t(v) * mult;
+}
+
+inline std::string size_label(std::size_t bytes) {
+    char buf[32];
+    if (bytes >= (std::size_t(1) << 20) && bytes % (std::size_t(1) << 20) == 0)
+        std::snprintf(buf, sizeof buf, "%zu MiB", bytes >> 20);
+    else if (bytes >= 1024 && bytes % 1024 == 0)
+        std::snprintf(buf, sizeof buf, "%zu KiB", bytes >> 10);
+    else
+        std::snprintf(buf, sizeof buf, "%zu B", bytes);
+    return buf;
+}
+
+inline double seconds_since(Clock::time_point t0) {
+    return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+// The median of `v`; 0 for none.
+inline double median(std::vector<double> v) {
+    if (v.empty()) return 0;
+    std::sort(v.begin(), v.end());
+    const std::size_t n = v.size();
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+// Figures of several loops measured round by round: figure[k][r] is loop
+// k's figure in round r.
+struct Rounds {
+    std::vector<std::vector<double>> figure;
+    // Loop k's median figure.
+    double median_of(std::size_t k) const { return median(figure[k]); }
+    // Median over rounds of loop a's figure / loop b's in the same round:
+    // the loops of one round run back to back, so this pairs measurements
+    // taken under the same load.
+    double ratio(std::size_t a, std::size_t b) const {
+        std::vector<double> q;
+        for (std::size_t r = 0; r < figure[a].size(); ++r) q.push_back(figure[a][r] / figure[b][r]);
+        return median(std::move(q));
+    }
+};
+
+// Runs every loop once per round: one untimed warm-up round, then `reps`
+// timed rounds, so drifts in the machine's load hit all loops of a row
+// alike.
+inline Rounds measure(int reps, const std::vector<Loop>& loops) {
+    for (const Loop& l : loops) (void)l();
+    Rounds out;
+    out.figure.resize(loops.size());
+    for (int r = 0; r < reps; ++r)
+        for (std::size_t k = 0; k < loops.size(); ++k) out.figure[k].push_back(loops[k]());
+    return out;
+}
+
+inline std::string first_line(const char* text) {
+    std::string s(text);
+    const auto cut = s.find_first_of("\n,");
+    return cut == std::string::npos ? s : s.substr(0, cut);
+}
+
+inline std::string loadavg() {
+    std::ifstream f("/proc/loadavg");
+    std::string a, b, c;
+    if (!(f >> a >> b >> c)) return "unknown";
+    return a + " " + b + " " + c;
+}
+
+}  // namespace bench
