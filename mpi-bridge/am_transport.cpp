@@ -231,6 +231,17 @@ void AmTransport::send(int dest, int tag, const AmWire& wire, const std::int32_t
     if (peer_requests_[dest] && total <= ShmInbox::kCapacity &&
         send_shm(dest, tag == kReplyTag, wire, args, payload, head, total))
         return;
+    MPI_Comm comm = tag == kReplyTag ? replies_.comm : requests_.comm;
+    if (total <= kSmallMessage) {
+        // Small enough for every MPI's eager protocol: MPI_Send returns once
+        // the bytes are copied out, without a request to track.
+        alignas(16) char small[kSmallMessage];
+        std::memcpy(small, &wire, sizeof(AmWire));
+        if (wire.nargs) std::memcpy(small + sizeof(AmWire), args, std::size_t(wire.nargs) * 4);
+        if (wire.nbytes) std::memcpy(small + head, payload, wire.nbytes);
+        check(MPI_Send(small, int(total), MPI_BYTE, dest, tag, comm), "MPI_Send");
+        return;
+    }
     const int slot = acquire_send_slot(may_poll);  // send_mutex_ now held
     std::lock_guard lock(send_mutex_, std::adopt_lock);
     SendSlot& s = send_slots_[slot];
@@ -239,7 +250,6 @@ void AmTransport::send(int dest, int tag, const AmWire& wire, const std::int32_t
     std::memcpy(out, &wire, sizeof(AmWire));
     if (wire.nargs) std::memcpy(out + sizeof(AmWire), args, std::size_t(wire.nargs) * 4);
     if (wire.nbytes) std::memcpy(out + head, payload, wire.nbytes);
-    MPI_Comm comm = tag == kReplyTag ? replies_.comm : requests_.comm;
     check(MPI_Isend(out, int(total), MPI_BYTE, dest, tag, comm, &s.request), "MPI_Isend");
 }
 

@@ -87,6 +87,10 @@ class AmTransport {
 public:
     static constexpr std::uint8_t kCreditOnly = 0x80;  // wire flag: no handler, credits only
     static constexpr int kMaxArgs = 16;
+    // Messages up to this many bytes are sent with a blocking MPI_Send
+    // (eager in every MPI: it cannot wait for the receiver); larger ones
+    // with MPI_Isend from the send pool.
+    static constexpr std::size_t kSmallMessage = 256;
 
     // Called for each arriving request or reply, on the polling thread.
     using Deliver = void (*)(void* context, const AmInbound& message);
