@@ -40,6 +40,9 @@ extern "C" {
 #define SHMEM_THREAD_SERIALIZED 2
 #define SHMEM_THREAD_MULTIPLE 3
 
+#define SHMEM_SIGNAL_SET 0
+#define SHMEM_SIGNAL_ADD 1
+
 #define SHMEM_CMP_EQ 0
 #define SHMEM_CMP_NE 1
 #define SHMEM_CMP_GT 2
@@ -222,6 +225,139 @@ void shmem_ctx_putmem_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_
 void shmem_getmem_nbi(void *dest, const void *source, size_t nelems, int pe);
 void shmem_ctx_getmem_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
 
+/* ---- §9.7 atomic memory operations -------------------------------------
+ * `dest`/`source` are symmetric addresses of one TYPE object on PE `pe`.
+ * Every AMO is a hardware atomic on the target's memory -- by this PE
+ * through the node's shared mapping, or by an Active Message handler on
+ * the target -- so all AMOs on one object are atomic with respect to each
+ * other, whatever their mix.  Fetching routines return the value before
+ * the operation.  The _nbi forms store it in *fetch (local memory) once
+ * complete: by the next shmem_quiet (they may complete sooner).
+ * Non-fetching AMOs are complete at the target by the next shmem_quiet,
+ * and ordered by shmem_fence like puts.  Errors (PE out of range, address
+ * not symmetric or past its segment) end the job with a message naming
+ * the routine.  ctx must be SHMEM_CTX_DEFAULT. */
+#define GASKET_DECLARE_AMO_EXT(TYPE, NAME)                                                                  \
+    TYPE shmem_##NAME##_atomic_fetch(const TYPE *source, int pe);                                          \
+    TYPE shmem_ctx_##NAME##_atomic_fetch(shmem_ctx_t ctx, const TYPE *source, int pe);                    \
+    void shmem_##NAME##_atomic_set(TYPE *dest, TYPE value, int pe);                                        \
+    void shmem_ctx_##NAME##_atomic_set(shmem_ctx_t ctx, TYPE *dest, TYPE value, int pe);                  \
+    TYPE shmem_##NAME##_atomic_swap(TYPE *dest, TYPE value, int pe);                                       \
+    TYPE shmem_ctx_##NAME##_atomic_swap(shmem_ctx_t ctx, TYPE *dest, TYPE value, int pe);                 \
+    void shmem_##NAME##_atomic_fetch_nbi(TYPE *fetch, const TYPE *source, int pe);                         \
+    void shmem_ctx_##NAME##_atomic_fetch_nbi(shmem_ctx_t ctx, TYPE *fetch, const TYPE *source, int pe);   \
+    void shmem_##NAME##_atomic_swap_nbi(TYPE *fetch, TYPE *dest, TYPE value, int pe);                      \
+    void shmem_ctx_##NAME##_atomic_swap_nbi(shmem_ctx_t ctx, TYPE *fetch, TYPE *dest, TYPE value, int pe);
+GASKET_EXT_AMO_TYPES(GASKET_DECLARE_AMO_EXT)
+#undef GASKET_DECLARE_AMO_EXT
+
+#define GASKET_DECLARE_AMO_STD(TYPE, NAME)                                                                           \
+    TYPE shmem_##NAME##_atomic_compare_swap(TYPE *dest, TYPE cond, TYPE value, int pe);                             \
+    TYPE shmem_ctx_##NAME##_atomic_compare_swap(shmem_ctx_t ctx, TYPE *dest, TYPE cond, TYPE value, int pe);       \
+    TYPE shmem_##NAME##_atomic_fetch_inc(TYPE *dest, int pe);                                                       \
+    TYPE shmem_ctx_##NAME##_atomic_fetch_inc(shmem_ctx_t ctx, TYPE *dest, int pe);                                 \
+    void shmem_##NAME##_atomic_inc(TYPE *dest, int pe);                                                             \
+    void shmem_ctx_##NAME##_atomic_inc(shmem_ctx_t ctx, TYPE *dest, int pe);                                       \
+    TYPE shmem_##NAME##_atomic_fetch_add(TYPE *dest, TYPE value, int pe);                                           \
+    TYPE shmem_ctx_##NAME##_atomic_fetch_add(shmem_ctx_t ctx, TYPE *dest, TYPE value, int pe);                     \
+    void shmem_##NAME##_atomic_add(TYPE *dest, TYPE value, int pe);                                                 \
+    void shmem_ctx_##NAME##_atomic_add(shmem_ctx_t ctx, TYPE *dest, TYPE value, int pe);                           \
+    void shmem_##NAME##_atomic_compare_swap_nbi(TYPE *fetch, TYPE *dest, TYPE cond, TYPE value, int pe);            \
+    void shmem_ctx_##NAME##_atomic_compare_swap_nbi(shmem_ctx_t ctx, TYPE *fetch, TYPE *dest, TYPE cond, TYPE value, \
+                                                    int pe);                                                        \
+    void shmem_##NAME##_atomic_fetch_inc_nbi(TYPE *fetch, TYPE *dest, int pe);                                      \
+    void shmem_ctx_##NAME##_atomic_fetch_inc_nbi(shmem_ctx_t ctx, TYPE *fetch, TYPE *dest, int pe);                \
+    void shmem_##NAME##_atomic_fetch_add_nbi(TYPE *fetch, TYPE *dest, TYPE value, int pe);                          \
+    void shmem_ctx_##NAME##_atomic_fetch_add_nbi(shmem_ctx_t ctx, TYPE *fetch, TYPE *dest, TYPE value, int pe);
+GASKET_STD_AMO_TYPES(GASKET_DECLARE_AMO_STD)
+#undef GASKET_DECLARE_AMO_STD
+
+#define GASKET_DECLARE_AMO_BIT(TYPE, NAME)                                                                      \
+    TYPE shmem_##NAME##_atomic_fetch_and(TYPE *dest, TYPE value, int pe);                                      \
+    TYPE shmem_ctx_##NAME##_atomic_fetch_and(shmem_ctx_t ctx, TYPE *dest, TYPE value, int pe);                \
+    void shmem_##NAME##_atomic_and(TYPE *dest, TYPE value, int pe);                                            \
+    void shmem_ctx_##NAME##_atomic_and(shmem_ctx_t ctx, TYPE *dest, TYPE value, int pe);                      \
+    TYPE shmem_##NAME##_atomic_fetch_or(TYPE *dest, TYPE value, int pe);                                       \
+    TYPE shmem_ctx_##NAME##_atomic_fetch_or(shmem_ctx_t ctx, TYPE *dest, TYPE value, int pe);                 \
+    void shmem_##NAME##_atomic_or(TYPE *dest, TYPE value, int pe);                                             \
+    void shmem_ctx_##NAME##_atomic_or(shmem_ctx_t ctx, TYPE *dest, TYPE value, int pe);                       \
+    TYPE shmem_##NAME##_atomic_fetch_xor(TYPE *dest, TYPE value, int pe);                                      \
+    TYPE shmem_ctx_##NAME##_atomic_fetch_xor(shmem_ctx_t ctx, TYPE *dest, TYPE value, int pe);                \
+    void shmem_##NAME##_atomic_xor(TYPE *dest, TYPE value, int pe);                                            \
+    void shmem_ctx_##NAME##_atomic_xor(shmem_ctx_t ctx, TYPE *dest, TYPE value, int pe);                      \
+    void shmem_##NAME##_atomic_fetch_and_nbi(TYPE *fetch, TYPE *dest, TYPE value, int pe);                     \
+    void shmem_ctx_##NAME##_atomic_fetch_and_nbi(shmem_ctx_t ctx, TYPE *fetch, TYPE *dest, TYPE value, int pe); \
+    void shmem_##NAME##_atomic_fetch_or_nbi(TYPE *fetch, TYPE *dest, TYPE value, int pe);                      \
+    void shmem_ctx_##NAME##_atomic_fetch_or_nbi(shmem_ctx_t ctx, TYPE *fetch, TYPE *dest, TYPE value, int pe); \
+    void shmem_##NAME##_atomic_fetch_xor_nbi(TYPE *fetch, TYPE *dest, TYPE value, int pe);                     \
+    void shmem_ctx_##NAME##_atomic_fetch_xor_nbi(shmem_ctx_t ctx, TYPE *fetch, TYPE *dest, TYPE value, int pe);
+GASKET_BITWISE_AMO_TYPES(GASKET_DECLARE_AMO_BIT)
+#undef GASKET_DECLARE_AMO_BIT
+
+/* Deprecated AMO names (Annex F.2.6): the same operations. */
+#define GASKET_DECLARE_AMO_OLD_EXT(TYPE, NAME)               \
+    TYPE shmem_##NAME##_fetch(const TYPE *source, int pe);   \
+    void shmem_##NAME##_set(TYPE *dest, TYPE value, int pe); \
+    TYPE shmem_##NAME##_swap(TYPE *dest, TYPE value, int pe);
+GASKET_DEPRECATED_EXT_AMO_TYPES(GASKET_DECLARE_AMO_OLD_EXT)
+#undef GASKET_DECLARE_AMO_OLD_EXT
+#define GASKET_DECLARE_AMO_OLD_STD(TYPE, NAME)                            \
+    TYPE shmem_##NAME##_cswap(TYPE *dest, TYPE cond, TYPE value, int pe); \
+    TYPE shmem_##NAME##_finc(TYPE *dest, int pe);                         \
+    void shmem_##NAME##_inc(TYPE *dest, int pe);                          \
+    TYPE shmem_##NAME##_fadd(TYPE *dest, TYPE value, int pe);             \
+    void shmem_##NAME##_add(TYPE *dest, TYPE value, int pe);
+GASKET_DEPRECATED_STD_AMO_TYPES(GASKET_DECLARE_AMO_OLD_STD)
+#undef GASKET_DECLARE_AMO_OLD_STD
+
+/* ---- §9.8 signaling ------------------------------------------------------
+ * put_signal: puts nelems elements (bytes for putmem, SIZE/8 bytes for
+ * putSIZE) from source to dest on `pe`, then updates the uint64_t signal at
+ * symmetric sig_addr on `pe` -- SHMEM_SIGNAL_SET stores `signal`,
+ * SHMEM_SIGNAL_ADD adds it, atomically -- such that a PE that sees the
+ * signal's new value also sees the data.  The _nbi forms may return
+ * before the source may be reused; shmem_quiet completes them.  A sig_op
+ * other than the two constants is fatal.  signal_add/set update a signal
+ * atomically; signal_fetch reads this PE's signal atomically. */
+#define GASKET_DECLARE_PUT_SIGNAL(TYPE, NAME)                                                                    \
+    void shmem_##NAME##_put_signal(TYPE *dest, const TYPE *source, size_t nelems, uint64_t *sig_addr,           \
+                                   uint64_t signal, int sig_op, int pe);                                        \
+    void shmem_ctx_##NAME##_put_signal(shmem_ctx_t ctx, TYPE *dest, const TYPE *source, size_t nelems,          \
+                                       uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);                \
+    void shmem_##NAME##_put_signal_nbi(TYPE *dest, const TYPE *source, size_t nelems, uint64_t *sig_addr,       \
+                                       uint64_t signal, int sig_op, int pe);                                    \
+    void shmem_ctx_##NAME##_put_signal_nbi(shmem_ctx_t ctx, TYPE *dest, const TYPE *source, size_t nelems,      \
+                                           uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+GASKET_STD_RMA_TYPES(GASKET_DECLARE_PUT_SIGNAL)
+#undef GASKET_DECLARE_PUT_SIGNAL
+#define GASKET_DECLARE_PUT_SIGNAL_SIZED(BITS, BYTES)                                                           \
+    void shmem_put##BITS##_signal(void *dest, const void *source, size_t nelems, uint64_t *sig_addr,          \
+                                  uint64_t signal, int sig_op, int pe);                                       \
+    void shmem_ctx_put##BITS##_signal(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,         \
+                                      uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);               \
+    void shmem_put##BITS##_signal_nbi(void *dest, const void *source, size_t nelems, uint64_t *sig_addr,      \
+                                      uint64_t signal, int sig_op, int pe);                                   \
+    void shmem_ctx_put##BITS##_signal_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,     \
+                                          uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+GASKET_RMA_SIZES(GASKET_DECLARE_PUT_SIGNAL_SIZED)
+#undef GASKET_DECLARE_PUT_SIGNAL_SIZED
+void shmem_putmem_signal(void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal,
+                         int sig_op, int pe);
+void shmem_ctx_putmem_signal(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, uint64_t *sig_addr,
+                             uint64_t signal, int sig_op, int pe);
+void shmem_putmem_signal_nbi(void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal,
+                             int sig_op, int pe);
+void shmem_ctx_putmem_signal_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,
+                                 uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_signal_add(uint64_t *sig_addr, uint64_t signal, int pe);
+void shmem_signal_set(uint64_t *sig_addr, uint64_t signal, int pe);
+void shmem_ctx_signal_add(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe);
+void shmem_ctx_signal_set(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe);
+uint64_t shmem_signal_fetch(const uint64_t *sig_addr);
+/* §9.11.15: waits until *sig_addr cmp cmp_value on this PE; returns the
+ * signal's value that satisfied it. */
+uint64_t shmem_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t cmp_value);
+
 /* ---- §9.10 barriers (world team) -------------------------------------- */
 /* §9.10.1: completes this PE's outstanding puts (quiet), then waits for
  * every PE. */
@@ -239,6 +375,44 @@ void shmem_sync_all(void);
     int shmem_##NAME##_test(TYPE *ivar, int cmp, TYPE cmp_value);
 GASKET_P2P_SYNC_TYPES(GASKET_DECLARE_P2P)
 #undef GASKET_DECLARE_P2P
+
+/* §9.11.2-7, §9.11.9-14: over `nelems` objects ivars[0..nelems-1] (symmetric,
+ * this PE); status[i] != 0 excludes ivars[i] (status may be NULL: none
+ * excluded).  The _vector forms compare ivars[i] with cmp_values[i].
+ *  wait_until_all: returns when every included ivar satisfies cmp.
+ *  wait_until_any: returns the index of one satisfying ivar; SIZE_MAX if
+ *    every ivar is excluded or nelems is 0 (returns at once).
+ *  wait_until_some: stores the indices of all satisfying ivars (at least
+ *    one) in `indices` and returns their count; 0 if none is included.
+ *  test_all: 1 if every included ivar satisfies cmp now (also when none
+ *    is included), else 0.
+ *  test_any: an index of a satisfying ivar, or SIZE_MAX.
+ *  test_some: the count of satisfying ivars, their indices in `indices`.
+ * Waiting spins briefly, then polls politely (serving Active Messages and
+ * yielding the core).  A bad cmp is fatal. */
+#define GASKET_DECLARE_P2P_SET(TYPE, NAME)                                                                            \
+    void shmem_##NAME##_wait_until_all(TYPE *ivars, size_t nelems, const int *status, int cmp, TYPE cmp_value);       \
+    size_t shmem_##NAME##_wait_until_any(TYPE *ivars, size_t nelems, const int *status, int cmp, TYPE cmp_value);     \
+    size_t shmem_##NAME##_wait_until_some(TYPE *ivars, size_t nelems, size_t *indices, const int *status, int cmp,    \
+                                          TYPE cmp_value);                                                            \
+    void shmem_##NAME##_wait_until_all_vector(TYPE *ivars, size_t nelems, const int *status, int cmp,                 \
+                                              const TYPE *cmp_values);                                                \
+    size_t shmem_##NAME##_wait_until_any_vector(TYPE *ivars, size_t nelems, const int *status, int cmp,               \
+                                                const TYPE *cmp_values);                                              \
+    size_t shmem_##NAME##_wait_until_some_vector(TYPE *ivars, size_t nelems, size_t *indices, const int *status,      \
+                                                 int cmp, const TYPE *cmp_values);                                    \
+    int shmem_##NAME##_test_all(TYPE *ivars, size_t nelems, const int *status, int cmp, TYPE cmp_value);              \
+    size_t shmem_##NAME##_test_any(TYPE *ivars, size_t nelems, const int *status, int cmp, TYPE cmp_value);           \
+    size_t shmem_##NAME##_test_some(TYPE *ivars, size_t nelems, size_t *indices, const int *status, int cmp,          \
+                                    TYPE cmp_value);                                                                  \
+    int shmem_##NAME##_test_all_vector(TYPE *ivars, size_t nelems, const int *status, int cmp,                        \
+                                       const TYPE *cmp_values);                                                       \
+    size_t shmem_##NAME##_test_any_vector(TYPE *ivars, size_t nelems, const int *status, int cmp,                     \
+                                          const TYPE *cmp_values);                                                    \
+    size_t shmem_##NAME##_test_some_vector(TYPE *ivars, size_t nelems, size_t *indices, const int *status, int cmp,   \
+                                           const TYPE *cmp_values);
+GASKET_STD_AMO_TYPES(GASKET_DECLARE_P2P_SET)
+#undef GASKET_DECLARE_P2P_SET
 
 /* Deprecated (Annex F.2.10): wait until *ivar != cmp_value. */
 #define GASKET_DECLARE_WAIT(TYPE, NAME) void shmem_##NAME##_wait(TYPE *ivar, TYPE cmp_value);
@@ -258,6 +432,19 @@ void shmem_ctx_quiet(shmem_ctx_t ctx);
  * (each must be a valid PE; target_pes may be NULL when npes is 0). */
 void shmem_pe_quiet(const int *target_pes, size_t npes);
 void shmem_ctx_pe_quiet(shmem_ctx_t ctx, const int *target_pes, size_t npes);
+
+/* ---- §9.13 distributed locking -------------------------------------------
+ * `lock` is a symmetric long, zero before first use, the same object on
+ * every PE (it lives on PE 0: its value there encodes a ticket lock, so
+ * waiters are served in arrival order).  set_lock blocks until this PE
+ * holds the lock; test_lock takes it if free and returns 0, else returns
+ * 1 without waiting; clear_lock completes this PE's outstanding puts and
+ * AMOs (shmem_quiet), then releases it.  Stores made while holding the
+ * lock are visible to the next holder.  Clearing a lock this PE does not
+ * hold is fatal. */
+void shmem_set_lock(long *lock);
+int shmem_test_lock(long *lock);
+void shmem_clear_lock(long *lock);
 
 /* ---- Annex F deprecated routines --------------------------------------- */
 /* §9.1.13: shmem_init; npes is ignored (the job's size comes from mpirun). */

@@ -1,9 +1,12 @@
-// shmem/p2p.cpp -- §9.11 point-to-point synchronization on a local
-// symmetric variable: wait_until and test for every point-to-point type,
-// and the deprecated wait.  Generated from gasket/shmem_type_tables.h.
+// shmem/p2p.cpp -- §9.11 point-to-point synchronization on local symmetric
+// variables: wait_until and test for every point-to-point type; the
+// all/any/some forms and their _vector forms for every Table 6 type;
+// signal_wait_until; the deprecated wait.  Generated from
+// gasket/shmem_type_tables.h.
 #include <shmem.h>
 
 #include <atomic>
+#include <cstdint>
 
 #include "src/runtime/sync.hpp"
 
@@ -59,9 +62,179 @@ int test(const char* routine, T* ivar, int cmp, T target) {
     return 0;
 }
 
+void check_cmp(const char* routine, int cmp) {
+    if (cmp < SHMEM_CMP_EQ || cmp > SHMEM_CMP_LE) [[unlikely]]
+        bad_cmp(routine, cmp);
+}
+
+// The comparison value of element i: one for all, or one per element.
+template <class T>
+struct One {
+    T value;
+    T operator[](std::size_t) const { return value; }
+};
+template <class T>
+struct PerElement {
+    const T* values;
+    T operator[](std::size_t i) const { return values[i]; }
+};
+
+// A set of ivars (§9.11.2-7, 9-14): status[i] != 0 leaves ivars[i] out.
+template <class T, class Values>
+struct IvarSet {
+    const char* routine;
+    T* ivars;
+    std::size_t n;
+    const int* status;
+    int cmp;
+    Values values;
+
+    bool included(std::size_t i) const { return !status || status[i] == 0; }
+    bool any_included() const {
+        for (std::size_t i = 0; i < n; ++i)
+            if (included(i)) return true;
+        return false;
+    }
+    bool holds(std::size_t i) const { return satisfied(routine, load(&ivars[i]), cmp, values[i]); }
+    bool all() const {
+        for (std::size_t i = 0; i < n; ++i)
+            if (included(i) && !holds(i)) return false;
+        return true;
+    }
+    std::size_t any() const {
+        for (std::size_t i = 0; i < n; ++i)
+            if (included(i) && holds(i)) return i;
+        return SIZE_MAX;
+    }
+    std::size_t some(std::size_t* indices) const {
+        std::size_t count = 0;
+        for (std::size_t i = 0; i < n; ++i)
+            if (included(i) && holds(i)) indices[count++] = i;
+        return count;
+    }
+};
+
+template <class T, class Values>
+IvarSet<T, Values> ivar_set(const char* routine, T* ivars, std::size_t n, const int* status, int cmp, Values v,
+                            rt::Job*& j) {
+    j = &rt::job(routine);
+    check_cmp(routine, cmp);
+    if (n > 0) {
+        if (!j->segment_of(ivars)) j->not_symmetric(routine, ivars, j->my_pe);
+        if (!j->segment_of(ivars + n - 1)) j->not_symmetric(routine, ivars + n - 1, j->my_pe);
+    }
+    return {routine, ivars, n, status, cmp, v};
+}
+
+// A failed test: every so often, let MPI and Active Messages progress.
+void after_failed_test(rt::Job& j) {
+    thread_local unsigned misses = 0;
+    if (++misses % 64 == 0) rt::Poller::progress(j);
+}
+
+template <class Set>
+void wait_all(rt::Job& j, const Set& s) {
+    rt::Poller poller(j);
+    while (!s.all()) poller.pause();
+}
+
+template <class Set>
+std::size_t wait_any(rt::Job& j, const Set& s) {
+    if (!s.any_included()) return SIZE_MAX;
+    rt::Poller poller(j);
+    for (;;) {
+        if (std::size_t i = s.any(); i != SIZE_MAX) return i;
+        poller.pause();
+    }
+}
+
+template <class Set>
+std::size_t wait_some(rt::Job& j, const Set& s, std::size_t* indices) {
+    if (!s.any_included()) return 0;
+    rt::Poller poller(j);
+    for (;;) {
+        if (std::size_t k = s.some(indices)) return k;
+        poller.pause();
+    }
+}
+
+template <class Set>
+int test_all(rt::Job& j, const Set& s) {
+    if (s.all()) return 1;
+    after_failed_test(j);
+    return 0;
+}
+
+template <class Set>
+std::size_t test_any(rt::Job& j, const Set& s) {
+    std::size_t i = s.any();
+    if (i == SIZE_MAX) after_failed_test(j);
+    return i;
+}
+
+template <class Set>
+std::size_t test_some(rt::Job& j, const Set& s, std::size_t* indices) {
+    std::size_t k = s.some(indices);
+    if (k == 0) after_failed_test(j);
+    return k;
+}
+
 }  // namespace
 
 extern "C" {
+
+// §9.11.2-7 and §9.11.9-14 for one type: FORM is the routine's suffix,
+// VALUES how the comparison values are given.
+#define GASKET_P2P_SET_FORMS(T, N, SUFFIX, VPARAM, VALUES)                                                      \
+    void shmem_##N##_wait_until_all##SUFFIX(T* ivars, size_t nelems, const int* status, int cmp, VPARAM) {      \
+        rt::Job* j;                                                                                             \
+        auto s = ivar_set("shmem_" #N "_wait_until_all" #SUFFIX, ivars, nelems, status, cmp, VALUES, j);       \
+        wait_all(*j, s);                                                                                        \
+    }                                                                                                           \
+    size_t shmem_##N##_wait_until_any##SUFFIX(T* ivars, size_t nelems, const int* status, int cmp, VPARAM) {    \
+        rt::Job* j;                                                                                             \
+        auto s = ivar_set("shmem_" #N "_wait_until_any" #SUFFIX, ivars, nelems, status, cmp, VALUES, j);       \
+        return wait_any(*j, s);                                                                                 \
+    }                                                                                                           \
+    size_t shmem_##N##_wait_until_some##SUFFIX(T* ivars, size_t nelems, size_t* indices, const int* status,     \
+                                               int cmp, VPARAM) {                                               \
+        rt::Job* j;                                                                                             \
+        auto s = ivar_set("shmem_" #N "_wait_until_some" #SUFFIX, ivars, nelems, status, cmp, VALUES, j);      \
+        return wait_some(*j, s, indices);                                                                       \
+    }                                                                                                           \
+    int shmem_##N##_test_all##SUFFIX(T* ivars, size_t nelems, const int* status, int cmp, VPARAM) {             \
+        rt::Job* j;                                                                                             \
+        auto s = ivar_set("shmem_" #N "_test_all" #SUFFIX, ivars, nelems, status, cmp, VALUES, j);             \
+        return test_all(*j, s);                                                                                 \
+    }                                                                                                           \
+    size_t shmem_##N##_test_any##SUFFIX(T* ivars, size_t nelems, const int* status, int cmp, VPARAM) {          \
+        rt::Job* j;                                                                                             \
+        auto s = ivar_set("shmem_" #N "_test_any" #SUFFIX, ivars, nelems, status, cmp, VALUES, j);             \
+        return test_any(*j, s);                                                                                 \
+    }                                                                                                           \
+    size_t shmem_##N##_test_some##SUFFIX(T* ivars, size_t nelems, size_t* indices, const int* status, int cmp,  \
+                                         VPARAM) {                                                              \
+        rt::Job* j;                                                                                             \
+        auto s = ivar_set("shmem_" #N "_test_some" #SUFFIX, ivars, nelems, status, cmp, VALUES, j);            \
+        return test_some(*j, s, indices);                                                                       \
+    }
+#define GASKET_P2P_SET(T, N)                                                                    \
+    GASKET_P2P_SET_FORMS(T, N, , T cmp_value, One<T>{cmp_value})                                 \
+    GASKET_P2P_SET_FORMS(T, N, _vector, const T* cmp_values, PerElement<T>{cmp_values})
+GASKET_STD_AMO_TYPES(GASKET_P2P_SET)
+#undef GASKET_P2P_SET
+#undef GASKET_P2P_SET_FORMS
+
+uint64_t shmem_signal_wait_until(uint64_t* sig_addr, int cmp, uint64_t cmp_value) {
+    const char* routine = "shmem_signal_wait_until";
+    rt::Job& j = checked(routine, sig_addr);
+    rt::Poller poller(j);
+    for (;;) {
+        const uint64_t value = load(sig_addr);  // the value that satisfied the wait is the one returned
+        if (satisfied(routine, value, cmp, cmp_value)) return value;
+        poller.pause();
+    }
+}
 
 #define GASKET_P2P(TYPE, NAME)                                                 \
     void shmem_##NAME##_wait_until(TYPE* ivar, int cmp, TYPE cmp_value) {      \

@@ -22,15 +22,6 @@ struct gasket_default_ctx_storage {
 int g_thread_level = SHMEM_THREAD_SINGLE;
 bool g_atexit_registered = false;
 
-int to_mpi_level(int shmem_level) {
-    switch (shmem_level) {
-        case SHMEM_THREAD_SINGLE: return MPI_THREAD_SINGLE;
-        case SHMEM_THREAD_FUNNELED: return MPI_THREAD_FUNNELED;
-        case SHMEM_THREAD_SERIALIZED: return MPI_THREAD_SERIALIZED;
-        default: return MPI_THREAD_MULTIPLE;
-    }
-}
-
 int from_mpi_level(int mpi_level) {
     if (mpi_level == MPI_THREAD_SINGLE) return SHMEM_THREAD_SINGLE;
     if (mpi_level == MPI_THREAD_FUNNELED) return SHMEM_THREAD_FUNNELED;
@@ -77,9 +68,12 @@ int start(const char* routine, int requested, int* provided) {
         std::fprintf(stderr, "gasket: %s: %s\n", routine, error.c_str());
         return 1;
     }
-    rt::g_job = new rt::Job(config, to_mpi_level(requested), routine);
+    // MPI_THREAD_MULTIPLE whatever the program asks: the progress thread
+    // that serves AMOs while a PE computes calls MPI beside the program.
+    rt::g_job = new rt::Job(config, MPI_THREAD_MULTIPLE, routine);
     rt::g_job->attach_heap(config.symmetric_size, true, "symmetric heap", routine);
     rt::g_job->attach_globals(routine);
+    rt::g_job->start_am(nullptr, routine);
     g_thread_level = std::min(requested, from_mpi_level(rt::g_job->env->thread_level()));
     if (provided) *provided = g_thread_level;
     if (!g_atexit_registered) {

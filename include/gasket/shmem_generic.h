@@ -92,4 +92,176 @@
 #define shmem_wait_until(ivar, cmp, value) GASKET_P2P_SELECT(wait_until, ivar)(ivar, cmp, value)
 #define shmem_test(ivar, cmp, value) GASKET_P2P_SELECT(test, ivar)(ivar, cmp, value)
 
+/* §9.7, §9.8, §9.11.2-14 and the deprecated AMO names (Annex F): the same
+ * scheme, one block per routine: the association builders, then the
+ * generic name selecting by the type of the object argument (dest, source,
+ * or ivars) from the routine's type table, and by argument count for ctx. */
+#define GASKET_SELECT_IN(table, op, obj) _Generic(*(obj), table(GASKET_ASSOC_##op) struct gasket_no_such_type *: 0)
+#define GASKET_ASSOC_atomic_fetch(T, N) T: shmem_##N##_atomic_fetch,
+#define GASKET_ASSOC_ctx_atomic_fetch(T, N) T: shmem_ctx_##N##_atomic_fetch,
+#define shmem_atomic_fetch(...) GASKET_BY_NARGS(GASKET_ATOMIC_FETCH_, __VA_ARGS__)
+#define GASKET_ATOMIC_FETCH_2(a0, a1) GASKET_SELECT_IN(GASKET_EXT_AMO_DISTINCT_TYPES, atomic_fetch, a0)(a0, a1)
+#define GASKET_ATOMIC_FETCH_3(c, a0, a1) GASKET_SELECT_IN(GASKET_EXT_AMO_DISTINCT_TYPES, ctx_atomic_fetch, a0)(c, a0, a1)
+#define GASKET_ASSOC_atomic_set(T, N) T: shmem_##N##_atomic_set,
+#define GASKET_ASSOC_ctx_atomic_set(T, N) T: shmem_ctx_##N##_atomic_set,
+#define shmem_atomic_set(...) GASKET_BY_NARGS(GASKET_ATOMIC_SET_, __VA_ARGS__)
+#define GASKET_ATOMIC_SET_3(a0, a1, a2) GASKET_SELECT_IN(GASKET_EXT_AMO_DISTINCT_TYPES, atomic_set, a0)(a0, a1, a2)
+#define GASKET_ATOMIC_SET_4(c, a0, a1, a2) GASKET_SELECT_IN(GASKET_EXT_AMO_DISTINCT_TYPES, ctx_atomic_set, a0)(c, a0, a1, a2)
+#define GASKET_ASSOC_atomic_swap(T, N) T: shmem_##N##_atomic_swap,
+#define GASKET_ASSOC_ctx_atomic_swap(T, N) T: shmem_ctx_##N##_atomic_swap,
+#define shmem_atomic_swap(...) GASKET_BY_NARGS(GASKET_ATOMIC_SWAP_, __VA_ARGS__)
+#define GASKET_ATOMIC_SWAP_3(a0, a1, a2) GASKET_SELECT_IN(GASKET_EXT_AMO_DISTINCT_TYPES, atomic_swap, a0)(a0, a1, a2)
+#define GASKET_ATOMIC_SWAP_4(c, a0, a1, a2) GASKET_SELECT_IN(GASKET_EXT_AMO_DISTINCT_TYPES, ctx_atomic_swap, a0)(c, a0, a1, a2)
+#define GASKET_ASSOC_atomic_fetch_nbi(T, N) T: shmem_##N##_atomic_fetch_nbi,
+#define GASKET_ASSOC_ctx_atomic_fetch_nbi(T, N) T: shmem_ctx_##N##_atomic_fetch_nbi,
+#define shmem_atomic_fetch_nbi(...) GASKET_BY_NARGS(GASKET_ATOMIC_FETCH_NBI_, __VA_ARGS__)
+#define GASKET_ATOMIC_FETCH_NBI_3(a0, a1, a2) GASKET_SELECT_IN(GASKET_EXT_AMO_DISTINCT_TYPES, atomic_fetch_nbi, a1)(a0, a1, a2)
+#define GASKET_ATOMIC_FETCH_NBI_4(c, a0, a1, a2) GASKET_SELECT_IN(GASKET_EXT_AMO_DISTINCT_TYPES, ctx_atomic_fetch_nbi, a1)(c, a0, a1, a2)
+#define GASKET_ASSOC_atomic_swap_nbi(T, N) T: shmem_##N##_atomic_swap_nbi,
+#define GASKET_ASSOC_ctx_atomic_swap_nbi(T, N) T: shmem_ctx_##N##_atomic_swap_nbi,
+#define shmem_atomic_swap_nbi(...) GASKET_BY_NARGS(GASKET_ATOMIC_SWAP_NBI_, __VA_ARGS__)
+#define GASKET_ATOMIC_SWAP_NBI_4(a0, a1, a2, a3) GASKET_SELECT_IN(GASKET_EXT_AMO_DISTINCT_TYPES, atomic_swap_nbi, a1)(a0, a1, a2, a3)
+#define GASKET_ATOMIC_SWAP_NBI_5(c, a0, a1, a2, a3) GASKET_SELECT_IN(GASKET_EXT_AMO_DISTINCT_TYPES, ctx_atomic_swap_nbi, a1)(c, a0, a1, a2, a3)
+#define GASKET_ASSOC_atomic_compare_swap(T, N) T: shmem_##N##_atomic_compare_swap,
+#define GASKET_ASSOC_ctx_atomic_compare_swap(T, N) T: shmem_ctx_##N##_atomic_compare_swap,
+#define shmem_atomic_compare_swap(...) GASKET_BY_NARGS(GASKET_ATOMIC_COMPARE_SWAP_, __VA_ARGS__)
+#define GASKET_ATOMIC_COMPARE_SWAP_4(a0, a1, a2, a3) GASKET_SELECT_IN(GASKET_STD_AMO_DISTINCT_TYPES, atomic_compare_swap, a0)(a0, a1, a2, a3)
+#define GASKET_ATOMIC_COMPARE_SWAP_5(c, a0, a1, a2, a3) GASKET_SELECT_IN(GASKET_STD_AMO_DISTINCT_TYPES, ctx_atomic_compare_swap, a0)(c, a0, a1, a2, a3)
+#define GASKET_ASSOC_atomic_fetch_inc(T, N) T: shmem_##N##_atomic_fetch_inc,
+#define GASKET_ASSOC_ctx_atomic_fetch_inc(T, N) T: shmem_ctx_##N##_atomic_fetch_inc,
+#define shmem_atomic_fetch_inc(...) GASKET_BY_NARGS(GASKET_ATOMIC_FETCH_INC_, __VA_ARGS__)
+#define GASKET_ATOMIC_FETCH_INC_2(a0, a1) GASKET_SELECT_IN(GASKET_STD_AMO_DISTINCT_TYPES, atomic_fetch_inc, a0)(a0, a1)
+#define GASKET_ATOMIC_FETCH_INC_3(c, a0, a1) GASKET_SELECT_IN(GASKET_STD_AMO_DISTINCT_TYPES, ctx_atomic_fetch_inc, a0)(c, a0, a1)
+#define GASKET_ASSOC_atomic_inc(T, N) T: shmem_##N##_atomic_inc,
+#define GASKET_ASSOC_ctx_atomic_inc(T, N) T: shmem_ctx_##N##_atomic_inc,
+#define shmem_atomic_inc(...) GASKET_BY_NARGS(GASKET_ATOMIC_INC_, __VA_ARGS__)
+#define GASKET_ATOMIC_INC_2(a0, a1) GASKET_SELECT_IN(GASKET_STD_AMO_DISTINCT_TYPES, atomic_inc, a0)(a0, a1)
+#define GASKET_ATOMIC_INC_3(c, a0, a1) GASKET_SELECT_IN(GASKET_STD_AMO_DISTINCT_TYPES, ctx_atomic_inc, a0)(c, a0, a1)
+#define GASKET_ASSOC_atomic_fetch_add(T, N) T: shmem_##N##_atomic_fetch_add,
+#define GASKET_ASSOC_ctx_atomic_fetch_add(T, N) T: shmem_ctx_##N##_atomic_fetch_add,
+#define shmem_atomic_fetch_add(...) GASKET_BY_NARGS(GASKET_ATOMIC_FETCH_ADD_, __VA_ARGS__)
+#define GASKET_ATOMIC_FETCH_ADD_3(a0, a1, a2) GASKET_SELECT_IN(GASKET_STD_AMO_DISTINCT_TYPES, atomic_fetch_add, a0)(a0, a1, a2)
+#define GASKET_ATOMIC_FETCH_ADD_4(c, a0, a1, a2) GASKET_SELECT_IN(GASKET_STD_AMO_DISTINCT_TYPES, ctx_atomic_fetch_add, a0)(c, a0, a1, a2)
+#define GASKET_ASSOC_atomic_add(T, N) T: shmem_##N##_atomic_add,
+#define GASKET_ASSOC_ctx_atomic_add(T, N) T: shmem_ctx_##N##_atomic_add,
+#define shmem_atomic_add(...) GASKET_BY_NARGS(GASKET_ATOMIC_ADD_, __VA_ARGS__)
+#define GASKET_ATOMIC_ADD_3(a0, a1, a2) GASKET_SELECT_IN(GASKET_STD_AMO_DISTINCT_TYPES, atomic_add, a0)(a0, a1, a2)
+#define GASKET_ATOMIC_ADD_4(c, a0, a1, a2) GASKET_SELECT_IN(GASKET_STD_AMO_DISTINCT_TYPES, ctx_atomic_add, a0)(c, a0, a1, a2)
+#define GASKET_ASSOC_atomic_compare_swap_nbi(T, N) T: shmem_##N##_atomic_compare_swap_nbi,
+#define GASKET_ASSOC_ctx_atomic_compare_swap_nbi(T, N) T: shmem_ctx_##N##_atomic_compare_swap_nbi,
+#define shmem_atomic_compare_swap_nbi(...) GASKET_BY_NARGS(GASKET_ATOMIC_COMPARE_SWAP_NBI_, __VA_ARGS__)
+#define GASKET_ATOMIC_COMPARE_SWAP_NBI_5(a0, a1, a2, a3, a4) GASKET_SELECT_IN(GASKET_STD_AMO_DISTINCT_TYPES, atomic_compare_swap_nbi, a1)(a0, a1, a2, a3, a4)
+#define GASKET_ATOMIC_COMPARE_SWAP_NBI_6(c, a0, a1, a2, a3, a4) GASKET_SELECT_IN(GASKET_STD_AMO_DISTINCT_TYPES, ctx_atomic_compare_swap_nbi, a1)(c, a0, a1, a2, a3, a4)
+#define GASKET_ASSOC_atomic_fetch_inc_nbi(T, N) T: shmem_##N##_atomic_fetch_inc_nbi,
+#define GASKET_ASSOC_ctx_atomic_fetch_inc_nbi(T, N) T: shmem_ctx_##N##_atomic_fetch_inc_nbi,
+#define shmem_atomic_fetch_inc_nbi(...) GASKET_BY_NARGS(GASKET_ATOMIC_FETCH_INC_NBI_, __VA_ARGS__)
+#define GASKET_ATOMIC_FETCH_INC_NBI_3(a0, a1, a2) GASKET_SELECT_IN(GASKET_STD_AMO_DISTINCT_TYPES, atomic_fetch_inc_nbi, a1)(a0, a1, a2)
+#define GASKET_ATOMIC_FETCH_INC_NBI_4(c, a0, a1, a2) GASKET_SELECT_IN(GASKET_STD_AMO_DISTINCT_TYPES, ctx_atomic_fetch_inc_nbi, a1)(c, a0, a1, a2)
+#define GASKET_ASSOC_atomic_fetch_add_nbi(T, N) T: shmem_##N##_atomic_fetch_add_nbi,
+#define GASKET_ASSOC_ctx_atomic_fetch_add_nbi(T, N) T: shmem_ctx_##N##_atomic_fetch_add_nbi,
+#define shmem_atomic_fetch_add_nbi(...) GASKET_BY_NARGS(GASKET_ATOMIC_FETCH_ADD_NBI_, __VA_ARGS__)
+#define GASKET_ATOMIC_FETCH_ADD_NBI_4(a0, a1, a2, a3) GASKET_SELECT_IN(GASKET_STD_AMO_DISTINCT_TYPES, atomic_fetch_add_nbi, a1)(a0, a1, a2, a3)
+#define GASKET_ATOMIC_FETCH_ADD_NBI_5(c, a0, a1, a2, a3) GASKET_SELECT_IN(GASKET_STD_AMO_DISTINCT_TYPES, ctx_atomic_fetch_add_nbi, a1)(c, a0, a1, a2, a3)
+#define GASKET_ASSOC_atomic_fetch_and(T, N) T: shmem_##N##_atomic_fetch_and,
+#define GASKET_ASSOC_ctx_atomic_fetch_and(T, N) T: shmem_ctx_##N##_atomic_fetch_and,
+#define shmem_atomic_fetch_and(...) GASKET_BY_NARGS(GASKET_ATOMIC_FETCH_AND_, __VA_ARGS__)
+#define GASKET_ATOMIC_FETCH_AND_3(a0, a1, a2) GASKET_SELECT_IN(GASKET_BITWISE_AMO_DISTINCT_TYPES, atomic_fetch_and, a0)(a0, a1, a2)
+#define GASKET_ATOMIC_FETCH_AND_4(c, a0, a1, a2) GASKET_SELECT_IN(GASKET_BITWISE_AMO_DISTINCT_TYPES, ctx_atomic_fetch_and, a0)(c, a0, a1, a2)
+#define GASKET_ASSOC_atomic_and(T, N) T: shmem_##N##_atomic_and,
+#define GASKET_ASSOC_ctx_atomic_and(T, N) T: shmem_ctx_##N##_atomic_and,
+#define shmem_atomic_and(...) GASKET_BY_NARGS(GASKET_ATOMIC_AND_, __VA_ARGS__)
+#define GASKET_ATOMIC_AND_3(a0, a1, a2) GASKET_SELECT_IN(GASKET_BITWISE_AMO_DISTINCT_TYPES, atomic_and, a0)(a0, a1, a2)
+#define GASKET_ATOMIC_AND_4(c, a0, a1, a2) GASKET_SELECT_IN(GASKET_BITWISE_AMO_DISTINCT_TYPES, ctx_atomic_and, a0)(c, a0, a1, a2)
+#define GASKET_ASSOC_atomic_fetch_and_nbi(T, N) T: shmem_##N##_atomic_fetch_and_nbi,
+#define GASKET_ASSOC_ctx_atomic_fetch_and_nbi(T, N) T: shmem_ctx_##N##_atomic_fetch_and_nbi,
+#define shmem_atomic_fetch_and_nbi(...) GASKET_BY_NARGS(GASKET_ATOMIC_FETCH_AND_NBI_, __VA_ARGS__)
+#define GASKET_ATOMIC_FETCH_AND_NBI_4(a0, a1, a2, a3) GASKET_SELECT_IN(GASKET_BITWISE_AMO_DISTINCT_TYPES, atomic_fetch_and_nbi, a1)(a0, a1, a2, a3)
+#define GASKET_ATOMIC_FETCH_AND_NBI_5(c, a0, a1, a2, a3) GASKET_SELECT_IN(GASKET_BITWISE_AMO_DISTINCT_TYPES, ctx_atomic_fetch_and_nbi, a1)(c, a0, a1, a2, a3)
+#define GASKET_ASSOC_atomic_fetch_or(T, N) T: shmem_##N##_atomic_fetch_or,
+#define GASKET_ASSOC_ctx_atomic_fetch_or(T, N) T: shmem_ctx_##N##_atomic_fetch_or,
+#define shmem_atomic_fetch_or(...) GASKET_BY_NARGS(GASKET_ATOMIC_FETCH_OR_, __VA_ARGS__)
+#define GASKET_ATOMIC_FETCH_OR_3(a0, a1, a2) GASKET_SELECT_IN(GASKET_BITWISE_AMO_DISTINCT_TYPES, atomic_fetch_or, a0)(a0, a1, a2)
+#define GASKET_ATOMIC_FETCH_OR_4(c, a0, a1, a2) GASKET_SELECT_IN(GASKET_BITWISE_AMO_DISTINCT_TYPES, ctx_atomic_fetch_or, a0)(c, a0, a1, a2)
+#define GASKET_ASSOC_atomic_or(T, N) T: shmem_##N##_atomic_or,
+#define GASKET_ASSOC_ctx_atomic_or(T, N) T: shmem_ctx_##N##_atomic_or,
+#define shmem_atomic_or(...) GASKET_BY_NARGS(GASKET_ATOMIC_OR_, __VA_ARGS__)
+#define GASKET_ATOMIC_OR_3(a0, a1, a2) GASKET_SELECT_IN(GASKET_BITWISE_AMO_DISTINCT_TYPES, atomic_or, a0)(a0, a1, a2)
+#define GASKET_ATOMIC_OR_4(c, a0, a1, a2) GASKET_SELECT_IN(GASKET_BITWISE_AMO_DISTINCT_TYPES, ctx_atomic_or, a0)(c, a0, a1, a2)
+#define GASKET_ASSOC_atomic_fetch_or_nbi(T, N) T: shmem_##N##_atomic_fetch_or_nbi,
+#define GASKET_ASSOC_ctx_atomic_fetch_or_nbi(T, N) T: shmem_ctx_##N##_atomic_fetch_or_nbi,
+#define shmem_atomic_fetch_or_nbi(...) GASKET_BY_NARGS(GASKET_ATOMIC_FETCH_OR_NBI_, __VA_ARGS__)
+#define GASKET_ATOMIC_FETCH_OR_NBI_4(a0, a1, a2, a3) GASKET_SELECT_IN(GASKET_BITWISE_AMO_DISTINCT_TYPES, atomic_fetch_or_nbi, a1)(a0, a1, a2, a3)
+#define GASKET_ATOMIC_FETCH_OR_NBI_5(c, a0, a1, a2, a3) GASKET_SELECT_IN(GASKET_BITWISE_AMO_DISTINCT_TYPES, ctx_atomic_fetch_or_nbi, a1)(c, a0, a1, a2, a3)
+#define GASKET_ASSOC_atomic_fetch_xor(T, N) T: shmem_##N##_atomic_fetch_xor,
+#define GASKET_ASSOC_ctx_atomic_fetch_xor(T, N) T: shmem_ctx_##N##_atomic_fetch_xor,
+#define shmem_atomic_fetch_xor(...) GASKET_BY_NARGS(GASKET_ATOMIC_FETCH_XOR_, __VA_ARGS__)
+#define GASKET_ATOMIC_FETCH_XOR_3(a0, a1, a2) GASKET_SELECT_IN(GASKET_BITWISE_AMO_DISTINCT_TYPES, atomic_fetch_xor, a0)(a0, a1, a2)
+#define GASKET_ATOMIC_FETCH_XOR_4(c, a0, a1, a2) GASKET_SELECT_IN(GASKET_BITWISE_AMO_DISTINCT_TYPES, ctx_atomic_fetch_xor, a0)(c, a0, a1, a2)
+#define GASKET_ASSOC_atomic_xor(T, N) T: shmem_##N##_atomic_xor,
+#define GASKET_ASSOC_ctx_atomic_xor(T, N) T: shmem_ctx_##N##_atomic_xor,
+#define shmem_atomic_xor(...) GASKET_BY_NARGS(GASKET_ATOMIC_XOR_, __VA_ARGS__)
+#define GASKET_ATOMIC_XOR_3(a0, a1, a2) GASKET_SELECT_IN(GASKET_BITWISE_AMO_DISTINCT_TYPES, atomic_xor, a0)(a0, a1, a2)
+#define GASKET_ATOMIC_XOR_4(c, a0, a1, a2) GASKET_SELECT_IN(GASKET_BITWISE_AMO_DISTINCT_TYPES, ctx_atomic_xor, a0)(c, a0, a1, a2)
+#define GASKET_ASSOC_atomic_fetch_xor_nbi(T, N) T: shmem_##N##_atomic_fetch_xor_nbi,
+#define GASKET_ASSOC_ctx_atomic_fetch_xor_nbi(T, N) T: shmem_ctx_##N##_atomic_fetch_xor_nbi,
+#define shmem_atomic_fetch_xor_nbi(...) GASKET_BY_NARGS(GASKET_ATOMIC_FETCH_XOR_NBI_, __VA_ARGS__)
+#define GASKET_ATOMIC_FETCH_XOR_NBI_4(a0, a1, a2, a3) GASKET_SELECT_IN(GASKET_BITWISE_AMO_DISTINCT_TYPES, atomic_fetch_xor_nbi, a1)(a0, a1, a2, a3)
+#define GASKET_ATOMIC_FETCH_XOR_NBI_5(c, a0, a1, a2, a3) GASKET_SELECT_IN(GASKET_BITWISE_AMO_DISTINCT_TYPES, ctx_atomic_fetch_xor_nbi, a1)(c, a0, a1, a2, a3)
+#define GASKET_ASSOC_put_signal(T, N) T: shmem_##N##_put_signal,
+#define GASKET_ASSOC_ctx_put_signal(T, N) T: shmem_ctx_##N##_put_signal,
+#define shmem_put_signal(...) GASKET_BY_NARGS(GASKET_PUT_SIGNAL_, __VA_ARGS__)
+#define GASKET_PUT_SIGNAL_7(a0, a1, a2, a3, a4, a5, a6) GASKET_SELECT_IN(GASKET_STD_RMA_DISTINCT_TYPES, put_signal, a0)(a0, a1, a2, a3, a4, a5, a6)
+#define GASKET_PUT_SIGNAL_8(c, a0, a1, a2, a3, a4, a5, a6) GASKET_SELECT_IN(GASKET_STD_RMA_DISTINCT_TYPES, ctx_put_signal, a0)(c, a0, a1, a2, a3, a4, a5, a6)
+#define GASKET_ASSOC_put_signal_nbi(T, N) T: shmem_##N##_put_signal_nbi,
+#define GASKET_ASSOC_ctx_put_signal_nbi(T, N) T: shmem_ctx_##N##_put_signal_nbi,
+#define shmem_put_signal_nbi(...) GASKET_BY_NARGS(GASKET_PUT_SIGNAL_NBI_, __VA_ARGS__)
+#define GASKET_PUT_SIGNAL_NBI_7(a0, a1, a2, a3, a4, a5, a6) GASKET_SELECT_IN(GASKET_STD_RMA_DISTINCT_TYPES, put_signal_nbi, a0)(a0, a1, a2, a3, a4, a5, a6)
+#define GASKET_PUT_SIGNAL_NBI_8(c, a0, a1, a2, a3, a4, a5, a6) GASKET_SELECT_IN(GASKET_STD_RMA_DISTINCT_TYPES, ctx_put_signal_nbi, a0)(c, a0, a1, a2, a3, a4, a5, a6)
+#define GASKET_ASSOC_fetch(T, N) T: shmem_##N##_fetch,
+#define shmem_fetch(a0, a1) GASKET_SELECT_IN(GASKET_DEPRECATED_EXT_AMO_TYPES, fetch, a0)(a0, a1)
+#define GASKET_ASSOC_set(T, N) T: shmem_##N##_set,
+#define shmem_set(a0, a1, a2) GASKET_SELECT_IN(GASKET_DEPRECATED_EXT_AMO_TYPES, set, a0)(a0, a1, a2)
+#define GASKET_ASSOC_swap(T, N) T: shmem_##N##_swap,
+#define shmem_swap(a0, a1, a2) GASKET_SELECT_IN(GASKET_DEPRECATED_EXT_AMO_TYPES, swap, a0)(a0, a1, a2)
+#define GASKET_ASSOC_cswap(T, N) T: shmem_##N##_cswap,
+#define shmem_cswap(a0, a1, a2, a3) GASKET_SELECT_IN(GASKET_DEPRECATED_STD_AMO_TYPES, cswap, a0)(a0, a1, a2, a3)
+#define GASKET_ASSOC_finc(T, N) T: shmem_##N##_finc,
+#define shmem_finc(a0, a1) GASKET_SELECT_IN(GASKET_DEPRECATED_STD_AMO_TYPES, finc, a0)(a0, a1)
+#define GASKET_ASSOC_inc(T, N) T: shmem_##N##_inc,
+#define shmem_inc(a0, a1) GASKET_SELECT_IN(GASKET_DEPRECATED_STD_AMO_TYPES, inc, a0)(a0, a1)
+#define GASKET_ASSOC_fadd(T, N) T: shmem_##N##_fadd,
+#define shmem_fadd(a0, a1, a2) GASKET_SELECT_IN(GASKET_DEPRECATED_STD_AMO_TYPES, fadd, a0)(a0, a1, a2)
+#define GASKET_ASSOC_add(T, N) T: shmem_##N##_add,
+#define shmem_add(a0, a1, a2) GASKET_SELECT_IN(GASKET_DEPRECATED_STD_AMO_TYPES, add, a0)(a0, a1, a2)
+#define GASKET_ASSOC_wait_until_all(T, N) T: shmem_##N##_wait_until_all,
+#define shmem_wait_until_all(a0, a1, a2, a3, a4) GASKET_SELECT_IN(GASKET_STD_AMO_DISTINCT_TYPES, wait_until_all, a0)(a0, a1, a2, a3, a4)
+#define GASKET_ASSOC_wait_until_any(T, N) T: shmem_##N##_wait_until_any,
+#define shmem_wait_until_any(a0, a1, a2, a3, a4) GASKET_SELECT_IN(GASKET_STD_AMO_DISTINCT_TYPES, wait_until_any, a0)(a0, a1, a2, a3, a4)
+#define GASKET_ASSOC_wait_until_some(T, N) T: shmem_##N##_wait_until_some,
+#define shmem_wait_until_some(a0, a1, a2, a3, a4, a5) GASKET_SELECT_IN(GASKET_STD_AMO_DISTINCT_TYPES, wait_until_some, a0)(a0, a1, a2, a3, a4, a5)
+#define GASKET_ASSOC_wait_until_all_vector(T, N) T: shmem_##N##_wait_until_all_vector,
+#define shmem_wait_until_all_vector(a0, a1, a2, a3, a4) GASKET_SELECT_IN(GASKET_STD_AMO_DISTINCT_TYPES, wait_until_all_vector, a0)(a0, a1, a2, a3, a4)
+#define GASKET_ASSOC_wait_until_any_vector(T, N) T: shmem_##N##_wait_until_any_vector,
+#define shmem_wait_until_any_vector(a0, a1, a2, a3, a4) GASKET_SELECT_IN(GASKET_STD_AMO_DISTINCT_TYPES, wait_until_any_vector, a0)(a0, a1, a2, a3, a4)
+#define GASKET_ASSOC_wait_until_some_vector(T, N) T: shmem_##N##_wait_until_some_vector,
+#define shmem_wait_until_some_vector(a0, a1, a2, a3, a4, a5) GASKET_SELECT_IN(GASKET_STD_AMO_DISTINCT_TYPES, wait_until_some_vector, a0)(a0, a1, a2, a3, a4, a5)
+#define GASKET_ASSOC_test_all(T, N) T: shmem_##N##_test_all,
+#define shmem_test_all(a0, a1, a2, a3, a4) GASKET_SELECT_IN(GASKET_STD_AMO_DISTINCT_TYPES, test_all, a0)(a0, a1, a2, a3, a4)
+#define GASKET_ASSOC_test_any(T, N) T: shmem_##N##_test_any,
+#define shmem_test_any(a0, a1, a2, a3, a4) GASKET_SELECT_IN(GASKET_STD_AMO_DISTINCT_TYPES, test_any, a0)(a0, a1, a2, a3, a4)
+#define GASKET_ASSOC_test_some(T, N) T: shmem_##N##_test_some,
+#define shmem_test_some(a0, a1, a2, a3, a4, a5) GASKET_SELECT_IN(GASKET_STD_AMO_DISTINCT_TYPES, test_some, a0)(a0, a1, a2, a3, a4, a5)
+#define GASKET_ASSOC_test_all_vector(T, N) T: shmem_##N##_test_all_vector,
+#define shmem_test_all_vector(a0, a1, a2, a3, a4) GASKET_SELECT_IN(GASKET_STD_AMO_DISTINCT_TYPES, test_all_vector, a0)(a0, a1, a2, a3, a4)
+#define GASKET_ASSOC_test_any_vector(T, N) T: shmem_##N##_test_any_vector,
+#define shmem_test_any_vector(a0, a1, a2, a3, a4) GASKET_SELECT_IN(GASKET_STD_AMO_DISTINCT_TYPES, test_any_vector, a0)(a0, a1, a2, a3, a4)
+#define GASKET_ASSOC_test_some_vector(T, N) T: shmem_##N##_test_some_vector,
+#define shmem_test_some_vector(a0, a1, a2, a3, a4, a5) GASKET_SELECT_IN(GASKET_STD_AMO_DISTINCT_TYPES, test_some_vector, a0)(a0, a1, a2, a3, a4, a5)
+#define shmem_signal_add(...) GASKET_BY_NARGS(GASKET_SIGNAL_ADD_, __VA_ARGS__)
+#define GASKET_SIGNAL_ADD_3(s, v, pe) (shmem_signal_add)(s, v, pe)
+#define GASKET_SIGNAL_ADD_4(c, s, v, pe) shmem_ctx_signal_add(c, s, v, pe)
+#define shmem_signal_set(...) GASKET_BY_NARGS(GASKET_SIGNAL_SET_, __VA_ARGS__)
+#define GASKET_SIGNAL_SET_3(s, v, pe) (shmem_signal_set)(s, v, pe)
+#define GASKET_SIGNAL_SET_4(c, s, v, pe) shmem_ctx_signal_set(c, s, v, pe)
+
 #endif /* GASKET_SHMEM_GENERIC_H */

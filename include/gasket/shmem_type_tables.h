@@ -73,6 +73,41 @@
     GASKET_STD_AMO_DISTINCT_TYPES(X) \
     GASKET_STD_AMO_ALIAS_TYPES(X)
 
+/* Table 7: Extended AMO Types and Names (fetch, set, swap): Table 6 plus
+ * float and double, in the spec's row order. */
+#define GASKET_EXT_AMO_TYPES(X) \
+    X(float, float)             \
+    X(double, double)           \
+    GASKET_STD_AMO_TYPES(X)
+#define GASKET_EXT_AMO_DISTINCT_TYPES(X) \
+    X(float, float)                      \
+    X(double, double)                    \
+    GASKET_STD_AMO_DISTINCT_TYPES(X)
+
+/* Table 8: Bitwise AMO Types and Names (and, or, xor). */
+#define GASKET_BITWISE_AMO_DISTINCT_TYPES(X) \
+    X(unsigned int, uint)                    \
+    X(unsigned long, ulong)                  \
+    X(unsigned long long, ulonglong)
+#define GASKET_BITWISE_AMO_TYPES(X)         \
+    GASKET_BITWISE_AMO_DISTINCT_TYPES(X)    \
+    X(int32_t, int32)                       \
+    X(int64_t, int64)                       \
+    X(uint32_t, uint32)                     \
+    X(uint64_t, uint64)
+
+/* Deprecated AMO names (Annex F): shmem_TYPENAME_fetch/set/swap for
+ * {float, double, int, long, long long}; cswap/finc/inc/fadd/add for
+ * {int, long, long long}. */
+#define GASKET_DEPRECATED_EXT_AMO_TYPES(X) \
+    X(float, float)                        \
+    X(double, double)                      \
+    GASKET_DEPRECATED_STD_AMO_TYPES(X)
+#define GASKET_DEPRECATED_STD_AMO_TYPES(X) \
+    X(int, int)                            \
+    X(long, long)                          \
+    X(long long, longlong)
+
 /* Point-to-point synchronization types (§9.11): Table 6 plus the deprecated
  * short/unsigned short rows that Table 12 keeps for wait_until and test. */
 #define GASKET_P2P_SYNC_DEPRECATED_TYPES(X) \

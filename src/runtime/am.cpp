@@ -148,7 +148,8 @@ void AmEngine::deliver(void* self, const mpi::AmInbound& in) {
     const mpi::AmWire& w = *in.wire;
     void (*fn)() = engine.handlers_[w.handler];
     const auto category = AmCategory(w.category);
-    if (!fn) [[unlikely]]
+    InternalHandler internal = w.handler < engine.internal_.size() ? engine.internal_[w.handler] : nullptr;
+    if (!fn && !internal) [[unlikely]]
         fatal("Active Message delivery",
               "%s %s from node %d names handler index %u, which is not registered on this node (gasnet_attach)",
               category_name(category), in.reply ? "reply" : "request", in.source, unsigned(w.handler));
@@ -165,7 +166,8 @@ void AmEngine::deliver(void* self, const mpi::AmInbound& in) {
     AmThreadState& t = am_thread_state();
     const int locks_before = t.held_locks;
     ++t.handler_depth;
-    engine.dispatch_(fn, &token, m);
+    if (internal) internal(&token, m);
+    else engine.dispatch_(fn, &token, m);
     --t.handler_depth;
     if (t.held_locks != locks_before) [[unlikely]]
         fatal("Active Message handler",

@@ -67,6 +67,9 @@ public:
 
     // Registers `fn` at `index` (the API layer has checked the index).
     void set_handler(std::uint8_t index, void (*fn)()) { handlers_[index] = fn; }
+    // A handler of Gasket's own (indices 0..127), called directly.
+    using InternalHandler = void (*)(gasket_am_token* token, const AmMessage& message);
+    void set_internal_handler(std::uint8_t index, InternalHandler fn) { internal_[index] = fn; }
     bool has_handler(std::uint8_t index) const { return handlers_[index] != nullptr; }
 
     // Sends a request to `dest` (a valid rank).  Long: `long_offset` is the
@@ -118,6 +121,7 @@ private:
     unsigned app_polls_seen_ = 0;  // progress thread only
     Dispatch dispatch_;
     std::array<void (*)(), 256> handlers_{};
+    std::array<InternalHandler, 128> internal_{};
     mpi::AmTransport transport_;
     std::unique_ptr<mpi::ProgressThread> progress_;
 };

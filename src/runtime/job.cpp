@@ -2,6 +2,8 @@
 // errors (cold).
 #include "job.hpp"
 
+#include "amo.hpp"
+
 #include <cinttypes>
 
 namespace gasket::rt {
@@ -89,6 +91,7 @@ void Job::attach_globals(const char* routine) {
 
 void Job::start_am(AmEngine::Dispatch dispatch, const char* routine) {
     am = std::make_unique<AmEngine>(*this, heap, dispatch, routine);
+    register_amo_handlers(*am);
 }
 
 Job::~Job() {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <atomic>
+#include <cstring>
 #include <memory>
 
 #include "am.hpp"
@@ -73,6 +74,12 @@ public:
         direct_stores_.store(false, std::memory_order_relaxed);
         return true;
     }
+
+    // Active Message operations (AMOs, signals) sent and not yet
+    // acknowledged by their target; quiet and fence wait for zero.
+    std::atomic<long> pending_am_ops{0};
+    // Polls (serving Active Messages) until pending_am_ops is zero.
+    void wait_am_ops(const char* routine);
 
     // Remote completion of every MPI operation outstanding (both windows).
     void flush_all() {

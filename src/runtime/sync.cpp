@@ -24,10 +24,19 @@ void pe_quiet(const char* routine, const int* pes, std::size_t npes) {
     }
 }
 
+namespace {
+// A barrier that keeps serving Active Messages while it waits: a PE still
+// waiting for an AMO reply from a PE in the barrier must get it.
+void serving_barrier(Job& j) {
+    if (!j.am) return j.env->barrier();
+    j.env->barrier([](void* p) { Poller::progress(*static_cast<Job*>(p)); }, &j);
+}
+}  // namespace
+
 void barrier_all(const char* routine) {
     quiet(routine);
     Job& j = job(routine);
-    j.env->barrier();
+    serving_barrier(j);
     j.sync_windows();
     std::atomic_thread_fence(std::memory_order_seq_cst);
 }
@@ -35,7 +44,7 @@ void barrier_all(const char* routine) {
 void sync_all(const char* routine) {
     Job& j = job(routine);
     std::atomic_thread_fence(std::memory_order_seq_cst);
-    j.env->barrier();
+    serving_barrier(j);
     j.sync_windows();
 }
 
@@ -52,7 +61,8 @@ void Poller::progress(Job& j) {
     // Remote MPI puts may need this process to enter MPI to land, and other
     // PEs may share this core.
     j.sync_windows();
-    j.env->poke_progress();
+    if (j.am) j.am->poll("polling wait");
+    else j.env->poke_progress();
     sched_yield();
 }
 

@@ -17,15 +17,21 @@ inline void quiet(const char* routine) {
     Job& j = job(routine);
     if (j.take_direct_stores()) std::atomic_thread_fence(std::memory_order_seq_cst);
     j.flush_all();
+    if (j.pending_am_ops.load(std::memory_order_acquire)) [[unlikely]]
+        j.wait_am_ops(routine);
 }
 
-// Orders puts to each PE: those before the fence are delivered before those
-// after it.  Direct stores: a release fence.  MPI does not order puts, so
-// outstanding MPI operations are completed.
+// Orders puts and AMOs to each PE: those before the fence are delivered
+// before those after it.  Direct stores: a release fence.  MPI does not
+// order puts, so outstanding MPI operations are completed, and so are AMOs
+// in flight as Active Messages.
 inline void fence(const char* routine) {
     Job& j = job(routine);
     std::atomic_thread_fence(std::memory_order_release);
     j.flush_all();
+    // AMOs sent as Active Messages are ordered by completing them.
+    if (j.pending_am_ops.load(std::memory_order_acquire)) [[unlikely]]
+        j.wait_am_ops(routine);
 }
 
 // Completes operations to the listed PEs (each checked).

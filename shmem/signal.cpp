@@ -1,0 +1,82 @@
+// shmem/signal.cpp -- §9.8 signaling: put-with-signal (typed, sized, mem;
+// blocking and nbi), signal_add/set/fetch.  The signal is an AMO (see
+// src/runtime/amo.hpp) issued after the data is delivered: a direct copy is
+// ordered by the release of the signal's atomic; an MPI put is completed
+// at the target (MPI_Win_flush) before the signal is sent.
+#include <shmem.h>
+
+#include <atomic>
+
+#include "context.hpp"
+#include "src/runtime/amo.hpp"
+#include "src/runtime/rma.hpp"
+
+using namespace gasket;
+
+namespace {
+
+rt::AmoOp signal_op(const char* routine, int sig_op) {
+    if (sig_op == SHMEM_SIGNAL_SET) return rt::AmoOp::set;
+    if (sig_op == SHMEM_SIGNAL_ADD) return rt::AmoOp::fetch_add;
+    rt::fatal(routine, "sig_op %d is neither SHMEM_SIGNAL_SET (%d) nor SHMEM_SIGNAL_ADD (%d)", sig_op,
+              SHMEM_SIGNAL_SET, SHMEM_SIGNAL_ADD);
+}
+
+void put_signal(const char* routine, void* dest, const void* source, std::size_t bytes, std::uint64_t* sig_addr,
+                std::uint64_t signal, int sig_op, int pe) {
+    const rt::AmoOp op = signal_op(routine, sig_op);
+    rt::Job& j = rt::job(routine);
+    const rt::Target t = j.resolve(routine, dest, bytes, pe);
+    rt::put(routine, dest, source, bytes, pe);
+    if (!t.direct && bytes) j.flush(pe);  // the data is at the target before the signal leaves
+    rt::amo(routine, sig_addr, sizeof(std::uint64_t), op, signal, 0, pe, rt::AmoResult::none);
+}
+
+}  // namespace
+
+extern "C" {
+
+#define GASKET_PUT_SIGNAL_FORMS(NAME, CTXNAME, PTR, CPTR, ELEM)                                                \
+    void shmem_##NAME(PTR dest, CPTR source, size_t nelems, uint64_t* sig_addr, uint64_t signal, int sig_op,   \
+                      int pe) {                                                                                \
+        put_signal("shmem_" #NAME, dest, source, nelems * (ELEM), sig_addr, signal, sig_op, pe);               \
+    }                                                                                                          \
+    void shmem_##CTXNAME(shmem_ctx_t ctx, PTR dest, CPTR source, size_t nelems, uint64_t* sig_addr,            \
+                         uint64_t signal, int sig_op, int pe) {                                                \
+        shmem::check_ctx("shmem_" #CTXNAME, ctx);                                                              \
+        put_signal("shmem_" #CTXNAME, dest, source, nelems * (ELEM), sig_addr, signal, sig_op, pe);            \
+    }
+// The _nbi forms complete before returning, which §9.8.4 allows.
+#define GASKET_PUT_SIGNAL_TYPED(T, N)                                                      \
+    GASKET_PUT_SIGNAL_FORMS(N##_put_signal, ctx_##N##_put_signal, T*, const T*, sizeof(T)) \
+    GASKET_PUT_SIGNAL_FORMS(N##_put_signal_nbi, ctx_##N##_put_signal_nbi, T*, const T*, sizeof(T))
+GASKET_STD_RMA_TYPES(GASKET_PUT_SIGNAL_TYPED)
+#undef GASKET_PUT_SIGNAL_TYPED
+#define GASKET_PUT_SIGNAL_SIZED(BITS, BYTES)                                                            \
+    GASKET_PUT_SIGNAL_FORMS(put##BITS##_signal, ctx_put##BITS##_signal, void*, const void*, BYTES)      \
+    GASKET_PUT_SIGNAL_FORMS(put##BITS##_signal_nbi, ctx_put##BITS##_signal_nbi, void*, const void*, BYTES)
+GASKET_RMA_SIZES(GASKET_PUT_SIGNAL_SIZED)
+#undef GASKET_PUT_SIGNAL_SIZED
+GASKET_PUT_SIGNAL_FORMS(putmem_signal, ctx_putmem_signal, void*, const void*, 1)
+GASKET_PUT_SIGNAL_FORMS(putmem_signal_nbi, ctx_putmem_signal_nbi, void*, const void*, 1)
+#undef GASKET_PUT_SIGNAL_FORMS
+
+#define GASKET_SIGNAL_UPDATE(NAME, OP)                                                                         \
+    void(shmem_signal_##NAME)(uint64_t * sig_addr, uint64_t signal, int pe) {                                  \
+        rt::amo("shmem_signal_" #NAME, sig_addr, sizeof(uint64_t), OP, signal, 0, pe, rt::AmoResult::none);    \
+    }                                                                                                          \
+    void shmem_ctx_signal_##NAME(shmem_ctx_t ctx, uint64_t* sig_addr, uint64_t signal, int pe) {               \
+        shmem::check_ctx("shmem_ctx_signal_" #NAME, ctx);                                                      \
+        rt::amo("shmem_ctx_signal_" #NAME, sig_addr, sizeof(uint64_t), OP, signal, 0, pe, rt::AmoResult::none); \
+    }
+GASKET_SIGNAL_UPDATE(add, rt::AmoOp::fetch_add)
+GASKET_SIGNAL_UPDATE(set, rt::AmoOp::set)
+#undef GASKET_SIGNAL_UPDATE
+
+uint64_t shmem_signal_fetch(const uint64_t* sig_addr) {
+    rt::Job& j = rt::job("shmem_signal_fetch");
+    if (!j.segment_of(sig_addr)) j.not_symmetric("shmem_signal_fetch", sig_addr, j.my_pe);
+    return std::atomic_ref<uint64_t>(*const_cast<uint64_t*>(sig_addr)).load(std::memory_order_acquire);
+}
+
+}  // extern "C"

@@ -1,0 +1,114 @@
+// src/runtime/amo.cpp -- AMOs on targets whose memory is not mapped here:
+// an Active Message to the target, whose handler applies the atomic and
+// replies with the old value (see amo.hpp).
+#include "amo.hpp"
+
+#include "sync.hpp"
+
+namespace gasket::rt {
+
+namespace {
+
+constexpr std::uint8_t kAmoRequest = 1;  // internal handler indices
+constexpr std::uint8_t kAmoReply = 2;
+
+// What the origin keeps for an AMO in flight: the reply completes it.
+struct Completion {
+    std::atomic<bool> done{false};
+    std::uint64_t old = 0;
+    AmoResult result = AmoResult::wait;
+    void* fetch = nullptr;  // deferred: where the old value goes
+    unsigned width = 8;
+};
+
+std::int32_t lo(std::uint64_t v) { return std::int32_t(std::uint32_t(v)); }
+std::int32_t hi(std::uint64_t v) { return std::int32_t(std::uint32_t(v >> 32)); }
+std::uint64_t join(std::int32_t l, std::int32_t h) {
+    return std::uint64_t(std::uint32_t(l)) | (std::uint64_t(std::uint32_t(h)) << 32);
+}
+
+// Request arguments: [0] op | width << 8 | segment << 16, [1,2] offset,
+// [3,4] value, [5,6] cond, [7,8] the origin's Completion (or 0).
+void on_request(gasket_am_token* token, const AmMessage& m) {
+    Job& j = *g_job;
+    const std::int32_t* a = m.args;
+    const auto op = AmoOp(a[0] & 0xff);
+    const unsigned width = unsigned(a[0] >> 8) & 0xff;
+    Segment& seg = ((a[0] >> 16) & 0xff) == 0 ? j.heap : j.data;
+    char* p = seg.base + join(a[1], a[2]);
+    const std::uint64_t old = apply_atomic(p, width, op, join(a[3], a[4]), join(a[5], a[6]));
+    const std::int32_t reply[4] = {a[7], a[8], lo(old), hi(old)};
+    j.am->reply("AMO handler", token, AmCategory::short_am, kAmoReply, 4, reply, nullptr, 0, 0);
+}
+
+// Reply arguments: [0,1] the Completion (or 0), [2,3] the old value.
+void on_reply(gasket_am_token*, const AmMessage& m) {
+    auto* c = reinterpret_cast<Completion*>(static_cast<std::uintptr_t>(join(m.args[0], m.args[1])));
+    const std::uint64_t old = join(m.args[2], m.args[3]);
+    Job& j = *g_job;
+    if (!c) {
+        j.pending_am_ops.fetch_sub(1, std::memory_order_release);
+        return;
+    }
+    if (c->result == AmoResult::deferred) {
+        std::memcpy(c->fetch, &old, c->width);
+        delete c;
+        j.pending_am_ops.fetch_sub(1, std::memory_order_release);
+        return;
+    }
+    c->old = old;
+    c->done.store(true, std::memory_order_release);
+}
+
+// Polls until `done()`: every iteration serves Active Messages (the reply
+// comes that way); when nothing arrives for a while, the core is yielded.
+template <class Done>
+void poll_until(Job& j, const char* routine, Done done) {
+    unsigned idle = 0;
+    while (!done()) {
+        if (j.am->poll(routine) > 0) idle = 0;
+        else if (++idle > 64) Poller::progress(j);
+    }
+}
+
+}  // namespace
+
+void misaligned_amo(const char* routine, const void* dest, unsigned width) {
+    fatal(routine, "address %p is not aligned to the object's %u bytes", dest, width);
+}
+
+std::uint64_t amo_remote(const char* routine, Job& j, const Translation& t, unsigned width, AmoOp op,
+                         std::uint64_t value, std::uint64_t cond, int pe, AmoResult result, void* fetch) {
+    if (!j.am) fatal(routine, "no Active Message engine to reach PE %d", pe);
+    const unsigned segment = t.segment == &j.heap ? 0 : 1;
+    Completion local;
+    Completion* c = nullptr;
+    if (result == AmoResult::wait) {
+        c = &local;
+    } else if (result == AmoResult::deferred) {
+        c = new Completion;
+        c->result = AmoResult::deferred;
+        c->fetch = fetch;
+        c->width = width;
+    }
+    if (result != AmoResult::wait) j.pending_am_ops.fetch_add(1, std::memory_order_relaxed);
+    const auto cookie = std::uint64_t(reinterpret_cast<std::uintptr_t>(c));
+    const std::int32_t args[9] = {std::int32_t(unsigned(op) | width << 8 | segment << 16),
+                                  lo(t.target.offset), hi(t.target.offset), lo(value), hi(value), lo(cond), hi(cond),
+                                  lo(cookie), hi(cookie)};
+    j.am->request(routine, pe, AmCategory::short_am, kAmoRequest, 9, args, nullptr, 0, 0);
+    if (result != AmoResult::wait) return 0;
+    poll_until(j, routine, [&] { return local.done.load(std::memory_order_acquire); });
+    return local.old;
+}
+
+void Job::wait_am_ops(const char* routine) {
+    poll_until(*this, routine, [&] { return pending_am_ops.load(std::memory_order_acquire) == 0; });
+}
+
+void register_amo_handlers(AmEngine& am) {
+    am.set_internal_handler(kAmoRequest, on_request);
+    am.set_internal_handler(kAmoReply, on_reply);
+}
+
+}  // namespace gasket::rt

@@ -1,0 +1,83 @@
+// src/runtime/amo.hpp -- the one entry point for atomic memory operations
+// (OpenSHMEM §9.7, and the signal updates of §9.8).
+//
+// Every AMO is a hardware atomic (std::atomic_ref) on the target's memory:
+// done here when the target's copy is mapped (this PE, node peers), else by
+// an Active Message handler on the target.  Both act on the same memory
+// with the CPU's atomics, so every AMO on a location is atomic with respect
+// to every other, whatever the mix of operations and paths.  (MPI-3
+// promises that only among accumulates with one operation.)
+//
+// Values travel as raw bits of `width` bytes (4 or 8): signed, unsigned and
+// floating types of one width share the code; add wraps as two's
+// complement.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+
+#include "job.hpp"
+
+namespace gasket::rt {
+
+enum class AmoOp : std::uint8_t { fetch, set, swap, compare_swap, fetch_add, fetch_and, fetch_or, fetch_xor };
+
+// What the caller wants back.
+enum class AmoResult : std::uint8_t {
+    wait,     // the old value, now (blocking fetching AMO)
+    none,     // nothing: complete by the next quiet (non-fetching AMO)
+    deferred  // the old value stored at `fetch` by the next quiet (_nbi)
+};
+
+// Applies `op` to the `width`-byte object at `p` atomically; returns the
+// old value (0 for set).  `p` must be `width`-aligned.
+template <class U>
+inline U apply_atomic(U* p, AmoOp op, U value, U cond) {
+    std::atomic_ref<U> a(*p);
+    switch (op) {
+        case AmoOp::fetch: return a.load(std::memory_order_acquire);
+        case AmoOp::set: a.store(value, std::memory_order_release); return 0;
+        case AmoOp::swap: return a.exchange(value, std::memory_order_acq_rel);
+        case AmoOp::compare_swap:
+            a.compare_exchange_strong(cond, value, std::memory_order_acq_rel, std::memory_order_acquire);
+            return cond;
+        case AmoOp::fetch_add: return a.fetch_add(value, std::memory_order_acq_rel);
+        case AmoOp::fetch_and: return a.fetch_and(value, std::memory_order_acq_rel);
+        case AmoOp::fetch_or: return a.fetch_or(value, std::memory_order_acq_rel);
+        case AmoOp::fetch_xor: return a.fetch_xor(value, std::memory_order_acq_rel);
+    }
+    return 0;
+}
+
+inline std::uint64_t apply_atomic(void* p, unsigned width, AmoOp op, std::uint64_t value, std::uint64_t cond) {
+    if (width == 8) return apply_atomic<std::uint64_t>(static_cast<std::uint64_t*>(p), op, value, cond);
+    return apply_atomic<std::uint32_t>(static_cast<std::uint32_t*>(p), op, std::uint32_t(value), std::uint32_t(cond));
+}
+
+// The AMO path through an Active Message (out of line).
+std::uint64_t amo_remote(const char* routine, Job& j, const Translation& t, unsigned width, AmoOp op,
+                         std::uint64_t value, std::uint64_t cond, int pe, AmoResult result, void* fetch);
+[[noreturn, gnu::cold]] void misaligned_amo(const char* routine, const void* dest, unsigned width);
+
+// Applies `op` to the `width`-byte symmetric object `dest` on `pe`.  Fatal,
+// naming `routine`, for a bad PE, a non-symmetric or misaligned address.
+inline std::uint64_t amo(const char* routine, void* dest, unsigned width, AmoOp op, std::uint64_t value,
+                         std::uint64_t cond, int pe, AmoResult result = AmoResult::wait, void* fetch = nullptr) {
+    Job& j = job(routine);
+    if (reinterpret_cast<std::uintptr_t>(dest) & (width - 1)) [[unlikely]]
+        misaligned_amo(routine, dest, width);
+    const Translation t = translate(j.heap, j.data, j.n_pes, dest, width, pe);
+    if (t.fault != Fault::none) [[unlikely]]
+        j.report(routine, t, dest, width, pe);
+    if (char* p = t.target.direct) [[likely]] {
+        const std::uint64_t old = apply_atomic(p, width, op, value, cond);
+        if (result == AmoResult::deferred) std::memcpy(fetch, &old, width);
+        return old;
+    }
+    return amo_remote(routine, j, t, width, op, value, cond, pe, result, fetch);
+}
+
+// Registers the AMO handlers with the job's Active Message engine.
+void register_amo_handlers(AmEngine& am);
+
+}  // namespace gasket::rt
