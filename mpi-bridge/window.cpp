@@ -15,14 +15,15 @@ MPI_Info window_info() {
 }
 }  // namespace
 
-Window::Window(void* base, std::size_t bytes, MPI_Comm comm) {
+Window::Window(void* base, std::size_t bytes, MPI_Comm comm, bool concurrent) : threaded_(concurrent) {
     MPI_Info info = window_info();
     check(MPI_Win_create(base, MPI_Aint(bytes), 1, info, comm, &win_), "MPI_Win_create");
     MPI_Info_free(&info);
     lock();
 }
 
-Window::Window(std::size_t bytes, std::size_t alignment, MPI_Comm comm, char** base) {
+Window::Window(std::size_t bytes, std::size_t alignment, MPI_Comm comm, char** base, bool concurrent)
+    : threaded_(concurrent) {
     MPI_Info info = window_info();
     char* raw = nullptr;
     check(MPI_Win_allocate(MPI_Aint(bytes + alignment), 1, info, comm, &raw, &win_), "MPI_Win_allocate");
@@ -40,9 +41,6 @@ Window::Window(std::size_t bytes, std::size_t alignment, MPI_Comm comm, char** b
 void Window::lock() {
     check(MPI_Win_set_errhandler(win_, MPI_ERRORS_RETURN), "MPI_Win_set_errhandler");
     check(MPI_Win_lock_all(MPI_MODE_NOCHECK, win_), "MPI_Win_lock_all");
-    int level = MPI_THREAD_SINGLE;
-    check(MPI_Query_thread(&level), "MPI_Query_thread");
-    threaded_ = level == MPI_THREAD_MULTIPLE;
     if (!threaded_) ring_.resize(kRingBytes);
 }
 

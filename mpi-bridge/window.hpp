@@ -19,15 +19,19 @@ namespace gasket::mpi {
 
 class Window {
 public:
+    // `concurrent`: several threads may use the window at once (then op
+    // tracking uses atomic read-modify-writes and small puts skip the
+    // bounce ring).  Needs MPI_THREAD_MULTIPLE.
+    //
     // Collective over `comm`: exposes [base, base+bytes) of every process.
-    Window(void* base, std::size_t bytes, MPI_Comm comm);
+    Window(void* base, std::size_t bytes, MPI_Comm comm, bool concurrent);
     // Collective over `comm`: MPI_Win_allocate of `bytes` per process whose
     // usable block starts on an `alignment` boundary; *base receives it.
     // MPI serves such windows best (Open MPI: load/store between node
     // peers, where a created window costs a system call per operation).
     // Displacements passed to the transfers below count from the aligned
     // block.
-    Window(std::size_t bytes, std::size_t alignment, MPI_Comm comm, char** base);
+    Window(std::size_t bytes, std::size_t alignment, MPI_Comm comm, char** base, bool concurrent);
     ~Window();  // unlock_all + free (skipped if MPI was finalized already)
     Window(const Window&) = delete;
     Window& operator=(const Window&) = delete;
@@ -146,7 +150,7 @@ private:
     MPI_Win win_ = MPI_WIN_NULL;
     std::atomic<int> pending_{kNone};
     std::vector<MPI_Aint> block_start_;  // per target, allocated windows only
-    // MPI_THREAD_MULTIPLE: threads may use the window concurrently.
+    // Threads may use the window concurrently.
     bool threaded_ = false;
     // Bounce ring for small blocking puts; empty (unused) when threaded_,
     // where threads would share it.

@@ -71,6 +71,8 @@ int start(const char* routine, int requested, int* provided) {
     // MPI_THREAD_MULTIPLE whatever the program asks: the progress thread
     // that serves AMOs while a PE computes calls MPI beside the program.
     rt::g_job = new rt::Job(config, MPI_THREAD_MULTIPLE, routine);
+    rt::g_job->concurrent_rma =
+        requested == SHMEM_THREAD_MULTIPLE && rt::g_job->env->thread_level() == MPI_THREAD_MULTIPLE;
     rt::g_job->attach_heap(config.symmetric_size, true, "symmetric heap", routine);
     rt::g_job->attach_globals(routine);
     rt::g_job->start_am(nullptr, routine);

@@ -54,11 +54,13 @@ void Job::attach_heap(std::size_t bytes, bool node_shared, const char* name, con
     heap.name = name;
     heap.size = bytes;
     if (n_pes > 1 && !shared) {
-        heap_window_ = std::make_unique<mpi::Window>(heap.size, kHeapAlignment, env->world(), &heap.base);
+        heap_window_ = std::make_unique<mpi::Window>(heap.size, kHeapAlignment, env->world(), &heap.base,
+                                                     concurrent_rma);
     } else {
         heap_memory_ = std::make_unique<mpi::NodeMemory>(bytes, env->node());
         heap.base = heap_memory_->base();
-        if (n_pes > 1) heap_window_ = std::make_unique<mpi::Window>(heap.base, heap.size, env->world());
+        if (n_pes > 1)
+            heap_window_ = std::make_unique<mpi::Window>(heap.base, heap.size, env->world(), concurrent_rma);
     }
     heap.window = heap_window_.get();
     heap.direct = direct_table(
@@ -83,7 +85,8 @@ void Job::attach_globals(const char* routine) {
         *env, share && shared_data_->ok(), data.base,
         [](const void* s, int r) { return static_cast<const mpi::SharedDataSegment*>(s)->peer(r); },
         shared_data_.get());
-    if (n_pes > 1) data_window_ = std::make_unique<mpi::Window>(data.base, data.size, env->world());
+    if (n_pes > 1)
+        data_window_ = std::make_unique<mpi::Window>(data.base, data.size, env->world(), concurrent_rma);
     data.window = data_window_.get();
     debug(routine, "global data %zu bytes at %p", data.size, static_cast<void*>(data.base));
     env->barrier();

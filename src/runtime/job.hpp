@@ -110,6 +110,10 @@ public:
     int my_pe = 0, n_pes = 1;
     int init_count = 1;  // nested shmem_init calls not yet finalized
     Api api = Api::shmem;
+    // Several threads may issue RMA at once (set before attaching
+    // segments): OpenSHMEM at SHMEM_THREAD_MULTIPLE, GASNet always (handlers
+    // on the progress thread send Long replies through the window).
+    bool concurrent_rma = true;
 
     Segment heap, data;
     HeapAllocator allocator;
