@@ -272,27 +272,20 @@ GASKET_EXT_AMO_TYPES(GASKET_DECLARE_AMO_EXT)
 GASKET_STD_AMO_TYPES(GASKET_DECLARE_AMO_STD)
 #undef GASKET_DECLARE_AMO_STD
 
-#define GASKET_DECLARE_AMO_BIT(TYPE, NAME)                                                                      \
-    TYPE shmem_##NAME##_atomic_fetch_and(TYPE *dest, TYPE value, int pe);                                      \
-    TYPE shmem_ctx_##NAME##_atomic_fetch_and(shmem_ctx_t ctx, TYPE *dest, TYPE value, int pe);                \
-    void shmem_##NAME##_atomic_and(TYPE *dest, TYPE value, int pe);                                            \
-    void shmem_ctx_##NAME##_atomic_and(shmem_ctx_t ctx, TYPE *dest, TYPE value, int pe);                      \
-    TYPE shmem_##NAME##_atomic_fetch_or(TYPE *dest, TYPE value, int pe);                                       \
-    TYPE shmem_ctx_##NAME##_atomic_fetch_or(shmem_ctx_t ctx, TYPE *dest, TYPE value, int pe);                 \
-    void shmem_##NAME##_atomic_or(TYPE *dest, TYPE value, int pe);                                             \
-    void shmem_ctx_##NAME##_atomic_or(shmem_ctx_t ctx, TYPE *dest, TYPE value, int pe);                       \
-    TYPE shmem_##NAME##_atomic_fetch_xor(TYPE *dest, TYPE value, int pe);                                      \
-    TYPE shmem_ctx_##NAME##_atomic_fetch_xor(shmem_ctx_t ctx, TYPE *dest, TYPE value, int pe);                \
-    void shmem_##NAME##_atomic_xor(TYPE *dest, TYPE value, int pe);                                            \
-    void shmem_ctx_##NAME##_atomic_xor(shmem_ctx_t ctx, TYPE *dest, TYPE value, int pe);                      \
-    void shmem_##NAME##_atomic_fetch_and_nbi(TYPE *fetch, TYPE *dest, TYPE value, int pe);                     \
-    void shmem_ctx_##NAME##_atomic_fetch_and_nbi(shmem_ctx_t ctx, TYPE *fetch, TYPE *dest, TYPE value, int pe); \
-    void shmem_##NAME##_atomic_fetch_or_nbi(TYPE *fetch, TYPE *dest, TYPE value, int pe);                      \
-    void shmem_ctx_##NAME##_atomic_fetch_or_nbi(shmem_ctx_t ctx, TYPE *fetch, TYPE *dest, TYPE value, int pe); \
-    void shmem_##NAME##_atomic_fetch_xor_nbi(TYPE *fetch, TYPE *dest, TYPE value, int pe);                     \
-    void shmem_ctx_##NAME##_atomic_fetch_xor_nbi(shmem_ctx_t ctx, TYPE *fetch, TYPE *dest, TYPE value, int pe);
+#define GASKET_DECLARE_AMO_BITWISE_OP(TYPE, NAME, OP)                                                       \
+    TYPE shmem_##NAME##_atomic_fetch_##OP(TYPE *dest, TYPE value, int pe);                                 \
+    TYPE shmem_ctx_##NAME##_atomic_fetch_##OP(shmem_ctx_t ctx, TYPE *dest, TYPE value, int pe);           \
+    void shmem_##NAME##_atomic_##OP(TYPE *dest, TYPE value, int pe);                                       \
+    void shmem_ctx_##NAME##_atomic_##OP(shmem_ctx_t ctx, TYPE *dest, TYPE value, int pe);                 \
+    void shmem_##NAME##_atomic_fetch_##OP##_nbi(TYPE *fetch, TYPE *dest, TYPE value, int pe);              \
+    void shmem_ctx_##NAME##_atomic_fetch_##OP##_nbi(shmem_ctx_t ctx, TYPE *fetch, TYPE *dest, TYPE value, int pe);
+#define GASKET_DECLARE_AMO_BIT(TYPE, NAME)             \
+    GASKET_DECLARE_AMO_BITWISE_OP(TYPE, NAME, and)     \
+    GASKET_DECLARE_AMO_BITWISE_OP(TYPE, NAME, or)      \
+    GASKET_DECLARE_AMO_BITWISE_OP(TYPE, NAME, xor)
 GASKET_BITWISE_AMO_TYPES(GASKET_DECLARE_AMO_BIT)
 #undef GASKET_DECLARE_AMO_BIT
+#undef GASKET_DECLARE_AMO_BITWISE_OP
 
 /* Deprecated AMO names (Annex F.2.6): the same operations. */
 #define GASKET_DECLARE_AMO_OLD_EXT(TYPE, NAME)               \
