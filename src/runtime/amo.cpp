@@ -67,7 +67,7 @@ void poll_until(Job& j, const char* routine, Done done) {
     unsigned idle = 0;
     while (!done()) {
         if (j.am->poll(routine) > 0) idle = 0;
-        else if (++idle > 64) Poller::progress(j);
+        else if (++idle % 64 == 0) Poller::progress(j);  // now and then: MPI progress, yield the core
     }
 }
 

@@ -50,20 +50,21 @@ void sync_all(const char* routine) {
 
 void Poller::pause() {
     constexpr unsigned kSpins = 256;
+    constexpr unsigned kYieldEvery = 32;
     if (++spins_ < kSpins) {
         cpu_relax();
         return;
     }
-    progress(job_);
+    progress(job_, spins_ % kYieldEvery == 0);
 }
 
-void Poller::progress(Job& j) {
+void Poller::progress(Job& j, bool yield) {
     // Remote MPI puts may need this process to enter MPI to land, and other
     // PEs may share this core.
     j.sync_windows();
     if (j.am) j.am->poll("polling wait");
     else j.env->poke_progress();
-    sched_yield();
+    if (yield) sched_yield();
 }
 
 }  // namespace gasket::rt

@@ -43,14 +43,17 @@ void barrier_all(const char* routine);
 void sync_all(const char* routine);
 
 // Polls local symmetric memory politely: spins briefly, then drives MPI
-// progress and yields the core.  Call after each unsuccessful test.
+// progress and serves Active Messages on every call, yielding the core on
+// every 32nd (a yield is a system call: yielding on every poll made a PE
+// waiting here answer AMOs 0.3 µs slower).  Call after each unsuccessful
+// test.
 class Poller {
 public:
     explicit Poller(Job& j) : job_(j) {}
     void pause();
-    // One polite step without spinning first: MPI_Win_sync, MPI progress,
-    // yield the core.
-    static void progress(Job& j);
+    // One polite step without spinning first: MPI_Win_sync, MPI progress
+    // and Active Messages, then yield the core when `yield`.
+    static void progress(Job& j, bool yield = true);
 
 private:
     Job& job_;
