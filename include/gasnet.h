@@ -1,5 +1,6 @@
 /*
- * gasnet.h -- Gasket's GASNet 1.8 core API (gasnet-1.8-spec.md, chapter 2).
+ * gasnet.h -- Gasket's GASNet 1.8 API (gasnet-1.8-spec.md): the core API
+ * (chapter 2) and the extended API (chapter 3).
  *
  * Conventions for every routine below:
  *  - A node is an MPI rank of MPI_COMM_WORLD; nodes are numbered 0..N-1.
@@ -264,6 +265,113 @@ void gasnet_hsl_lock(gasnet_hsl_t* hsl);    /* blocks; fatal if held by this thr
 /* GASNET_OK if acquired, GASNET_ERR_NOT_READY if another thread holds it. */
 int gasnet_hsl_trylock(gasnet_hsl_t* hsl);
 void gasnet_hsl_unlock(gasnet_hsl_t* hsl); /* fatal unless the last lock this thread took */
+
+/* ==== Chapter 3: the extended API ======================================
+ * Remote memory is named by (node, address): `node` a node index, the
+ * address in that node's segment (gasnet_getSegmentInfo).  Sizes are
+ * bytes.  As §3 says, errors here are fatal: a node out of range, a range
+ * outside the node's segment, a bad nbytes for the value forms, or a
+ * misused barrier end the job with a message naming the routine and the
+ * value.  Node peers (and this node) are reached by direct copy when the
+ * segment is node-shared (GASNET_SEGMENT_FAST, node fast path on); other
+ * nodes by MPI RMA on the segment window.  All routines may be called after
+ * gasnet_attach only.
+ */
+
+/* §3.2 blocking transfers: return when the data is at its destination. */
+void gasnet_get(void *dest, gasnet_node_t node, void *src, size_t nbytes);
+void gasnet_put(gasnet_node_t node, void *dest, void *src, size_t nbytes);
+void gasnet_get_bulk(void *dest, gasnet_node_t node, void *src, size_t nbytes);
+void gasnet_put_bulk(gasnet_node_t node, void *dest, void *src, size_t nbytes);
+/* As if node ran memset(dest, val, nbytes). */
+void gasnet_memset(gasnet_node_t node, void *dest, int val, size_t nbytes);
+
+/* §3.3.2 explicit-handle operations.  A handle encodes what must be
+ * completed (no allocation); operations that completed at once (direct
+ * copies, loopback, memset) return GASNET_INVALID_HANDLE.  Handles may be
+ * synchronized from any thread.  put_nb and put_nbi (not _bulk) may reuse
+ * `src` as soon as they return; the _bulk forms only after the operation
+ * is synchronized. */
+#define GASNET_INVALID_HANDLE ((gasnet_handle_t)0)
+gasnet_handle_t gasnet_get_nb(void *dest, gasnet_node_t node, void *src, size_t nbytes);
+gasnet_handle_t gasnet_put_nb(gasnet_node_t node, void *dest, void *src, size_t nbytes);
+gasnet_handle_t gasnet_get_nb_bulk(void *dest, gasnet_node_t node, void *src, size_t nbytes);
+gasnet_handle_t gasnet_put_nb_bulk(gasnet_node_t node, void *dest, void *src, size_t nbytes);
+gasnet_handle_t gasnet_memset_nb(gasnet_node_t node, void *dest, int val, size_t nbytes);
+
+/* §3.3.3: wait blocks until the operation(s) completed; try returns
+ * GASNET_OK when complete (the handle is then dead) or GASNET_ERR_NOT_READY.
+ * The list forms overwrite completed entries with GASNET_INVALID_HANDLE;
+ * some = at least one valid handle completed (or none was valid). */
+void gasnet_wait_syncnb(gasnet_handle_t handle);
+int gasnet_try_syncnb(gasnet_handle_t handle);
+void gasnet_wait_syncnb_all(gasnet_handle_t *handles, size_t numhandles);
+int gasnet_try_syncnb_all(gasnet_handle_t *handles, size_t numhandles);
+void gasnet_wait_syncnb_some(gasnet_handle_t *handles, size_t numhandles);
+int gasnet_try_syncnb_some(gasnet_handle_t *handles, size_t numhandles);
+
+/* §3.3.4 implicit-handle operations, synchronized per thread by §3.3.5:
+ * wait_* return when this thread's outstanding nbi gets / puts / both
+ * (outside access regions) are complete; try_* return GASNET_OK then, or
+ * GASNET_ERR_NOT_READY. */
+void gasnet_get_nbi(void *dest, gasnet_node_t node, void *src, size_t nbytes);
+void gasnet_put_nbi(gasnet_node_t node, void *dest, void *src, size_t nbytes);
+void gasnet_get_nbi_bulk(void *dest, gasnet_node_t node, void *src, size_t nbytes);
+void gasnet_put_nbi_bulk(gasnet_node_t node, void *dest, void *src, size_t nbytes);
+void gasnet_memset_nbi(gasnet_node_t node, void *dest, int val, size_t nbytes);
+void gasnet_wait_syncnbi_gets(void);
+void gasnet_wait_syncnbi_puts(void);
+void gasnet_wait_syncnbi_all(void);
+int gasnet_try_syncnbi_gets(void);
+int gasnet_try_syncnbi_puts(void);
+int gasnet_try_syncnbi_all(void);
+
+/* §3.3.6 access regions: nbi operations between begin and end belong to
+ * the handle end returns (GASNET_INVALID_HANDLE if none needs syncing).
+ * Nesting, end without begin, and nbi synchronization inside a region are
+ * fatal. */
+void gasnet_begin_nbi_accessregion(void);
+gasnet_handle_t gasnet_end_nbi_accessregion(void);
+
+/* §3.4 register-memory operations: 0 < nbytes <= SIZEOF_GASNET_REGISTER_VALUE_T;
+ * the low-order nbytes bytes of `value` in native byte order; get_val
+ * zero-extends. */
+void gasnet_put_val(gasnet_node_t node, void *dest, gasnet_register_value_t value, size_t nbytes);
+gasnet_handle_t gasnet_put_nb_val(gasnet_node_t node, void *dest, gasnet_register_value_t value, size_t nbytes);
+void gasnet_put_nbi_val(gasnet_node_t node, void *dest, gasnet_register_value_t value, size_t nbytes);
+gasnet_register_value_t gasnet_get_val(gasnet_node_t node, void *src, size_t nbytes);
+/* §3.4.3: synchronized only by gasnet_wait_syncnb_valget, which returns the
+ * value (the handle holds it: no allocation). */
+typedef struct {
+    gasnet_register_value_t value;
+} gasnet_valget_handle_t;
+gasnet_valget_handle_t gasnet_get_nb_val(gasnet_node_t node, void *src, size_t nbytes);
+gasnet_register_value_t gasnet_wait_syncnb_valget(gasnet_valget_handle_t handle);
+
+/* §3.5 split-phase barriers over all nodes.  notify starts the barrier
+ * (flags 0: named by `id`; GASNET_BARRIERFLAG_ANONYMOUS: no id;
+ * GASNET_BARRIERFLAG_MISMATCH: force a mismatch everywhere) and returns at
+ * once; wait blocks (serving Active Messages, honouring
+ * gasnet_set_waitmode) until every node notified; try returns
+ * GASNET_ERR_NOT_READY until then.  wait/try return GASNET_OK, or
+ * GASNET_ERR_BARRIER_MISMATCH when: flags or (named) id differ from this
+ * node's notify, any node notified with MISMATCH, or two nodes notified
+ * different named ids.  A second notify before wait, or wait/try without
+ * notify, is fatal.  Nothing is completed (sync nb/nbi operations first). */
+#define GASNET_BARRIERFLAG_ANONYMOUS 1
+#define GASNET_BARRIERFLAG_MISMATCH 2
+void gasnet_barrier_notify(int id, int flags);
+int gasnet_barrier_wait(int id, int flags);
+int gasnet_barrier_try(int id, int flags);
+
+/* §3.6.1 thread information: Gasket finds its per-thread state through
+ * thread-local storage, so these are cheap and purely optional. */
+typedef void *gasnet_threadinfo_t;
+gasnet_threadinfo_t gasket_gasnet_threadinfo(void);
+#define GASNET_GET_THREADINFO() gasket_gasnet_threadinfo()
+#define GASNET_POST_THREADINFO(info) \
+    gasnet_threadinfo_t gasket_threadinfo_posted_ __attribute__((unused)) = (info)
+#define GASNET_BEGIN_FUNCTION() GASNET_POST_THREADINFO(GASNET_GET_THREADINFO())
 
 /* ---- §3.6.2 wait mode ----------------------------------------------- */
 #define GASNET_WAIT_SPIN 0

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "mpi-bridge/exit_channel.hpp"
+#include "mpi-bridge/split_barrier.hpp"
 #include "src/runtime/error.hpp"
 #include "src/runtime/job.hpp"
 
@@ -20,6 +21,11 @@ struct State {
     int wait_mode = GASNET_WAIT_SPINBLOCK;
     std::vector<gasnet_seginfo_t> segments;  // every node's segment, after attach
     std::unique_ptr<mpi::ExitChannel> exit;
+    std::unique_ptr<mpi::SplitBarrier> barrier;  // after attach
+    // The barrier phase: notify's arguments, and whether a notify awaits
+    // its wait (§3.5).
+    bool barrier_notified = false;
+    int barrier_id = 0, barrier_flags = 0;
 };
 extern State g_state;
 

@@ -14,11 +14,9 @@ namespace gasket::rt {
 
 enum class Completion { local, deferred };  // blocking (source reusable) | nbi (until quiet)
 
-// Copies `bytes` from local `src` to symmetric `dest` on `pe`.
-inline void put(const char* routine, void* dest, const void* src, std::size_t bytes, int pe,
-                Completion c = Completion::local) {
-    Job& j = job(routine);
-    const Target t = j.resolve(routine, dest, bytes, pe);
+// Copies `bytes` from local `src` to the resolved target `t` on `pe`: the
+// one put entry point (symmetric and GASNet addresses alike).
+inline void put_to(Job& j, const Target& t, const void* src, std::size_t bytes, int pe, Completion c) {
     if (t.direct) {
         std::memmove(t.direct, src, bytes);
         j.note_direct_store();
@@ -29,11 +27,9 @@ inline void put(const char* routine, void* dest, const void* src, std::size_t by
     }
 }
 
-// Copies `bytes` from symmetric `src` on `pe` to local `dest`.
-inline void get(const char* routine, void* dest, const void* src, std::size_t bytes, int pe,
-                Completion c = Completion::local) {
-    Job& j = job(routine);
-    const Target t = j.resolve(routine, src, bytes, pe);
+// Copies `bytes` from the resolved source `t` on `pe` to local `dest`: the
+// one get entry point.
+inline void get_from(const Target& t, void* dest, std::size_t bytes, int pe, Completion c) {
     if (t.direct) {
         std::memmove(dest, t.direct, bytes);
     } else if (c == Completion::local) {
@@ -41,6 +37,20 @@ inline void get(const char* routine, void* dest, const void* src, std::size_t by
     } else {
         t.window->get_nbi(dest, bytes, pe, t.offset);
     }
+}
+
+// Copies `bytes` from local `src` to symmetric `dest` on `pe`.
+inline void put(const char* routine, void* dest, const void* src, std::size_t bytes, int pe,
+                Completion c = Completion::local) {
+    Job& j = job(routine);
+    put_to(j, j.resolve(routine, dest, bytes, pe), src, bytes, pe, c);
+}
+
+// Copies `bytes` from symmetric `src` on `pe` to local `dest`.
+inline void get(const char* routine, void* dest, const void* src, std::size_t bytes, int pe,
+                Completion c = Completion::local) {
+    Job& j = job(routine);
+    get_from(j.resolve(routine, src, bytes, pe), dest, bytes, pe, c);
 }
 
 // Strided shape (§9.6.1.3/4/7/8): nblocks blocks of bsize elements of `elem`

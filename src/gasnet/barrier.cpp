@@ -1,0 +1,94 @@
+// src/gasnet/barrier.cpp -- split-phase barriers (gasnet-1.8-spec.md §3.5):
+// notify starts an MPI_Iallreduce (MAX) of {mismatch forced, named id,
+// -named id} (anonymous nodes contribute the minimum), so every node learns
+// at once whether anyone forced a mismatch and whether the named ids agree
+// (max id == min id).  Waiting serves Active Messages.
+#include <gasnet.h>
+
+#include <climits>
+#include <sched.h>
+
+#include "state.hpp"
+
+namespace gasket::gasnet {
+
+namespace {
+
+mpi::SplitBarrier& barrier(const char* routine) {
+    if (!g_state.attached) [[unlikely]]
+        rt::fatal(routine, "called before gasnet_attach");
+    return *g_state.barrier;
+}
+
+void check_flags(const char* routine, int flags) {
+    if (flags != 0 && flags != GASNET_BARRIERFLAG_ANONYMOUS && flags != GASNET_BARRIERFLAG_MISMATCH) [[unlikely]]
+        rt::fatal(routine, "flags %d is not 0, GASNET_BARRIERFLAG_ANONYMOUS or GASNET_BARRIERFLAG_MISMATCH", flags);
+}
+
+// The end of the phase: GASNET_OK or GASNET_ERR_BARRIER_MISMATCH.
+int outcome(const long long (&max)[mpi::SplitBarrier::kValues], int id, int flags) {
+    g_state.barrier_notified = false;
+    const bool forced = max[0] != 0;
+    const bool named_anywhere = max[1] != LLONG_MIN;
+    const bool ids_differ = named_anywhere && max[1] != -max[2];
+    const bool own_differs = flags != g_state.barrier_flags || (flags == 0 && id != g_state.barrier_id);
+    return forced || ids_differ || own_differs ? GASNET_ERR_BARRIER_MISMATCH : GASNET_OK;
+}
+
+void check_notified(const char* routine) {
+    if (!g_state.barrier_notified) [[unlikely]]
+        rt::fatal(routine, "no gasnet_barrier_notify precedes it (GASNet 1.8 §3.5)");
+}
+
+}  // namespace
+
+}  // namespace gasket::gasnet
+
+using namespace gasket;
+using gasnet::g_state;
+
+extern "C" {
+
+void gasnet_barrier_notify(int id, int flags) {
+    const char* routine = "gasnet_barrier_notify";
+    mpi::SplitBarrier& b = gasnet::barrier(routine);
+    gasnet::check_flags(routine, flags);
+    if (g_state.barrier_notified)
+        rt::fatal(routine, "called twice without gasnet_barrier_wait in between (GASNet 1.8 §3.5)");
+    const bool named = flags == 0;
+    const long long values[3] = {flags == GASNET_BARRIERFLAG_MISMATCH ? 1 : 0, named ? (long long)id : LLONG_MIN,
+                                 named ? -(long long)id : LLONG_MIN};
+    b.start(values);
+    g_state.barrier_notified = true;
+    g_state.barrier_id = id;
+    g_state.barrier_flags = flags;
+}
+
+int gasnet_barrier_wait(int id, int flags) {
+    const char* routine = "gasnet_barrier_wait";
+    mpi::SplitBarrier& b = gasnet::barrier(routine);
+    gasnet::check_notified(routine);
+    long long max[3];
+    unsigned misses = 0;
+    while (!b.test(max)) {
+        if (rt::g_job->am->poll(routine) > 0) misses = 0;
+        else if (g_state.wait_mode == GASNET_WAIT_BLOCK ||
+                 (g_state.wait_mode == GASNET_WAIT_SPINBLOCK && ++misses > 256))
+            sched_yield();
+    }
+    return gasnet::outcome(max, id, flags);
+}
+
+int gasnet_barrier_try(int id, int flags) {
+    const char* routine = "gasnet_barrier_try";
+    mpi::SplitBarrier& b = gasnet::barrier(routine);
+    gasnet::check_notified(routine);
+    long long max[3];
+    if (!b.test(max)) {
+        rt::g_job->am->poll(routine);
+        return GASNET_ERR_NOT_READY;
+    }
+    return gasnet::outcome(max, id, flags);
+}
+
+}  // extern "C"

@@ -1,0 +1,289 @@
+// src/gasnet/extended.cpp -- the GASNet extended API's transfers
+// (gasnet-1.8-spec.md §3.2-3.4) on the runtime's put/get entry points:
+// node peers by direct copy, other nodes by MPI RMA on the segment window.
+//
+// Handles (no allocation): 0 is GASNET_INVALID_HANDLE; otherwise the low two
+// bits say what completes the operation -- kNode: MPI_Win_flush of the node
+// in the upper bits; kAll: MPI_Win_flush_all (access regions).  Flushing
+// completes every operation to that node, a superset the spec allows.
+#include <gasnet.h>
+
+#include <atomic>
+#include <cstring>
+#include <vector>
+
+#include "src/runtime/rma.hpp"
+#include "state.hpp"
+
+namespace gasket::gasnet {
+
+namespace {
+
+constexpr std::uintptr_t kNode = 1, kAll = 2;
+
+gasnet_handle_t node_handle(gasnet_node_t node) {
+    return reinterpret_cast<gasnet_handle_t>((std::uintptr_t(node) << 2) | kNode);
+}
+gasnet_handle_t all_handle() { return reinterpret_cast<gasnet_handle_t>(kAll); }
+
+// This thread's implicit-handle operations (§3.3.5: synchronized per thread).
+struct ImplicitState {
+    bool puts = false, gets = false;      // outstanding outside a region
+    bool in_region = false, region_ops = false;
+};
+thread_local ImplicitState t_nbi;
+
+rt::Job& extended_job(const char* routine) {
+    if (!g_state.attached) [[unlikely]]
+        rt::fatal(routine, "called before gasnet_attach");
+    return *rt::g_job;
+}
+
+// Where (node, addr) of nbytes is: a direct pointer when mapped here, else
+// the segment window and offset.  Fatal for a bad node or a range outside
+// the node's segment (§3: extended API errors are fatal).
+rt::Target remote(const char* routine, rt::Job& j, gasnet_node_t node, const void* addr, std::size_t nbytes) {
+    if (node >= gasnet_node_t(j.n_pes)) [[unlikely]]
+        rt::fatal(routine, "node %u is out of range: the job has nodes 0..%d", node, j.n_pes - 1);
+    const gasnet_seginfo_t& seg = g_state.segments[node];
+    const auto a = reinterpret_cast<std::uintptr_t>(addr), base = reinterpret_cast<std::uintptr_t>(seg.addr);
+    const std::size_t offset = a - base;
+    if (a < base || offset > seg.size || nbytes > seg.size - offset) [[unlikely]]
+        rt::fatal(routine, "[%p, +%zu bytes) is outside node %u's segment [%p, +%ju bytes)", addr, nbytes, node,
+                  seg.addr, uintmax_t(seg.size));
+    char* direct = j.heap.direct[node];
+    return {direct ? direct + offset : nullptr, j.heap.window, offset};
+}
+
+// How an operation must end.
+enum class Sync { blocking, explicit_handle, implicit };
+
+gasnet_handle_t finish(rt::Job& j, const rt::Target& t, gasnet_node_t node, Sync sync, bool is_put) {
+    if (t.direct) {
+        std::atomic_thread_fence(std::memory_order_seq_cst);  // visible before anything that follows
+        return GASNET_INVALID_HANDLE;
+    }
+    switch (sync) {
+        case Sync::blocking: t.window->flush(int(node)); return GASNET_INVALID_HANDLE;
+        case Sync::explicit_handle: return node_handle(node);
+        case Sync::implicit:
+            if (t_nbi.in_region) t_nbi.region_ops = true;
+            else (is_put ? t_nbi.puts : t_nbi.gets) = true;
+            return GASNET_INVALID_HANDLE;
+    }
+    (void)j;
+    return GASNET_INVALID_HANDLE;
+}
+
+gasnet_handle_t put(const char* routine, gasnet_node_t node, void* dest, const void* src, std::size_t nbytes,
+                    Sync sync, rt::Completion local) {
+    rt::Job& j = extended_job(routine);
+    if (nbytes == 0) return GASNET_INVALID_HANDLE;
+    const rt::Target t = remote(routine, j, node, dest, nbytes);
+    rt::put_to(j, t, src, nbytes, int(node), local);
+    return finish(j, t, node, sync, true);
+}
+
+gasnet_handle_t get(const char* routine, void* dest, gasnet_node_t node, const void* src, std::size_t nbytes,
+                    Sync sync) {
+    rt::Job& j = extended_job(routine);
+    if (nbytes == 0) return GASNET_INVALID_HANDLE;
+    const rt::Target t = remote(routine, j, node, src, nbytes);
+    rt::get_from(t, dest, nbytes, int(node), sync == Sync::blocking ? rt::Completion::local : rt::Completion::deferred);
+    return finish(j, t, node, sync, false);
+}
+
+// memset: direct, or puts of a buffer filled with the byte; completed
+// before returning (every form: the buffer is reused).
+void memset_remote(const char* routine, gasnet_node_t node, void* dest, int val, std::size_t nbytes) {
+    rt::Job& j = extended_job(routine);
+    if (nbytes == 0) return;
+    const rt::Target t = remote(routine, j, node, dest, nbytes);
+    if (t.direct) {
+        std::memset(t.direct, val, nbytes);
+        std::atomic_thread_fence(std::memory_order_seq_cst);
+        return;
+    }
+    thread_local std::vector<unsigned char> fill;
+    const std::size_t chunk = std::min<std::size_t>(nbytes, std::size_t(1) << 16);
+    fill.assign(chunk, static_cast<unsigned char>(val));
+    for (std::size_t done = 0; done < nbytes; done += chunk)
+        t.window->put(fill.data(), std::min(chunk, nbytes - done), int(node), t.offset + done);
+    t.window->flush(int(node));
+}
+
+void complete(gasnet_handle_t h) {
+    const auto v = reinterpret_cast<std::uintptr_t>(h);
+    if (!v) return;
+    rt::Job& j = extended_job("gasnet_wait_syncnb");
+    if ((v & 3) == kNode) j.heap.window->flush(int(v >> 2));
+    else j.heap.window->flush_all();
+}
+
+void check_value_size(const char* routine, std::size_t nbytes) {
+    if (nbytes == 0 || nbytes > SIZEOF_GASNET_REGISTER_VALUE_T) [[unlikely]]
+        rt::fatal(routine, "nbytes %zu is not in 1..%d (SIZEOF_GASNET_REGISTER_VALUE_T)", nbytes,
+                  SIZEOF_GASNET_REGISTER_VALUE_T);
+}
+
+static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "value put/get copy the low-order bytes first");
+
+void sync_implicit(const char* routine, bool puts, bool gets) {
+    if (t_nbi.in_region) [[unlikely]]
+        rt::fatal(routine, "called inside an access region (GASNet 1.8 §3.3.6)");
+    if ((puts && t_nbi.puts) || (gets && t_nbi.gets)) {
+        extended_job(routine).heap.window->flush_all();  // completes both kinds
+        t_nbi.puts = t_nbi.gets = false;
+    }
+}
+
+}  // namespace
+
+}  // namespace gasket::gasnet
+
+using namespace gasket;
+using gasnet::Sync;
+using rt::Completion;
+
+extern "C" {
+
+// ---- §3.2 blocking ----
+void gasnet_get(void* dest, gasnet_node_t node, void* src, size_t nbytes) {
+    gasnet::get("gasnet_get", dest, node, src, nbytes, Sync::blocking);
+}
+void gasnet_put(gasnet_node_t node, void* dest, void* src, size_t nbytes) {
+    gasnet::put("gasnet_put", node, dest, src, nbytes, Sync::blocking, Completion::local);
+}
+void gasnet_get_bulk(void* dest, gasnet_node_t node, void* src, size_t nbytes) {
+    gasnet::get("gasnet_get_bulk", dest, node, src, nbytes, Sync::blocking);
+}
+void gasnet_put_bulk(gasnet_node_t node, void* dest, void* src, size_t nbytes) {
+    gasnet::put("gasnet_put_bulk", node, dest, src, nbytes, Sync::blocking, Completion::local);
+}
+void gasnet_memset(gasnet_node_t node, void* dest, int val, size_t nbytes) {
+    gasnet::memset_remote("gasnet_memset", node, dest, val, nbytes);
+}
+
+// ---- §3.3.2 explicit handle ----
+gasnet_handle_t gasnet_get_nb(void* dest, gasnet_node_t node, void* src, size_t nbytes) {
+    return gasnet::get("gasnet_get_nb", dest, node, src, nbytes, Sync::explicit_handle);
+}
+gasnet_handle_t gasnet_put_nb(gasnet_node_t node, void* dest, void* src, size_t nbytes) {
+    return gasnet::put("gasnet_put_nb", node, dest, src, nbytes, Sync::explicit_handle, Completion::local);
+}
+gasnet_handle_t gasnet_get_nb_bulk(void* dest, gasnet_node_t node, void* src, size_t nbytes) {
+    return gasnet::get("gasnet_get_nb_bulk", dest, node, src, nbytes, Sync::explicit_handle);
+}
+gasnet_handle_t gasnet_put_nb_bulk(gasnet_node_t node, void* dest, void* src, size_t nbytes) {
+    return gasnet::put("gasnet_put_nb_bulk", node, dest, src, nbytes, Sync::explicit_handle, Completion::deferred);
+}
+gasnet_handle_t gasnet_memset_nb(gasnet_node_t node, void* dest, int val, size_t nbytes) {
+    gasnet::memset_remote("gasnet_memset_nb", node, dest, val, nbytes);
+    return GASNET_INVALID_HANDLE;
+}
+
+// ---- §3.3.3 explicit synchronization.  Completing is an MPI flush, which
+// needs nothing from the target, so try completes too and returns GASNET_OK.
+void gasnet_wait_syncnb(gasnet_handle_t handle) { gasnet::complete(handle); }
+int gasnet_try_syncnb(gasnet_handle_t handle) {
+    gasnet::complete(handle);
+    return GASNET_OK;
+}
+void gasnet_wait_syncnb_all(gasnet_handle_t* handles, size_t numhandles) {
+    for (size_t i = 0; i < numhandles; ++i) {
+        gasnet::complete(handles[i]);
+        handles[i] = GASNET_INVALID_HANDLE;
+    }
+}
+int gasnet_try_syncnb_all(gasnet_handle_t* handles, size_t numhandles) {
+    gasnet_wait_syncnb_all(handles, numhandles);
+    return GASNET_OK;
+}
+void gasnet_wait_syncnb_some(gasnet_handle_t* handles, size_t numhandles) {
+    gasnet_wait_syncnb_all(handles, numhandles);
+}
+int gasnet_try_syncnb_some(gasnet_handle_t* handles, size_t numhandles) {
+    gasnet_wait_syncnb_all(handles, numhandles);
+    return GASNET_OK;
+}
+
+// ---- §3.3.4 implicit handle ----
+void gasnet_get_nbi(void* dest, gasnet_node_t node, void* src, size_t nbytes) {
+    gasnet::get("gasnet_get_nbi", dest, node, src, nbytes, Sync::implicit);
+}
+void gasnet_put_nbi(gasnet_node_t node, void* dest, void* src, size_t nbytes) {
+    gasnet::put("gasnet_put_nbi", node, dest, src, nbytes, Sync::implicit, Completion::local);
+}
+void gasnet_get_nbi_bulk(void* dest, gasnet_node_t node, void* src, size_t nbytes) {
+    gasnet::get("gasnet_get_nbi_bulk", dest, node, src, nbytes, Sync::implicit);
+}
+void gasnet_put_nbi_bulk(gasnet_node_t node, void* dest, void* src, size_t nbytes) {
+    gasnet::put("gasnet_put_nbi_bulk", node, dest, src, nbytes, Sync::implicit, Completion::deferred);
+}
+void gasnet_memset_nbi(gasnet_node_t node, void* dest, int val, size_t nbytes) {
+    gasnet::memset_remote("gasnet_memset_nbi", node, dest, val, nbytes);
+}
+
+// ---- §3.3.5 implicit synchronization ----
+void gasnet_wait_syncnbi_gets(void) { gasnet::sync_implicit("gasnet_wait_syncnbi_gets", false, true); }
+void gasnet_wait_syncnbi_puts(void) { gasnet::sync_implicit("gasnet_wait_syncnbi_puts", true, false); }
+void gasnet_wait_syncnbi_all(void) { gasnet::sync_implicit("gasnet_wait_syncnbi_all", true, true); }
+int gasnet_try_syncnbi_gets(void) {
+    gasnet::sync_implicit("gasnet_try_syncnbi_gets", false, true);
+    return GASNET_OK;
+}
+int gasnet_try_syncnbi_puts(void) {
+    gasnet::sync_implicit("gasnet_try_syncnbi_puts", true, false);
+    return GASNET_OK;
+}
+int gasnet_try_syncnbi_all(void) {
+    gasnet::sync_implicit("gasnet_try_syncnbi_all", true, true);
+    return GASNET_OK;
+}
+
+// ---- §3.3.6 access regions ----
+void gasnet_begin_nbi_accessregion(void) {
+    if (gasnet::t_nbi.in_region)
+        rt::fatal("gasnet_begin_nbi_accessregion", "an access region is already open: regions do not nest");
+    gasnet::t_nbi.in_region = true;
+    gasnet::t_nbi.region_ops = false;
+}
+gasnet_handle_t gasnet_end_nbi_accessregion(void) {
+    if (!gasnet::t_nbi.in_region)
+        rt::fatal("gasnet_end_nbi_accessregion", "no access region is open (gasnet_begin_nbi_accessregion)");
+    gasnet::t_nbi.in_region = false;
+    return gasnet::t_nbi.region_ops ? gasnet::all_handle() : GASNET_INVALID_HANDLE;
+}
+
+// ---- §3.4 register-memory operations ----
+void gasnet_put_val(gasnet_node_t node, void* dest, gasnet_register_value_t value, size_t nbytes) {
+    gasnet::check_value_size("gasnet_put_val", nbytes);
+    gasnet::put("gasnet_put_val", node, dest, &value, nbytes, Sync::blocking, Completion::local);
+}
+gasnet_handle_t gasnet_put_nb_val(gasnet_node_t node, void* dest, gasnet_register_value_t value, size_t nbytes) {
+    gasnet::check_value_size("gasnet_put_nb_val", nbytes);
+    return gasnet::put("gasnet_put_nb_val", node, dest, &value, nbytes, Sync::explicit_handle, Completion::local);
+}
+void gasnet_put_nbi_val(gasnet_node_t node, void* dest, gasnet_register_value_t value, size_t nbytes) {
+    gasnet::check_value_size("gasnet_put_nbi_val", nbytes);
+    gasnet::put("gasnet_put_nbi_val", node, dest, &value, nbytes, Sync::implicit, Completion::local);
+}
+gasnet_register_value_t gasnet_get_val(gasnet_node_t node, void* src, size_t nbytes) {
+    gasnet::check_value_size("gasnet_get_val", nbytes);
+    gasnet_register_value_t value = 0;
+    gasnet::get("gasnet_get_val", &value, node, src, nbytes, Sync::blocking);
+    return value;
+}
+// Split-phase in name: the value is fetched at once and carried in the handle.
+gasnet_valget_handle_t gasnet_get_nb_val(gasnet_node_t node, void* src, size_t nbytes) {
+    gasnet::check_value_size("gasnet_get_nb_val", nbytes);
+    gasnet_valget_handle_t h{0};
+    gasnet::get("gasnet_get_nb_val", &h.value, node, src, nbytes, Sync::blocking);
+    return h;
+}
+gasnet_register_value_t gasnet_wait_syncnb_valget(gasnet_valget_handle_t handle) { return handle.value; }
+
+// ---- §3.6.1 thread information ----
+gasnet_threadinfo_t gasket_gasnet_threadinfo(void) { return &gasnet::t_nbi; }
+
+}  // extern "C"
