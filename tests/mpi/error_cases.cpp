@@ -9,6 +9,7 @@
 // barrier: the job must end anyway.
 #include <shmem.h>
 
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -18,6 +19,8 @@
 namespace {
 
 long g_global[16];
+long g_lock;
+std::uint64_t g_sig;
 
 void reached(const char* name) {
     std::printf("error_cases: %s: reached on PE %d\n", name, shmem_my_pe());
@@ -35,7 +38,9 @@ int usage() {
     std::fprintf(stderr,
                  "usage: gasket_mpi_error_cases CASE\n"
                  "  put_pe_too_big put_pe_negative put_stack_address put_past_heap_end get_past_heap_end\n"
-                 "  iput_past_heap_end ctx_bogus wait_until_bad_cmp free_not_heap init_bad_size global_exit\n");
+                 "  iput_past_heap_end ctx_bogus wait_until_bad_cmp free_not_heap init_bad_size global_exit\n"
+                 "  amo_pe_too_big amo_stack_address put_signal_bad_op clear_lock_not_held\n"
+                 "  wait_until_any_bad_cmp signal_wait_until_bad_cmp\n");
     return 2;
 }
 
@@ -107,6 +112,43 @@ int main(int argc, char** argv) {
         if (me == 0) {
             reached(what.c_str());
             shmem_long_wait_until(g_global, 99, 0);
+            not_stopped(what.c_str());
+        }
+    } else if (what == "amo_pe_too_big") {
+        if (me == 0) {
+            reached(what.c_str());
+            shmem_long_atomic_fetch_add(g_global, 1, n);  // PE n does not exist
+            not_stopped(what.c_str());
+        }
+    } else if (what == "amo_stack_address") {
+        if (me == 0) {
+            long on_stack = 0;
+            reached(what.c_str());
+            shmem_long_atomic_fetch_add(&on_stack, 1, 1 % n);
+            not_stopped(what.c_str());
+        }
+    } else if (what == "put_signal_bad_op") {
+        if (me == 0) {
+            reached(what.c_str());
+            shmem_putmem_signal(g_global, src, sizeof src, &g_sig, 1, 99, 1 % n);
+            not_stopped(what.c_str());
+        }
+    } else if (what == "clear_lock_not_held") {
+        if (me == 0) {
+            reached(what.c_str());
+            shmem_clear_lock(&g_lock);  // never set
+            not_stopped(what.c_str());
+        }
+    } else if (what == "wait_until_any_bad_cmp") {
+        if (me == 0) {
+            reached(what.c_str());
+            shmem_long_wait_until_any(g_global, 4, nullptr, 99, 0);
+            not_stopped(what.c_str());
+        }
+    } else if (what == "signal_wait_until_bad_cmp") {
+        if (me == 0) {
+            reached(what.c_str());
+            shmem_signal_wait_until(&g_sig, 99, 0);
             not_stopped(what.c_str());
         }
     } else if (what == "free_not_heap") {
