@@ -99,6 +99,9 @@ public:
             check(MPI_Win_flush_all(win_), "MPI_Win_flush_all");
         ring_used_ = 0;  // every put sent from the ring is complete
     }
+    // Local completion of everything issued on this window (origin buffers
+    // reusable).
+    void flush_local_all() { check(MPI_Win_flush_local_all(win_), "MPI_Win_flush_local_all"); }
     // Remote completion of everything issued to `target`.
     void flush(int target) {
         if (pending_.load(std::memory_order_relaxed) != kNone) check(MPI_Win_flush(target, win_), "MPI_Win_flush");

@@ -42,9 +42,13 @@ rt::Job& extended_job(const char* routine) {
 // Where (node, addr) of nbytes is: a direct pointer when mapped here, else
 // the segment window and offset.  Fatal for a bad node or a range outside
 // the node's segment (§3: extended API errors are fatal).
-rt::Target remote(const char* routine, rt::Job& j, gasnet_node_t node, const void* addr, std::size_t nbytes) {
+void check_node(const char* routine, rt::Job& j, gasnet_node_t node) {
     if (node >= gasnet_node_t(j.n_pes)) [[unlikely]]
         rt::fatal(routine, "node %u is out of range: the job has nodes 0..%d", node, j.n_pes - 1);
+}
+
+rt::Target remote(const char* routine, rt::Job& j, gasnet_node_t node, const void* addr, std::size_t nbytes) {
+    check_node(routine, j, node);
     const gasnet_seginfo_t& seg = g_state.segments[node];
     const auto a = reinterpret_cast<std::uintptr_t>(addr), base = reinterpret_cast<std::uintptr_t>(seg.addr);
     const std::size_t offset = a - base;
@@ -53,6 +57,30 @@ rt::Target remote(const char* routine, rt::Job& j, gasnet_node_t node, const voi
                   seg.addr, uintmax_t(seg.size));
     char* direct = j.heap.direct[node];
     return {direct ? direct + offset : nullptr, j.heap.window, offset};
+}
+
+// Small non-bulk nb/nbi puts through MPI are sent from a per-thread copy,
+// so the caller may reuse its buffer at once without waiting for MPI's
+// local completion of each put.  When the ring is used up, one
+// MPI_Win_flush_local_all frees it.
+constexpr std::size_t kBounceMax = 1024;
+constexpr std::size_t kBounceBytes = std::size_t(1) << 16;
+struct Bounce {
+    std::vector<char> bytes = std::vector<char>(kBounceBytes);
+    std::size_t used = 0;
+};
+thread_local Bounce t_bounce;
+
+const void* bounce(rt::Job& j, const void* src, std::size_t nbytes) {
+    Bounce& b = t_bounce;
+    if (b.used + nbytes > b.bytes.size()) {
+        j.heap.window->flush_local_all();
+        b.used = 0;
+    }
+    char* copy = b.bytes.data() + b.used;
+    std::memcpy(copy, src, nbytes);
+    b.used += (nbytes + 15) & ~std::size_t(15);
+    return copy;
 }
 
 // How an operation must end.
@@ -78,8 +106,17 @@ gasnet_handle_t finish(rt::Job& j, const rt::Target& t, gasnet_node_t node, Sync
 gasnet_handle_t put(const char* routine, gasnet_node_t node, void* dest, const void* src, std::size_t nbytes,
                     Sync sync, rt::Completion local) {
     rt::Job& j = extended_job(routine);
+    check_node(routine, j, node);
     if (nbytes == 0) return GASNET_INVALID_HANDLE;
     const rt::Target t = remote(routine, j, node, dest, nbytes);
+    if (!t.direct) {
+        if (sync == Sync::blocking) {
+            local = rt::Completion::deferred;  // the flush in finish() completes it locally too
+        } else if (local == rt::Completion::local && nbytes <= kBounceMax) {
+            src = bounce(j, src, nbytes);  // the caller may reuse src; MPI sends the copy
+            local = rt::Completion::deferred;
+        }
+    }
     rt::put_to(j, t, src, nbytes, int(node), local);
     return finish(j, t, node, sync, true);
 }
@@ -87,9 +124,12 @@ gasnet_handle_t put(const char* routine, gasnet_node_t node, void* dest, const v
 gasnet_handle_t get(const char* routine, void* dest, gasnet_node_t node, const void* src, std::size_t nbytes,
                     Sync sync) {
     rt::Job& j = extended_job(routine);
+    check_node(routine, j, node);
     if (nbytes == 0) return GASNET_INVALID_HANDLE;
     const rt::Target t = remote(routine, j, node, src, nbytes);
-    rt::get_from(t, dest, nbytes, int(node), sync == Sync::blocking ? rt::Completion::local : rt::Completion::deferred);
+    // Deferred even when blocking: finish() flushes the node, which
+    // completes the get (a flush_local first would be a second round).
+    rt::get_from(t, dest, nbytes, int(node), rt::Completion::deferred);
     return finish(j, t, node, sync, false);
 }
 
@@ -97,6 +137,7 @@ gasnet_handle_t get(const char* routine, void* dest, gasnet_node_t node, const v
 // before returning (every form: the buffer is reused).
 void memset_remote(const char* routine, gasnet_node_t node, void* dest, int val, std::size_t nbytes) {
     rt::Job& j = extended_job(routine);
+    check_node(routine, j, node);
     if (nbytes == 0) return;
     const rt::Target t = remote(routine, j, node, dest, nbytes);
     if (t.direct) {
@@ -190,10 +231,15 @@ int gasnet_try_syncnb(gasnet_handle_t handle) {
     return GASNET_OK;
 }
 void gasnet_wait_syncnb_all(gasnet_handle_t* handles, size_t numhandles) {
+    // One flush for the lot: of the handles' node when they agree, else of
+    // every node.
+    gasnet_handle_t common = GASNET_INVALID_HANDLE;
     for (size_t i = 0; i < numhandles; ++i) {
-        gasnet::complete(handles[i]);
+        if (handles[i] == GASNET_INVALID_HANDLE) continue;
+        common = common == GASNET_INVALID_HANDLE || common == handles[i] ? handles[i] : gasnet::all_handle();
         handles[i] = GASNET_INVALID_HANDLE;
     }
+    gasnet::complete(common);
 }
 int gasnet_try_syncnb_all(gasnet_handle_t* handles, size_t numhandles) {
     gasnet_wait_syncnb_all(handles, numhandles);

@@ -19,6 +19,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -104,8 +105,135 @@ int usage() {
                  "  request_in_handler request_in_nis poll_in_nis request_holding_hsl nis_nested\n"
                  "  hsl_lock_twice hsl_unlock_wrong_order hsl_unlock_not_held hsl_destroy_held\n"
                  "  handler_returns_holding_hsl reply_holding_hsl exit_node1_while_polling\n"
-                 "  exit_node1_while_computing exit_all_nodes\n");
+                 "  exit_node1_while_computing exit_all_nodes\n"
+                 "  extended API (chapter 3): put_out_of_segment get_out_of_segment put_self_out_of_segment\n"
+                 "  put_nbi_bulk_out_of_segment get_nb_bulk_out_of_segment memset_nbi_out_of_segment\n"
+                 "  get_val_out_of_segment put_node_out_of_range get_nb_node_out_of_range\n"
+                 "  memset_node_out_of_range put_val_nbytes_0 put_nb_val_nbytes_9 put_nbi_val_nbytes_9\n"
+                 "  get_val_nbytes_9 get_nb_val_nbytes_0 accessregion_nested accessregion_end_without_begin\n"
+                 "  nbi_sync_in_accessregion nbi_try_in_accessregion barrier_notify_twice\n"
+                 "  barrier_wait_without_notify barrier_try_without_notify barrier_wait_twice\n"
+                 "  barrier_wait_after_try put_node_out_of_range_nbytes_0\n");
     return 2;
+}
+
+// Extended API (chapter 3) errors: fatal, with a message naming the
+// routine.  Node 0 makes the bad call; node 1 (all other nodes) waits
+// polling.  The segment of each node is 16 pages (main's gasnet_attach).
+// Returns false if `c` is not one of these cases.
+bool extended_case(const std::string& c) {
+    static const char* const kCases[] = {
+        "put_out_of_segment", "get_out_of_segment", "put_self_out_of_segment", "put_nbi_bulk_out_of_segment",
+        "get_nb_bulk_out_of_segment", "memset_nbi_out_of_segment", "get_val_out_of_segment",
+        "put_node_out_of_range", "get_nb_node_out_of_range", "memset_node_out_of_range", "put_val_nbytes_0",
+        "put_nb_val_nbytes_9", "put_nbi_val_nbytes_9", "get_val_nbytes_9", "get_nb_val_nbytes_0",
+        "accessregion_nested", "accessregion_end_without_begin", "nbi_sync_in_accessregion",
+        "nbi_try_in_accessregion", "barrier_notify_twice", "barrier_wait_without_notify",
+        "barrier_try_without_notify", "barrier_wait_twice", "barrier_wait_after_try",
+        "put_node_out_of_range_nbytes_0"};
+    bool known = false;
+    for (const char* k : kCases) known = known || c == k;
+    if (!known) return false;
+
+    const gasnet_node_t me = gasnet_mynode(), other = 1 % gasnet_nodes();
+    gasnet_seginfo_t segs[2] = {};
+    if (gasnet_getSegmentInfo(segs, 2) != GASNET_OK) {
+        std::fprintf(stderr, "gasnet_error_cases: gasnet_getSegmentInfo failed\n");
+        gasnet_exit(2);
+    }
+    auto* const seg_other = static_cast<unsigned char*>(segs[other].addr);
+    auto* const seg_self = static_cast<unsigned char*>(segs[me % 2].addr);
+    const std::size_t size_other = segs[other].size;
+    const gasnet_node_t bad_node = gasnet_nodes() + 5;
+    alignas(8) static unsigned char buf[64];
+
+    if (c == "barrier_wait_twice") {
+        // Every node completes one barrier; then node 0 waits again.
+        gasnet_barrier_notify(1, 0);
+        if (gasnet_barrier_wait(1, 0) != GASNET_OK) not_stopped("the first barrier did not return GASNET_OK");
+        if (me == 0) {
+            reached();
+            gasnet_barrier_wait(1, 0);
+            not_stopped("a second gasnet_barrier_wait returned");
+        }
+        wait_for_the_end();
+    }
+    if (c == "barrier_wait_after_try") {
+        // A successful gasnet_barrier_try ends the phase like a wait: a
+        // gasnet_barrier_wait after it has no notify (§3.5.0.2).
+        gasnet_barrier_notify(2, 0);
+        int rc;
+        while ((rc = gasnet_barrier_try(2, 0)) == GASNET_ERR_NOT_READY) {
+        }
+        if (rc != GASNET_OK) not_stopped("gasnet_barrier_try did not return GASNET_OK");
+        if (me == 0) {
+            reached();
+            gasnet_barrier_wait(2, 0);
+            not_stopped("gasnet_barrier_wait after a successful gasnet_barrier_try returned");
+        }
+        wait_for_the_end();
+    }
+    if (me != 0) wait_for_the_end();
+
+    reached();
+    if (c == "put_out_of_segment") {  // the last 4 bytes of the segment and 4 past it
+        gasnet_put(other, seg_other + size_other - 4, buf, 8);
+    } else if (c == "get_out_of_segment") {  // one byte at the end
+        gasnet_get(buf, other, seg_other + size_other, 1);
+    } else if (c == "put_self_out_of_segment") {  // loopback, 8 bytes before the base
+        gasnet_put_bulk(me, seg_self - 8, buf, 8);
+    } else if (c == "put_nbi_bulk_out_of_segment") {  // the whole segment plus one byte
+        static std::vector<unsigned char> big;
+        big.assign(size_other + 1, 0);
+        gasnet_put_nbi_bulk(other, seg_other, big.data(), big.size());
+        gasnet_wait_syncnbi_puts();
+    } else if (c == "get_nb_bulk_out_of_segment") {  // starts one byte before the base
+        gasnet_wait_syncnb(gasnet_get_nb_bulk(buf, other, seg_other - 1, 16));
+    } else if (c == "memset_nbi_out_of_segment") {  // straddles the end
+        gasnet_memset_nbi(other, seg_other + size_other - 10, 0, 11);
+        gasnet_wait_syncnbi_puts();
+    } else if (c == "get_val_out_of_segment") {
+        (void)gasnet_get_val(other, seg_other + size_other, 8);
+    } else if (c == "put_node_out_of_range") {
+        gasnet_put(bad_node, seg_other, buf, 8);
+    } else if (c == "put_node_out_of_range_nbytes_0") {  // an empty transfer, but no such node
+        gasnet_put(bad_node, seg_other, buf, 0);
+    } else if (c == "get_nb_node_out_of_range") {
+        gasnet_wait_syncnb(gasnet_get_nb(buf, bad_node, seg_other, 8));
+    } else if (c == "memset_node_out_of_range") {
+        gasnet_memset(bad_node, seg_other, 0, 8);
+    } else if (c == "put_val_nbytes_0") {
+        gasnet_put_val(other, seg_other, 1, 0);
+    } else if (c == "put_nb_val_nbytes_9") {
+        gasnet_wait_syncnb(gasnet_put_nb_val(other, seg_other, 1, 9));
+    } else if (c == "put_nbi_val_nbytes_9") {
+        gasnet_put_nbi_val(other, seg_other, 1, 9);
+        gasnet_wait_syncnbi_puts();
+    } else if (c == "get_val_nbytes_9") {
+        (void)gasnet_get_val(other, seg_other, 9);
+    } else if (c == "get_nb_val_nbytes_0") {
+        (void)gasnet_wait_syncnb_valget(gasnet_get_nb_val(other, seg_other, 0));
+    } else if (c == "accessregion_nested") {
+        gasnet_begin_nbi_accessregion();
+        gasnet_begin_nbi_accessregion();
+    } else if (c == "accessregion_end_without_begin") {
+        (void)gasnet_end_nbi_accessregion();
+    } else if (c == "nbi_sync_in_accessregion") {
+        gasnet_begin_nbi_accessregion();
+        gasnet_put_nbi(other, seg_other, buf, 8);
+        gasnet_wait_syncnbi_all();
+    } else if (c == "nbi_try_in_accessregion") {
+        gasnet_begin_nbi_accessregion();
+        (void)gasnet_try_syncnbi_puts();
+    } else if (c == "barrier_notify_twice") {
+        gasnet_barrier_notify(1, 0);
+        gasnet_barrier_notify(1, 0);
+    } else if (c == "barrier_wait_without_notify") {
+        (void)gasnet_barrier_wait(1, 0);
+    } else if (c == "barrier_try_without_notify") {
+        (void)gasnet_barrier_try(1, 0);
+    }
+    not_stopped("the bad call returned");
 }
 
 // Node 0 sends node 1 a Short0 request to `handler`; both then wait.
@@ -211,6 +339,8 @@ int main(int argc, char** argv) {
         while (now_s() < deadline) x = x * 1.0000001 + 1e-9;
         not_stopped("still computing 30 s after node 1 called gasnet_exit(7)");
     }
+
+    if (extended_case(c)) return 0;  // not reached: each case ends the job
 
     if (c == "exit_all_nodes") {
         // A barrier from AMs, then every node exits with 5.
