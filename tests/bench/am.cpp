@@ -102,17 +102,7 @@ int parse_options(int argc, char** argv, Options& o) {
         ("compute-reps", po::value<int>(&o.compute_reps), "compute loop: timed loops per figure (default 7)")
         ("tick-us", po::value<long>(&o.tick_us), "loaded compute: µs between requests (default 1000)");
     po::variables_map vm;
-    try {
-        po::store(po::parse_command_line(argc, argv, desc), vm);
-        po::notify(vm);
-    } catch (const po::error& e) {
-        std::cerr << "bench-am: " << e.what() << "\n" << desc << "\n";
-        return 2;
-    }
-    if (vm.count("help")) {
-        std::cout << desc << "\n";
-        return 1;
-    }
+    if (int rc = parse_command_line("bench-am", argc, argv, desc, vm)) return rc;
     o.quick = vm.count("quick") > 0;
     o.compute_only = vm.count("compute-only") > 0;
     if (o.quick) {

@@ -105,17 +105,7 @@ int parse_options(int argc, char** argv, Options& o) {
         ("mpi-cas64", "raw MPI compare-and-swap on MPI_INT64_T instead of MPI_INT32_T "
                       "(segfaults with Open MPI's osc/rdma)");
     po::variables_map vm;
-    try {
-        po::store(po::parse_command_line(argc, argv, desc), vm);
-        po::notify(vm);
-    } catch (const po::error& e) {
-        std::cerr << "bench-amo: " << e.what() << "\n" << desc << "\n";
-        return 2;
-    }
-    if (vm.count("help")) {
-        std::cout << desc << "\n";
-        return 1;
-    }
+    if (int rc = parse_command_line("bench-amo", argc, argv, desc, vm)) return rc;
     o.quick = vm.count("quick") > 0;
     o.mpi_cas64 = vm.count("mpi-cas64") > 0;
     if (o.quick) {

@@ -4,7 +4,10 @@
 // same machine load), and the machine's load average for the header.
 #pragma once
 
+#include <boost/program_options.hpp>
+
 #include <algorithm>
+#include <iostream>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -97,6 +100,26 @@ inline std::string loadavg() {
     std::string a, b, c;
     if (!(f >> a >> b >> c)) return "unknown";
     return a + " " + b + " " + c;
+}
+
+// Parses the command line against `desc` (which must hold "help"): 0 to
+// run (vm filled), 1 after printing --help, 2 after printing a bad option.
+inline int parse_command_line(const char* program, int argc, char** argv,
+                              const boost::program_options::options_description& desc,
+                              boost::program_options::variables_map& vm) {
+    namespace po = boost::program_options;
+    try {
+        po::store(po::parse_command_line(argc, argv, desc), vm);
+        po::notify(vm);
+    } catch (const po::error& e) {
+        std::cerr << program << ": " << e.what() << "\n" << desc << "\n";
+        return 2;
+    }
+    if (vm.count("help")) {
+        std::cout << desc << "\n";
+        return 1;
+    }
+    return 0;
 }
 
 }  // namespace bench

@@ -113,17 +113,7 @@ int parse_options(int argc, char** argv, Options& o) {
         ("quick", "smoke run: --iters 500 --reps 3 --max-size 64K --bw-bytes 1M --nbi-ops 1000 --barriers 500 "
                   "unless given (figures not meaningful)");
     po::variables_map vm;
-    try {
-        po::store(po::parse_command_line(argc, argv, desc), vm);
-        po::notify(vm);
-    } catch (const po::error& e) {
-        std::cerr << "bench-gasnet: " << e.what() << "\n" << desc << "\n";
-        return 2;
-    }
-    if (vm.count("help")) {
-        std::cout << desc << "\n";
-        return 1;
-    }
+    if (int rc = parse_command_line("bench-gasnet", argc, argv, desc, vm)) return rc;
     o.quick = vm.count("quick") > 0;
     if (o.quick) {
         if (!vm.count("iters")) o.iters = 500;

@@ -97,17 +97,7 @@ int parse_options(int argc, char** argv, Options& o) {
         ("bw-max-msgs", po::value<long>(&o.bw_max_msgs), "bandwidth: transfers per timed loop, at most (default 8192)")
         ("quick", "smoke run: --iters 1000 --reps 3 --max-size 64K --bw-bytes 1M unless given");
     po::variables_map vm;
-    try {
-        po::store(po::parse_command_line(argc, argv, desc), vm);
-        po::notify(vm);
-    } catch (const po::error& e) {
-        std::cerr << "bench-rma: " << e.what() << "\n" << desc << "\n";
-        return 2;
-    }
-    if (vm.count("help")) {
-        std::cout << desc << "\n";
-        return 1;
-    }
+    if (int rc = parse_command_line("bench-rma", argc, argv, desc, vm)) return rc;
     o.quick = vm.count("quick") > 0;
     if (o.quick) {
         if (!vm.count("iters")) o.iters = 1000;
