@@ -1,8 +1,10 @@
 // src/gasnet/barrier.cpp -- split-phase barriers (gasnet-1.8-spec.md §3.5):
-// notify starts an MPI_Iallreduce (MAX) of {mismatch forced, named id,
-// -named id} (anonymous nodes contribute the minimum), so every node learns
-// at once whether anyone forced a mismatch and whether the named ids agree
-// (max id == min id).  Waiting serves Active Messages.
+// notify enters a barrier that combines {mismatch forced, named id, -named
+// id} by maximum (anonymous nodes contribute the minimum), so every node
+// learns at once whether anyone forced a mismatch and whether the named ids
+// agree (max id == min id).  The barrier is node-shared memory when every
+// node is on this machine, else an MPI_Iallreduce.  Waiting serves Active
+// Messages.
 #include <gasnet.h>
 
 #include <climits>
@@ -14,10 +16,22 @@ namespace gasket::gasnet {
 
 namespace {
 
-mpi::SplitBarrier& barrier(const char* routine) {
+// The barrier in use: node-shared memory when every node is on this
+// machine (and the node fast path is on), else MPI.
+struct Barrier {
+    void start(const long long (&values)[3]) {
+        if (g_state.node_barrier) g_state.node_barrier->start(values);
+        else g_state.barrier->start(values);
+    }
+    bool test(long long (&max)[3]) {
+        return g_state.node_barrier ? g_state.node_barrier->test(max) : g_state.barrier->test(max);
+    }
+};
+
+Barrier barrier(const char* routine) {
     if (!g_state.attached) [[unlikely]]
         rt::fatal(routine, "called before gasnet_attach");
-    return *g_state.barrier;
+    return {};
 }
 
 void check_flags(const char* routine, int flags) {
@@ -26,7 +40,7 @@ void check_flags(const char* routine, int flags) {
 }
 
 // The end of the phase: GASNET_OK or GASNET_ERR_BARRIER_MISMATCH.
-int outcome(const long long (&max)[mpi::SplitBarrier::kValues], int id, int flags) {
+int outcome(const long long (&max)[3], int id, int flags) {
     g_state.barrier_notified = false;
     const bool forced = max[0] != 0;
     const bool named_anywhere = max[1] != LLONG_MIN;
@@ -51,7 +65,7 @@ extern "C" {
 
 void gasnet_barrier_notify(int id, int flags) {
     const char* routine = "gasnet_barrier_notify";
-    mpi::SplitBarrier& b = gasnet::barrier(routine);
+    auto b = gasnet::barrier(routine);
     gasnet::check_flags(routine, flags);
     if (g_state.barrier_notified)
         rt::fatal(routine, "called twice without gasnet_barrier_wait in between (GASNet 1.8 §3.5)");
@@ -66,7 +80,7 @@ void gasnet_barrier_notify(int id, int flags) {
 
 int gasnet_barrier_wait(int id, int flags) {
     const char* routine = "gasnet_barrier_wait";
-    mpi::SplitBarrier& b = gasnet::barrier(routine);
+    auto b = gasnet::barrier(routine);
     gasnet::check_notified(routine);
     long long max[3];
     unsigned misses = 0;
@@ -81,7 +95,7 @@ int gasnet_barrier_wait(int id, int flags) {
 
 int gasnet_barrier_try(int id, int flags) {
     const char* routine = "gasnet_barrier_try";
-    mpi::SplitBarrier& b = gasnet::barrier(routine);
+    auto b = gasnet::barrier(routine);
     gasnet::check_notified(routine);
     long long max[3];
     if (!b.test(max)) {

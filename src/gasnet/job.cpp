@@ -197,7 +197,10 @@ int gasnet_attach(gasnet_handlerentry_t* table, int numentries, uintptr_t segsiz
     gasnet_seginfo_t mine{segsize ? job.heap.base : nullptr, segsize};
     g_state.segments.resize(job.n_pes);
     job.env->allgather(&mine, sizeof mine, g_state.segments.data());
-    g_state.barrier = std::make_unique<mpi::SplitBarrier>(job.env->world());
+    if (job.config.node_fastpath && job.env->node_size() == job.n_pes)
+        g_state.node_barrier = std::make_unique<mpi::NodeBarrier>(job.env->node());
+    else
+        g_state.barrier = std::make_unique<mpi::SplitBarrier>(job.env->world());
     g_state.attached = true;
     job.env->barrier();
     return GASNET_OK;
@@ -229,6 +232,7 @@ void gasnet_exit(int exitcode) {
     // Every node is here: shut down in order, then exit with our code.
     if (job.am) job.am->drain();
     g_state.barrier.reset();
+    g_state.node_barrier.reset();
     g_state.exit.reset();
     delete rt::g_job;
     rt::g_job = nullptr;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "mpi-bridge/exit_channel.hpp"
+#include "mpi-bridge/node_barrier.hpp"
 #include "mpi-bridge/split_barrier.hpp"
 #include "src/runtime/error.hpp"
 #include "src/runtime/job.hpp"
@@ -21,7 +22,10 @@ struct State {
     int wait_mode = GASNET_WAIT_SPINBLOCK;
     std::vector<gasnet_seginfo_t> segments;  // every node's segment, after attach
     std::unique_ptr<mpi::ExitChannel> exit;
-    std::unique_ptr<mpi::SplitBarrier> barrier;  // after attach
+    // After attach: node_barrier when every node shares one machine and the
+    // node fast path is on, else barrier (MPI).
+    std::unique_ptr<mpi::SplitBarrier> barrier;
+    std::unique_ptr<mpi::NodeBarrier> node_barrier;
     // The barrier phase: notify's arguments, and whether a notify awaits
     // its wait (§3.5).
     bool barrier_notified = false;
