@@ -135,15 +135,15 @@ gasnet_handle_t get(const char* routine, void* dest, gasnet_node_t node, const v
 
 // memset: direct, or puts of a buffer filled with the byte; completed
 // before returning (every form: the buffer is reused).
-void memset_remote(const char* routine, gasnet_node_t node, void* dest, int val, std::size_t nbytes) {
+gasnet_handle_t memset_remote(const char* routine, gasnet_node_t node, void* dest, int val, std::size_t nbytes) {
     rt::Job& j = extended_job(routine);
     check_node(routine, j, node);
-    if (nbytes == 0) return;
+    if (nbytes == 0) return GASNET_INVALID_HANDLE;
     const rt::Target t = remote(routine, j, node, dest, nbytes);
     if (t.direct) {
         std::memset(t.direct, val, nbytes);
         std::atomic_thread_fence(std::memory_order_seq_cst);
-        return;
+        return GASNET_INVALID_HANDLE;
     }
     thread_local std::vector<unsigned char> fill;
     const std::size_t chunk = std::min<std::size_t>(nbytes, std::size_t(1) << 16);
@@ -151,6 +151,7 @@ void memset_remote(const char* routine, gasnet_node_t node, void* dest, int val,
     for (std::size_t done = 0; done < nbytes; done += chunk)
         t.window->put(fill.data(), std::min(chunk, nbytes - done), int(node), t.offset + done);
     t.window->flush(int(node));
+    return GASNET_INVALID_HANDLE;
 }
 
 void complete(gasnet_handle_t h) {
@@ -188,40 +189,32 @@ using rt::Completion;
 
 extern "C" {
 
-// ---- §3.2 blocking ----
-void gasnet_get(void* dest, gasnet_node_t node, void* src, size_t nbytes) {
-    gasnet::get("gasnet_get", dest, node, src, nbytes, Sync::blocking);
-}
-void gasnet_put(gasnet_node_t node, void* dest, void* src, size_t nbytes) {
-    gasnet::put("gasnet_put", node, dest, src, nbytes, Sync::blocking, Completion::local);
-}
-void gasnet_get_bulk(void* dest, gasnet_node_t node, void* src, size_t nbytes) {
-    gasnet::get("gasnet_get_bulk", dest, node, src, nbytes, Sync::blocking);
-}
-void gasnet_put_bulk(gasnet_node_t node, void* dest, void* src, size_t nbytes) {
-    gasnet::put("gasnet_put_bulk", node, dest, src, nbytes, Sync::blocking, Completion::local);
-}
-void gasnet_memset(gasnet_node_t node, void* dest, int val, size_t nbytes) {
-    gasnet::memset_remote("gasnet_memset", node, dest, val, nbytes);
-}
-
-// ---- §3.3.2 explicit handle ----
-gasnet_handle_t gasnet_get_nb(void* dest, gasnet_node_t node, void* src, size_t nbytes) {
-    return gasnet::get("gasnet_get_nb", dest, node, src, nbytes, Sync::explicit_handle);
-}
-gasnet_handle_t gasnet_put_nb(gasnet_node_t node, void* dest, void* src, size_t nbytes) {
-    return gasnet::put("gasnet_put_nb", node, dest, src, nbytes, Sync::explicit_handle, Completion::local);
-}
-gasnet_handle_t gasnet_get_nb_bulk(void* dest, gasnet_node_t node, void* src, size_t nbytes) {
-    return gasnet::get("gasnet_get_nb_bulk", dest, node, src, nbytes, Sync::explicit_handle);
-}
-gasnet_handle_t gasnet_put_nb_bulk(gasnet_node_t node, void* dest, void* src, size_t nbytes) {
-    return gasnet::put("gasnet_put_nb_bulk", node, dest, src, nbytes, Sync::explicit_handle, Completion::deferred);
-}
-gasnet_handle_t gasnet_memset_nb(gasnet_node_t node, void* dest, int val, size_t nbytes) {
-    gasnet::memset_remote("gasnet_memset_nb", node, dest, val, nbytes);
-    return GASNET_INVALID_HANDLE;
-}
+// ---- §3.2 blocking, §3.3.2 explicit handle, §3.3.4 implicit handle ----
+// One family per synchronization: gasnet_{get,put}SUFFIX[_bulk] and
+// gasnet_memsetSUFFIX.  The non-bulk puts may reuse src at once
+// (Completion::local); the bulk ones only once synchronized.
+#define GASKET_TRANSFERS(SUFFIX, RET, SYNC)                                                                   \
+    RET gasnet_get##SUFFIX(void* dest, gasnet_node_t node, void* src, size_t nbytes) {                        \
+        return static_cast<RET>(gasnet::get("gasnet_get" #SUFFIX, dest, node, src, nbytes, SYNC));            \
+    }                                                                                                         \
+    RET gasnet_put##SUFFIX(gasnet_node_t node, void* dest, void* src, size_t nbytes) {                        \
+        return static_cast<RET>(                                                                              \
+            gasnet::put("gasnet_put" #SUFFIX, node, dest, src, nbytes, SYNC, Completion::local));             \
+    }                                                                                                         \
+    RET gasnet_get##SUFFIX##_bulk(void* dest, gasnet_node_t node, void* src, size_t nbytes) {                 \
+        return static_cast<RET>(gasnet::get("gasnet_get" #SUFFIX "_bulk", dest, node, src, nbytes, SYNC));    \
+    }                                                                                                         \
+    RET gasnet_put##SUFFIX##_bulk(gasnet_node_t node, void* dest, void* src, size_t nbytes) {                 \
+        return static_cast<RET>(                                                                              \
+            gasnet::put("gasnet_put" #SUFFIX "_bulk", node, dest, src, nbytes, SYNC, Completion::deferred));  \
+    }                                                                                                         \
+    RET gasnet_memset##SUFFIX(gasnet_node_t node, void* dest, int val, size_t nbytes) {                       \
+        return static_cast<RET>(gasnet::memset_remote("gasnet_memset" #SUFFIX, node, dest, val, nbytes));     \
+    }
+GASKET_TRANSFERS(, void, Sync::blocking)
+GASKET_TRANSFERS(_nb, gasnet_handle_t, Sync::explicit_handle)
+GASKET_TRANSFERS(_nbi, void, Sync::implicit)
+#undef GASKET_TRANSFERS
 
 // ---- §3.3.3 explicit synchronization.  Completing is an MPI flush, which
 // needs nothing from the target, so try completes too and returns GASNET_OK.
@@ -251,23 +244,6 @@ void gasnet_wait_syncnb_some(gasnet_handle_t* handles, size_t numhandles) {
 int gasnet_try_syncnb_some(gasnet_handle_t* handles, size_t numhandles) {
     gasnet_wait_syncnb_all(handles, numhandles);
     return GASNET_OK;
-}
-
-// ---- §3.3.4 implicit handle ----
-void gasnet_get_nbi(void* dest, gasnet_node_t node, void* src, size_t nbytes) {
-    gasnet::get("gasnet_get_nbi", dest, node, src, nbytes, Sync::implicit);
-}
-void gasnet_put_nbi(gasnet_node_t node, void* dest, void* src, size_t nbytes) {
-    gasnet::put("gasnet_put_nbi", node, dest, src, nbytes, Sync::implicit, Completion::local);
-}
-void gasnet_get_nbi_bulk(void* dest, gasnet_node_t node, void* src, size_t nbytes) {
-    gasnet::get("gasnet_get_nbi_bulk", dest, node, src, nbytes, Sync::implicit);
-}
-void gasnet_put_nbi_bulk(gasnet_node_t node, void* dest, void* src, size_t nbytes) {
-    gasnet::put("gasnet_put_nbi_bulk", node, dest, src, nbytes, Sync::implicit, Completion::deferred);
-}
-void gasnet_memset_nbi(gasnet_node_t node, void* dest, int val, size_t nbytes) {
-    gasnet::memset_remote("gasnet_memset_nbi", node, dest, val, nbytes);
 }
 
 // ---- §3.3.5 implicit synchronization ----

@@ -128,13 +128,6 @@ int parse_options(int argc, char** argv, Options& o) {
     return 0;
 }
 
-void mpi_check(int rc, const char* what) {
-    if (rc != MPI_SUCCESS) {
-        std::fprintf(stderr, "bench-am: %s failed (%d)\n", what, rc);
-        MPI_Abort(MPI_COMM_WORLD, 1);
-    }
-}
-
 void am_check(int rc, const char* what) {
     if (rc != GASNET_OK) {
         std::fprintf(stderr, "bench-am: node %u: %s returned %s\n", gasnet_mynode(), what, gasnet_ErrorName(rc));

@@ -119,13 +119,6 @@ int parse_options(int argc, char** argv, Options& o) {
     return 0;
 }
 
-void mpi_check(int rc, const char* what) {
-    if (rc != MPI_SUCCESS) {
-        std::fprintf(stderr, "bench-amo: %s failed (%d)\n", what, rc);
-        MPI_Abort(MPI_COMM_WORLD, 1);
-    }
-}
-
 struct Bench {
     Options opt;
     MPI_Comm comm = MPI_COMM_NULL;  // raw MPI's communicator (dup of MPI_COMM_WORLD)
@@ -190,10 +183,33 @@ struct Bench {
     // n = opt.iters calls of op(i), timed; µs per call.
     template <class Op>
     double per_op(Op&& op) const {
-        const long n = opt.iters;
-        const auto t0 = Clock::now();
-        for (long i = 0; i < n; ++i) op(i);
-        return seconds_since(t0) / double(n) * 1e6;
+        return us_per_op(opt.iters, op);
+    }
+
+    // Raw MPI compare-and-swap + flush on `Int` (the chain of expected
+    // values, as for Gasket's): 32-bit by default, since Open MPI's osc/rdma
+    // segfaults on 64-bit.
+    template <class Int>
+    Loop mpi_cas_loop(MPI_Datatype type, MPI_Win w) {
+        return mpi_phase([=, this] {
+            long v = mpi_cas_next, bad = 0;
+            const MPI_Aint at = disp(m_cas);
+            const double us = per_op([&](long) {
+                const Int cmp = Int(v), nv = Int(v + 1);
+                Int old = 0;
+                MPI_Compare_and_swap(&nv, &cmp, &old, type, kTarget, at, w);
+                MPI_Win_flush(kTarget, w);
+                if (old == cmp) [[likely]]
+                    ++v;
+                else {
+                    ++bad;
+                    v = long(old);
+                }
+            });
+            mpi_cas_next = v;
+            mpi_cas_fail += bad;
+            return us;
+        });
     }
 
     void table() {
@@ -246,46 +262,8 @@ struct Bench {
             cas_fail += bad;
             return us;
         }));
-        if (opt.mpi_cas64)
-            loops.push_back(mpi_phase([=, this] {
-                long v = mpi_cas_next, bad = 0;
-                const MPI_Aint at = disp(m_cas);
-                const double us = per_op([&](long) {
-                    const std::int64_t cmp = v, nv = v + 1;
-                    std::int64_t old = 0;
-                    MPI_Compare_and_swap(&nv, &cmp, &old, MPI_INT64_T, kTarget, at, w);
-                    MPI_Win_flush(kTarget, w);
-                    if (old == cmp) [[likely]]
-                        ++v;
-                    else {
-                        ++bad;
-                        v = long(old);
-                    }
-                });
-                mpi_cas_next = v;
-                mpi_cas_fail += bad;
-                return us;
-            }));
-        else
-            loops.push_back(mpi_phase([=, this] {
-                long v = mpi_cas_next, bad = 0;
-                const MPI_Aint at = disp(m_cas);
-                const double us = per_op([&](long) {
-                    const std::int32_t cmp = std::int32_t(v), nv = std::int32_t(v + 1);
-                    std::int32_t old = 0;
-                    MPI_Compare_and_swap(&nv, &cmp, &old, MPI_INT32_T, kTarget, at, w);
-                    MPI_Win_flush(kTarget, w);
-                    if (old == cmp) [[likely]]
-                        ++v;
-                    else {
-                        ++bad;
-                        v = long(old);
-                    }
-                });
-                mpi_cas_next = v;
-                mpi_cas_fail += bad;
-                return us;
-            }));
+        loops.push_back(opt.mpi_cas64 ? mpi_cas_loop<std::int64_t>(MPI_INT64_T, w)
+                                      : mpi_cas_loop<std::int32_t>(MPI_INT32_T, w));
         loops.push_back(shmem_phase([=, this] {
             return per_op([&](long) {
                 shmem_long_atomic_add(add_p, 1, kTarget);

@@ -4,9 +4,12 @@
 // same machine load), and the machine's load average for the header.
 #pragma once
 
+#include <mpi.h>
+
 #include <boost/program_options.hpp>
 
 #include <algorithm>
+#include <cerrno>
 #include <iostream>
 #include <chrono>
 #include <cstdio>
@@ -102,6 +105,22 @@ inline std::string loadavg() {
     return a + " " + b + " " + c;
 }
 
+// Runs op(i) for i = 0..n-1; returns µs per call.
+template <class Op>
+double us_per_op(long n, Op&& op) {
+    const auto t0 = Clock::now();
+    for (long i = 0; i < n; ++i) op(i);
+    return seconds_since(t0) / double(n) * 1e6;
+}
+
+// Ends the job (MPI_Abort) when an MPI call of the benchmark failed.
+inline void mpi_check(int rc, const char* what) {
+    if (rc != MPI_SUCCESS) {
+        std::fprintf(stderr, "%s: %s failed (%d)\n", program_invocation_short_name, what, rc);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+}
+
 // Parses the command line against `desc` (which must hold "help"): 0 to
 // run (vm filled), 1 after printing --help, 2 after printing a bad option.
 inline int parse_command_line(const char* program, int argc, char** argv,
@@ -121,5 +140,58 @@ inline int parse_command_line(const char* program, int argc, char** argv,
     }
     return 0;
 }
+
+// The options of a latency + bandwidth sweep (bench-rma, bench-gasnet):
+// operations per latency loop, repetitions, and the sizes of the bandwidth
+// rows.  add_to() declares them; finish() applies --quick (for options not
+// given) and parses and checks the sizes.
+struct SweepOptions {
+    long iters = 20000;                // latency: operations per timed loop
+    int reps = 21;                     // timed loops per figure (median)
+    std::size_t min_size = 8;          // bandwidth: smallest transfer, bytes
+    std::size_t max_size = 4 << 20;    // bandwidth: largest transfer
+    unsigned factor = 2;               // bandwidth: size step (multiplier)
+    std::size_t bw_bytes = 64 << 20;   // bandwidth: bytes per timed loop, at most
+    long bw_max_msgs = 8192;           // bandwidth: transfers per timed loop, at most
+    bool quick = false;
+    std::string min_text = "8", max_text = "4M", bw_text = "64M";
+
+    void add_to(boost::program_options::options_description& desc) {
+        namespace po = boost::program_options;
+        desc.add_options()
+            ("help,h", "print this help")
+            ("iters", po::value<long>(&iters), "latency: operations per timed loop (default 20000)")
+            ("reps", po::value<int>(&reps), "timed loops per figure; the median is reported (default 21)")
+            ("min-size", po::value<std::string>(&min_text), "bandwidth: smallest size, bytes, K/M suffix (default 8)")
+            ("max-size", po::value<std::string>(&max_text), "bandwidth: largest size (default 4M)")
+            ("factor", po::value<unsigned>(&factor), "bandwidth: size multiplier between rows, e.g. 2 or 4 (default 2)")
+            ("bw-bytes", po::value<std::string>(&bw_text), "bandwidth: bytes moved per timed loop, at most (default 64M)")
+            ("bw-max-msgs", po::value<long>(&bw_max_msgs), "bandwidth: transfers per timed loop, at most (default 8192)");
+    }
+
+    // False (after printing why, naming `program`) on a bad value.
+    bool finish(const char* program, const boost::program_options::variables_map& vm, long quick_iters) {
+        quick = vm.count("quick") > 0;
+        if (quick) {
+            if (!vm.count("iters")) iters = quick_iters;
+            if (!vm.count("reps")) reps = 3;
+            if (!vm.count("max-size")) max_text = "64K";
+            if (!vm.count("bw-bytes")) bw_text = "1M";
+        }
+        auto mn = parse_size(min_text), mx = parse_size(max_text), bw = parse_size(bw_text);
+        if (!mn || !mx || !bw || *mn == 0 || *mx < *mn || *bw == 0 || *mx > (std::size_t(1) << 30)) {
+            std::cerr << program << ": bad size in --min-size/--max-size/--bw-bytes (max-size at most 1G)\n";
+            return false;
+        }
+        if (iters < 1 || reps < 1 || factor < 2 || bw_max_msgs < 1) {
+            std::cerr << program << ": --iters, --reps, --bw-max-msgs must be >= 1 and --factor >= 2\n";
+            return false;
+        }
+        min_size = *mn;
+        max_size = *mx;
+        bw_bytes = *bw;
+        return true;
+    }
+};
 
 }  // namespace bench

@@ -79,34 +79,18 @@ enum Mode : long {
 // offset in the segment (the window's usable block has the same layout).
 long value_at(std::size_t offset) { return 0x5eed000000L + long(offset / 8); }
 
-struct Options {
-    long iters = 20000;               // latency: operations per timed loop
-    int reps = 21;                    // timed loops per figure (median)
-    std::size_t min_size = 8;         // bandwidth: smallest transfer, bytes
-    std::size_t max_size = 4 << 20;   // bandwidth: largest transfer
-    unsigned factor = 2;              // bandwidth: size step (multiplier)
-    std::size_t bw_bytes = 64 << 20;  // bandwidth: bytes per timed loop, at most
-    long bw_max_msgs = 8192;          // bandwidth: transfers per timed loop, at most
-    long nbi_ops = 8192;              // throughput: operations per timed loop
-    long barriers = 10000;            // barrier: barriers per timed loop
-    bool quick = false;
+struct Options : SweepOptions {
+    long nbi_ops = 8192;    // throughput: operations per timed loop
+    long barriers = 10000;  // barrier: barriers per timed loop
 };
 
 // Returns 0 to run, 1 to exit successfully (--help), 2 on a bad option.
 int parse_options(int argc, char** argv, Options& o) {
-    std::string min_size = "8", max_size = "4M", bw_bytes = "64M";
     po::options_description desc(
         "bench-gasnet: the GASNet extended API (put/get, nb/nbi, barriers) on Gasket vs raw MPI RMA\n"
         "and MPI_Barrier.  Run with 2 nodes: oshrun -np 2 bench-gasnet [options]\nOptions");
+    o.add_to(desc);
     desc.add_options()
-        ("help,h", "print this help")
-        ("iters", po::value<long>(&o.iters), "latency: operations per timed loop (default 20000)")
-        ("reps", po::value<int>(&o.reps), "timed loops per figure; the median is reported (default 21)")
-        ("min-size", po::value<std::string>(&min_size), "bandwidth: smallest size, bytes, K/M suffix (default 8)")
-        ("max-size", po::value<std::string>(&max_size), "bandwidth: largest size (default 4M)")
-        ("factor", po::value<unsigned>(&o.factor), "bandwidth: size multiplier between rows, e.g. 2 or 4 (default 2)")
-        ("bw-bytes", po::value<std::string>(&bw_bytes), "bandwidth: bytes moved per timed loop, at most (default 64M)")
-        ("bw-max-msgs", po::value<long>(&o.bw_max_msgs), "bandwidth: transfers per timed loop, at most (default 8192)")
         ("nbi-ops", po::value<long>(&o.nbi_ops),
          "throughput: 8-byte operations per timed loop, 1..65535 (default 8192)")
         ("barriers", po::value<long>(&o.barriers), "barrier: barriers per timed loop (default 10000)")
@@ -114,39 +98,20 @@ int parse_options(int argc, char** argv, Options& o) {
                   "unless given (figures not meaningful)");
     po::variables_map vm;
     if (int rc = parse_command_line("bench-gasnet", argc, argv, desc, vm)) return rc;
-    o.quick = vm.count("quick") > 0;
+    if (!o.finish("bench-gasnet", vm, 500)) return 2;
     if (o.quick) {
-        if (!vm.count("iters")) o.iters = 500;
-        if (!vm.count("reps")) o.reps = 3;
-        if (!vm.count("max-size")) max_size = "64K";
-        if (!vm.count("bw-bytes")) bw_bytes = "1M";
         if (!vm.count("nbi-ops")) o.nbi_ops = 1000;
         if (!vm.count("barriers")) o.barriers = 500;
     }
-    auto mn = parse_size(min_size), mx = parse_size(max_size), bw = parse_size(bw_bytes);
-    if (!mn || !mx || !bw || *mn == 0 || *mx < *mn || *bw == 0 || *mx > (std::size_t(1) << 30)) {
-        std::cerr << "bench-gasnet: bad size in --min-size/--max-size/--bw-bytes (max-size at most 1G)\n";
-        return 2;
-    }
-    if (o.iters < 1 || o.reps < 1 || o.factor < 2 || o.bw_max_msgs < 1 || o.barriers < 1) {
-        std::cerr << "bench-gasnet: --iters, --reps, --bw-max-msgs, --barriers must be >= 1 and --factor >= 2\n";
+    if (o.barriers < 1) {
+        std::cerr << "bench-gasnet: --barriers must be >= 1\n";
         return 2;
     }
     if (o.nbi_ops < 1 || o.nbi_ops > 65535) {
         std::cerr << "bench-gasnet: --nbi-ops must be 1..65535 (what GASNet must allow in flight)\n";
         return 2;
     }
-    o.min_size = *mn;
-    o.max_size = *mx;
-    o.bw_bytes = *bw;
     return 0;
-}
-
-void mpi_check(int rc, const char* what) {
-    if (rc != MPI_SUCCESS) {
-        std::fprintf(stderr, "bench-gasnet: %s failed (%d)\n", what, rc);
-        MPI_Abort(MPI_COMM_WORLD, 1);
-    }
 }
 
 void gasnet_check(int rc, const char* what) {
@@ -276,10 +241,7 @@ struct Bench {
     // opt.iters calls of op(i), timed; µs per call.
     template <class Op>
     double per_op(Op&& op) const {
-        const long n = opt.iters;
-        const auto t0 = Clock::now();
-        for (long i = 0; i < n; ++i) op(i);
-        return seconds_since(t0) / double(n) * 1e6;
+        return us_per_op(opt.iters, op);
     }
 
     // ---- latency -----------------------------------------------------------

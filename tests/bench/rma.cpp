@@ -67,64 +67,18 @@ long g_get_src[8];
 // [8..16) get source.
 long g_mpi_static[16];
 
-struct Options {
-    long iters = 20000;           // latency: operations per timed loop
-    int reps = 21;                // timed loops per figure (median)
-    std::size_t min_size = 8;     // bandwidth: smallest transfer, bytes
-    std::size_t max_size = 4 << 20;
-    unsigned factor = 2;          // bandwidth: size step (multiplier)
-    std::size_t bw_bytes = 64 << 20;  // bandwidth: bytes per timed loop (at most)
-    long bw_max_msgs = 8192;      // bandwidth: transfers per timed loop (at most)
-    bool quick = false;
-};
-
-
+struct Options : SweepOptions {};
 
 // Returns 0 to run, 1 to exit successfully (--help), 2 on a bad option.
 int parse_options(int argc, char** argv, Options& o) {
-    std::string min_size = "8", max_size = "4M", bw_bytes = "64M";
     po::options_description desc(
         "bench-rma: OpenSHMEM RMA latency/bandwidth on Gasket vs raw MPI RMA.\n"
         "Run with 2 PEs: oshrun -np 2 bench-rma [options]\nOptions");
-    desc.add_options()
-        ("help,h", "print this help")
-        ("iters", po::value<long>(&o.iters), "latency: operations per timed loop (default 20000)")
-        ("reps", po::value<int>(&o.reps), "timed loops per figure; the median is reported (default 21)")
-        ("min-size", po::value<std::string>(&min_size), "bandwidth: smallest size, bytes, K/M suffix (default 8)")
-        ("max-size", po::value<std::string>(&max_size), "bandwidth: largest size (default 4M)")
-        ("factor", po::value<unsigned>(&o.factor), "bandwidth: size multiplier between rows, e.g. 2 or 4 (default 2)")
-        ("bw-bytes", po::value<std::string>(&bw_bytes), "bandwidth: bytes moved per timed loop, at most (default 64M)")
-        ("bw-max-msgs", po::value<long>(&o.bw_max_msgs), "bandwidth: transfers per timed loop, at most (default 8192)")
-        ("quick", "smoke run: --iters 1000 --reps 3 --max-size 64K --bw-bytes 1M unless given");
+    o.add_to(desc);
+    desc.add_options()("quick", "smoke run: --iters 1000 --reps 3 --max-size 64K --bw-bytes 1M unless given");
     po::variables_map vm;
     if (int rc = parse_command_line("bench-rma", argc, argv, desc, vm)) return rc;
-    o.quick = vm.count("quick") > 0;
-    if (o.quick) {
-        if (!vm.count("iters")) o.iters = 1000;
-        if (!vm.count("reps")) o.reps = 3;
-        if (!vm.count("max-size")) max_size = "64K";
-        if (!vm.count("bw-bytes")) bw_bytes = "1M";
-    }
-    auto mn = parse_size(min_size), mx = parse_size(max_size), bw = parse_size(bw_bytes);
-    if (!mn || !mx || !bw || *mn == 0 || *mx < *mn || *bw == 0) {
-        std::cerr << "bench-rma: bad size in --min-size/--max-size/--bw-bytes\n";
-        return 2;
-    }
-    if (o.iters < 1 || o.reps < 1 || o.factor < 2 || o.bw_max_msgs < 1) {
-        std::cerr << "bench-rma: --iters, --reps, --bw-max-msgs must be >= 1 and --factor >= 2\n";
-        return 2;
-    }
-    o.min_size = *mn;
-    o.max_size = *mx;
-    o.bw_bytes = *bw;
-    return 0;
-}
-
-void mpi_check(int rc, const char* what) {
-    if (rc != MPI_SUCCESS) {
-        std::fprintf(stderr, "bench-rma: %s failed (%d)\n", what, rc);
-        MPI_Abort(MPI_COMM_WORLD, 1);
-    }
+    return o.finish("bench-rma", vm, 1000) ? 0 : 2;
 }
 
 // A raw MPI window, locked for its whole life like Gasket's.
@@ -230,9 +184,7 @@ struct Bench {
     Loop lat(Op op) const {
         const long n = opt.iters;
         return [n, op]() mutable {
-            const auto t0 = Clock::now();
-            for (long i = 0; i < n; ++i) op(i);
-            return seconds_since(t0) / double(n) * 1e6;
+            return us_per_op(n, op);
         };
     }
     // Put loops store i into the source first, so the target ends with iters-1.

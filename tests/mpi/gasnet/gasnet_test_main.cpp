@@ -259,75 +259,39 @@ bool reset_vm_hwm() {
     return bool(out);
 }
 
+// One switch case per arity M, choosing the category inside: every
+// gasnet_AM{Request,Reply}<Category>M is named once.
 int am_request(Cat c, gasnet_node_t dest, gasnet_handler_t h, int m, const std::int32_t* a, void* src,
                std::size_t nbytes, void* dst) {
-    switch (c) {
-        case Cat::Short:
-            switch (m) {
-#define GASNET_TEST_X(M) \
-    case M: return gasnet_AMRequestShort##M(dest, h GASKET_AM_UNPACK_##M(a));
-                GASKET_AM_ARITIES(GASNET_TEST_X)
-#undef GASNET_TEST_X
-            }
-            break;
-        case Cat::Medium:
-            switch (m) {
-#define GASNET_TEST_X(M) \
-    case M: return gasnet_AMRequestMedium##M(dest, h, src, nbytes GASKET_AM_UNPACK_##M(a));
-                GASKET_AM_ARITIES(GASNET_TEST_X)
-#undef GASNET_TEST_X
-            }
-            break;
-        case Cat::Long:
-            switch (m) {
-#define GASNET_TEST_X(M) \
-    case M: return gasnet_AMRequestLong##M(dest, h, src, nbytes, dst GASKET_AM_UNPACK_##M(a));
-                GASKET_AM_ARITIES(GASNET_TEST_X)
-#undef GASNET_TEST_X
-            }
-            break;
-        case Cat::LongAsync:
-            switch (m) {
-#define GASNET_TEST_X(M) \
-    case M: return gasnet_AMRequestLongAsync##M(dest, h, src, nbytes, dst GASKET_AM_UNPACK_##M(a));
-                GASKET_AM_ARITIES(GASNET_TEST_X)
-#undef GASNET_TEST_X
-            }
-            break;
-    }
+#define GASNET_TEST_REQUEST(M)                                                                                  \
+    case M:                                                                                                     \
+        switch (c) {                                                                                            \
+            case Cat::Short: return gasnet_AMRequestShort##M(dest, h GASKET_AM_UNPACK_##M(a));                  \
+            case Cat::Medium: return gasnet_AMRequestMedium##M(dest, h, src, nbytes GASKET_AM_UNPACK_##M(a));   \
+            case Cat::Long: return gasnet_AMRequestLong##M(dest, h, src, nbytes, dst GASKET_AM_UNPACK_##M(a));  \
+            case Cat::LongAsync:                                                                                \
+                return gasnet_AMRequestLongAsync##M(dest, h, src, nbytes, dst GASKET_AM_UNPACK_##M(a));         \
+        }                                                                                                       \
+        break;
+    switch (m) { GASKET_AM_ARITIES(GASNET_TEST_REQUEST) }
+#undef GASNET_TEST_REQUEST
     return -1;  // test bug: no such category or arity
 }
 
 int am_reply(Cat c, gasnet_token_t token, gasnet_handler_t h, int m, const std::int32_t* a, void* src,
              std::size_t nbytes, void* dst) {
-    switch (c) {
-        case Cat::Short:
-            switch (m) {
-#define GASNET_TEST_X(M) \
-    case M: return gasnet_AMReplyShort##M(token, h GASKET_AM_UNPACK_##M(a));
-                GASKET_AM_ARITIES(GASNET_TEST_X)
-#undef GASNET_TEST_X
-            }
-            break;
-        case Cat::Medium:
-            switch (m) {
-#define GASNET_TEST_X(M) \
-    case M: return gasnet_AMReplyMedium##M(token, h, src, nbytes GASKET_AM_UNPACK_##M(a));
-                GASKET_AM_ARITIES(GASNET_TEST_X)
-#undef GASNET_TEST_X
-            }
-            break;
-        case Cat::Long:
-            switch (m) {
-#define GASNET_TEST_X(M) \
-    case M: return gasnet_AMReplyLong##M(token, h, src, nbytes, dst GASKET_AM_UNPACK_##M(a));
-                GASKET_AM_ARITIES(GASNET_TEST_X)
-#undef GASNET_TEST_X
-            }
-            break;
-        case Cat::LongAsync: break;
-    }
-    return -1;  // test bug
+#define GASNET_TEST_REPLY(M)                                                                                    \
+    case M:                                                                                                     \
+        switch (c) {                                                                                            \
+            case Cat::Short: return gasnet_AMReplyShort##M(token, h GASKET_AM_UNPACK_##M(a));                  \
+            case Cat::Medium: return gasnet_AMReplyMedium##M(token, h, src, nbytes GASKET_AM_UNPACK_##M(a));   \
+            case Cat::Long: return gasnet_AMReplyLong##M(token, h, src, nbytes, dst GASKET_AM_UNPACK_##M(a));  \
+            case Cat::LongAsync: break;                                                                         \
+        }                                                                                                       \
+        break;
+    switch (m) { GASKET_AM_ARITIES(GASNET_TEST_REPLY) }
+#undef GASNET_TEST_REPLY
+    return -1;  // test bug: no such category or arity (LongAsync has no reply)
 }
 
 }  // namespace gasnet_test
