@@ -312,36 +312,26 @@ GASKET_DEPRECATED_STD_AMO_TYPES(GASKET_DECLARE_AMO_OLD_STD)
  * before the source may be reused; shmem_quiet completes them.  A sig_op
  * other than the two constants is fatal.  signal_add/set update a signal
  * atomically; signal_fetch reads this PE's signal atomically. */
-#define GASKET_DECLARE_PUT_SIGNAL(TYPE, NAME)                                                                    \
-    void shmem_##NAME##_put_signal(TYPE *dest, const TYPE *source, size_t nelems, uint64_t *sig_addr,           \
-                                   uint64_t signal, int sig_op, int pe);                                        \
-    void shmem_ctx_##NAME##_put_signal(shmem_ctx_t ctx, TYPE *dest, const TYPE *source, size_t nelems,          \
-                                       uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);                \
-    void shmem_##NAME##_put_signal_nbi(TYPE *dest, const TYPE *source, size_t nelems, uint64_t *sig_addr,       \
-                                       uint64_t signal, int sig_op, int pe);                                    \
-    void shmem_ctx_##NAME##_put_signal_nbi(shmem_ctx_t ctx, TYPE *dest, const TYPE *source, size_t nelems,      \
-                                           uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+/* One routine's four forms: shmem_NAME, shmem_CTXNAME and their _nbi. */
+#define GASKET_DECLARE_PUT_SIGNAL_FORMS(NAME, CTXNAME, PTR, CPTR)                                              \
+    void shmem_##NAME(PTR dest, CPTR source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op,   \
+                      int pe);                                                                                 \
+    void shmem_##CTXNAME(shmem_ctx_t ctx, PTR dest, CPTR source, size_t nelems, uint64_t *sig_addr,            \
+                         uint64_t signal, int sig_op, int pe);                                                 \
+    void shmem_##NAME##_nbi(PTR dest, CPTR source, size_t nelems, uint64_t *sig_addr, uint64_t signal,         \
+                            int sig_op, int pe);                                                               \
+    void shmem_##CTXNAME##_nbi(shmem_ctx_t ctx, PTR dest, CPTR source, size_t nelems, uint64_t *sig_addr,      \
+                               uint64_t signal, int sig_op, int pe);
+#define GASKET_DECLARE_PUT_SIGNAL(TYPE, NAME) \
+    GASKET_DECLARE_PUT_SIGNAL_FORMS(NAME##_put_signal, ctx_##NAME##_put_signal, TYPE *, const TYPE *)
 GASKET_STD_RMA_TYPES(GASKET_DECLARE_PUT_SIGNAL)
 #undef GASKET_DECLARE_PUT_SIGNAL
-#define GASKET_DECLARE_PUT_SIGNAL_SIZED(BITS, BYTES)                                                           \
-    void shmem_put##BITS##_signal(void *dest, const void *source, size_t nelems, uint64_t *sig_addr,          \
-                                  uint64_t signal, int sig_op, int pe);                                       \
-    void shmem_ctx_put##BITS##_signal(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,         \
-                                      uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);               \
-    void shmem_put##BITS##_signal_nbi(void *dest, const void *source, size_t nelems, uint64_t *sig_addr,      \
-                                      uint64_t signal, int sig_op, int pe);                                   \
-    void shmem_ctx_put##BITS##_signal_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,     \
-                                          uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+#define GASKET_DECLARE_PUT_SIGNAL_SIZED(BITS, BYTES) \
+    GASKET_DECLARE_PUT_SIGNAL_FORMS(put##BITS##_signal, ctx_put##BITS##_signal, void *, const void *)
 GASKET_RMA_SIZES(GASKET_DECLARE_PUT_SIGNAL_SIZED)
 #undef GASKET_DECLARE_PUT_SIGNAL_SIZED
-void shmem_putmem_signal(void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal,
-                         int sig_op, int pe);
-void shmem_ctx_putmem_signal(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, uint64_t *sig_addr,
-                             uint64_t signal, int sig_op, int pe);
-void shmem_putmem_signal_nbi(void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal,
-                             int sig_op, int pe);
-void shmem_ctx_putmem_signal_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,
-                                 uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+GASKET_DECLARE_PUT_SIGNAL_FORMS(putmem_signal, ctx_putmem_signal, void *, const void *)
+#undef GASKET_DECLARE_PUT_SIGNAL_FORMS
 void shmem_signal_add(uint64_t *sig_addr, uint64_t signal, int pe);
 void shmem_signal_set(uint64_t *sig_addr, uint64_t signal, int pe);
 void shmem_ctx_signal_add(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe);
