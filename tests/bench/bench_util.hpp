@@ -169,6 +169,20 @@ struct SweepOptions {
             ("bw-max-msgs", po::value<long>(&bw_max_msgs), "bandwidth: transfers per timed loop, at most (default 8192)");
     }
 
+    // The bandwidth rows: min_size, min_size*factor, ... up to max_size.
+    std::vector<std::size_t> sizes() const {
+        std::vector<std::size_t> v;
+        for (std::size_t s = min_size; s <= max_size; s *= factor) {
+            v.push_back(s);
+            if (s > max_size / factor) break;
+        }
+        return v;
+    }
+    // Transfers of `size` bytes per timed bandwidth loop.
+    long msgs_for(std::size_t size) const {
+        return std::max<long>(1, std::min<long>(bw_max_msgs, long(bw_bytes / size)));
+    }
+
     // False (after printing why, naming `program`) on a bad value.
     bool finish(const char* program, const boost::program_options::variables_map& vm, long quick_iters) {
         quick = vm.count("quick") > 0;

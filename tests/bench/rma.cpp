@@ -300,17 +300,8 @@ struct Bench {
     }
 
     // ---- bandwidth (GB/s) ------------------------------------------------
-    std::vector<std::size_t> sizes() const {
-        std::vector<std::size_t> v;
-        for (std::size_t s = opt.min_size; s <= opt.max_size; s *= opt.factor) {
-            v.push_back(s);
-            if (s > opt.max_size / opt.factor) break;
-        }
-        return v;
-    }
-    long msgs_for(std::size_t size) const {
-        return std::max<long>(1, std::min<long>(opt.bw_max_msgs, long(opt.bw_bytes / size)));
-    }
+    std::vector<std::size_t> sizes() const { return opt.sizes(); }
+    long msgs_for(std::size_t size) const { return opt.msgs_for(size); }
     // A loop of msgs_for(size) calls of issue(), then complete(); GB/s.
     template <class Issue, class Complete>
     Loop bw(std::size_t size, Issue issue, Complete complete) const {
