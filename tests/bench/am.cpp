@@ -344,18 +344,12 @@ const char* env_or(const char* name, const char* fallback) {
 }
 
 void print_environment(const char* what) {
-    char lib[MPI_MAX_LIBRARY_VERSION_STRING] = {};
-    int len = 0;
-    MPI_Get_library_version(lib, &len);
-    char host[256] = {};
-    gethostname(host, sizeof host - 1);
     std::printf("## bench-am%s: %u nodes, node %u <-> node %u\n\n", what, gasnet_nodes(), kOrigin, kTarget);
     std::printf("- GASKET_NODE_FASTPATH=%s, GASKET_PROGRESS_THREAD=%s\n", env_or("GASKET_NODE_FASTPATH", "(unset)"),
                 env_or("GASKET_PROGRESS_THREAD", "(unset)"));
     std::printf("- %s\n", GASNET_CONFIG_STRING);
-    std::printf("- MPI: %s\n", first_line(lib).c_str());
-    std::printf("- host %s, %ld online CPUs, load average at start %s\n", host, sysconf(_SC_NPROCESSORS_ONLN),
-                loadavg().c_str());
+    std::printf("- MPI: %s\n", mpi_library().c_str());
+    print_machine();
 }
 
 // ---- default mode ----------------------------------------------------

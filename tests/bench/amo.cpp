@@ -511,11 +511,6 @@ int main(int argc, char** argv) {
     MPI_Barrier(b.comm);
 
     if (me == kOrigin) {
-        char lib[MPI_MAX_LIBRARY_VERSION_STRING] = {};
-        int len = 0;
-        MPI_Get_library_version(lib, &len);
-        char host[256] = {};
-        gethostname(host, sizeof host - 1);
         const char* fp_env = std::getenv("GASKET_NODE_FASTPATH");
         const char* pt_env = std::getenv("GASKET_PROGRESS_THREAD");
         const bool direct = shmem_ptr(b.heap, kTarget) != nullptr;
@@ -525,9 +520,8 @@ int main(int argc, char** argv) {
                     direct ? "mapped: AMOs are CPU atomics on shared memory"
                            : "not mapped: AMOs are Active Messages through MPI");
         std::printf("- GASKET_PROGRESS_THREAD=%s\n", pt_env ? pt_env : "(unset: auto)");
-        std::printf("- MPI: %s\n", first_line(lib).c_str());
-        std::printf("- host %s, %ld online CPUs, load average at start %s\n", host, sysconf(_SC_NPROCESSORS_ONLN),
-                    loadavg().c_str());
+        std::printf("- MPI: %s\n", mpi_library().c_str());
+        print_machine();
         std::printf("- %ld ops per loop, %d loops (+1 warm-up), median\n", b.opt.iters, b.opt.reps);
         std::fflush(stdout);
         const auto t0 = Clock::now();

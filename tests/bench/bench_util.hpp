@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <iostream>
+#include <unistd.h>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -103,6 +104,22 @@ inline std::string loadavg() {
     std::string a, b, c;
     if (!(f >> a >> b >> c)) return "unknown";
     return a + " " + b + " " + c;
+}
+
+// The MPI library's version line, for the benchmark's header.
+inline std::string mpi_library() {
+    char lib[MPI_MAX_LIBRARY_VERSION_STRING] = {};
+    int len = 0;
+    MPI_Get_library_version(lib, &len);
+    return first_line(lib);
+}
+
+// Prints the header line about the machine: host, CPUs, load average.
+inline void print_machine() {
+    char host[256] = {};
+    gethostname(host, sizeof host - 1);
+    std::printf("- host %s, %ld online CPUs, load average at start %s\n", host, sysconf(_SC_NPROCESSORS_ONLN),
+                loadavg().c_str());
 }
 
 // Runs op(i) for i = 0..n-1; returns µs per call.

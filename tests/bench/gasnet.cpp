@@ -634,22 +634,16 @@ struct Bench {
 };
 
 void print_header(const Bench& b, const Options& opt) {
-    char lib[MPI_MAX_LIBRARY_VERSION_STRING] = {};
-    int len = 0;
-    MPI_Get_library_version(lib, &len);
-    char host[256] = {};
-    gethostname(host, sizeof host - 1);
     auto mod64 = [](const void* q) { return unsigned(reinterpret_cast<std::uintptr_t>(q) % 64); };
     std::printf("## bench-gasnet: %u nodes, node %u -> node %u's segment%s\n\n", b.nodes, kOrigin, kTarget,
                 opt.quick ? " (--quick: smoke run, figures not meaningful)" : "");
     std::printf("- GASKET_NODE_FASTPATH=%s, GASKET_PROGRESS_THREAD=%s\n", env_or("GASKET_NODE_FASTPATH", "(unset: on)"),
                 env_or("GASKET_PROGRESS_THREAD", "(unset: auto)"));
     std::printf("- %s\n", GASNET_CONFIG_STRING);
-    std::printf("- MPI: %s\n", first_line(lib).c_str());
+    std::printf("- MPI: %s\n", mpi_library().c_str());
     std::printf("- segment %s per node; node 1's segment base mod 64 = %u, raw MPI window's usable block mod 64 = %u\n",
                 size_label(b.lay.total).c_str(), mod64(b.peer), mod64(b.win_base));
-    std::printf("- host %s, %ld online CPUs, load average at start %s\n", host, sysconf(_SC_NPROCESSORS_ONLN),
-                loadavg().c_str());
+    print_machine();
     std::printf("- latency: %ld ops per loop; bandwidth: sizes %s..%s x%u, at most %s or %ld transfers per loop; "
                 "throughput: %ld ops per loop; barrier: %ld per loop; %d loops (+1 warm-up) per figure, median\n",
                 opt.iters, size_label(opt.min_size).c_str(), size_label(opt.max_size).c_str(), opt.factor,

@@ -442,11 +442,6 @@ int main(int argc, char** argv) {
     MPI_Barrier(MPI_COMM_WORLD);
 
     if (me == kOrigin) {
-        char lib[MPI_MAX_LIBRARY_VERSION_STRING] = {};
-        int len = 0;
-        MPI_Get_library_version(lib, &len);
-        char host[256] = {};
-        gethostname(host, sizeof host - 1);
         const char* fp_env = std::getenv("GASKET_NODE_FASTPATH");
         const char* sd_env = std::getenv("GASKET_SHARED_DATA");
         const bool heap_direct = shmem_ptr(b.heap_put, kTarget) != nullptr;
@@ -456,15 +451,14 @@ int main(int argc, char** argv) {
         std::printf("- node fast path: GASKET_NODE_FASTPATH=%s -> heap %s, global data %s (GASKET_SHARED_DATA=%s)\n",
                     fp_env ? fp_env : "(unset: on)", heap_direct ? "direct load/store" : "through MPI RMA",
                     data_direct ? "direct load/store" : "through MPI RMA", sd_env ? sd_env : "(unset: on)");
-        std::printf("- MPI: %s\n", first_line(lib).c_str());
+        std::printf("- MPI: %s\n", mpi_library().c_str());
         // Copies run fastest from/to cache-line-aligned addresses; the
         // memcpy buffers are page-aligned.
         auto mod64 = [](const void* q) { return std::size_t(reinterpret_cast<std::uintptr_t>(q) % 64); };
         std::printf("- buffer addresses mod 64: Gasket heap (shmem_malloc) %zu and %zu; MPI windows: create over "
                     "shared %zu, Win_allocate %zu\n",
                     mod64(b.heap_put), mod64(b.heap_get), mod64(b.mpi_shared.base), mod64(b.mpi_alloc.base));
-        std::printf("- host %s, %ld online CPUs, load average at start %s\n", host, sysconf(_SC_NPROCESSORS_ONLN),
-                    loadavg().c_str());
+        print_machine();
         std::printf("- latency: %ld ops per loop, %d loops (+1 warm-up), median; bandwidth: sizes %s..%s x%u, at most "
                     "%s or %ld transfers per loop\n",
                     b.opt.iters, b.opt.reps, size_label(b.opt.min_size).c_str(), size_label(b.opt.max_size).c_str(),
