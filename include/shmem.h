@@ -78,6 +78,24 @@ extern shmem_ctx_t const gasket_shmem_ctx_default;
 #define SHMEM_CTX_DEFAULT gasket_shmem_ctx_default
 #define SHMEM_CTX_INVALID ((shmem_ctx_t)0)
 
+/* A team (§9.4): an ordered set of PEs with its own MPI communicator.
+ * SHMEM_TEAM_WORLD holds every PE; SHMEM_TEAM_SHARED the PEs whose
+ * symmetric memory this PE can load/store (shmem_ptr non-NULL): this
+ * node's PEs with the node fast path, this PE alone without it. */
+typedef struct gasket_shmem_team *shmem_team_t;
+extern shmem_team_t const gasket_shmem_team_world;
+extern shmem_team_t const gasket_shmem_team_shared;
+#define SHMEM_TEAM_WORLD gasket_shmem_team_world
+#define SHMEM_TEAM_SHARED gasket_shmem_team_shared
+#define SHMEM_TEAM_INVALID ((shmem_team_t)0)
+#define SHMEM_TEAM_NUM_CONTEXTS (1L << 0)
+
+/* §9.4.3: team configuration; num_contexts (>= 0) is read when the
+ * config_mask has SHMEM_TEAM_NUM_CONTEXTS. */
+typedef struct {
+    int num_contexts;
+} shmem_team_config_t;
+
 /* ---- §9.1 library setup, exit and query ------------------------------ */
 
 /* §9.1.1: collective over all PEs; initializes MPI with MPI_THREAD_SINGLE
@@ -116,6 +134,12 @@ void shmem_info_get_version(int *major, int *minor);
 /* §9.1.12: copies SHMEM_VENDOR_STRING (at most SHMEM_MAX_NAME_LEN bytes
  * with its NUL) into `name`. */
 void shmem_info_get_name(char *name);
+
+/* ---- §9.4 teams ---------------------------------------------------- */
+/* §9.4.1: this PE's number in `team` (0..n-1); -1 for SHMEM_TEAM_INVALID. */
+int shmem_team_my_pe(shmem_team_t team);
+/* §9.4.2: number of PEs in `team`; -1 for SHMEM_TEAM_INVALID. */
+int shmem_team_n_pes(shmem_team_t team);
 
 /* ---- §9.3 memory management (collective over the world team) ---------
  * Sizes are bytes.  Return NULL for size 0 (no barrier) or when the heap
@@ -439,8 +463,16 @@ void shfree(void *ptr);                           /* = shmem_free */
 void *shrealloc(void *ptr, size_t size);          /* = shmem_realloc */
 void *shmemalign(size_t alignment, size_t size);  /* = shmem_align */
 
+/* §9.10 team-based and deprecated active-set collectives. */
+#include <gasket/shmem_coll.h>
+
 #ifdef __cplusplus
 }
+#endif
+
+#ifdef __cplusplus
+/* C++: overloaded functions with the C11 generic names. */
+#include <gasket/shmem_cxx.h>
 #endif
 
 #if !defined(__cplusplus) && defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L

@@ -41,6 +41,13 @@ Job::Job(const Config& cfg, int requested_thread, const char* routine)
     topology = mpi::read_topology();
     heap.direct.assign(n_pes, nullptr);
     data.direct.assign(n_pes, nullptr);
+    auto world = mpi::Communicator::duplicate(env->world());
+    std::vector<int> world_pes = world.ranks_in(env->world());
+    world_team = std::make_unique<Team>(std::move(world), std::move(world_pes), 0);
+    auto shared = config.node_fastpath ? mpi::Communicator::duplicate(env->node())
+                                       : world_team->communicator().split(my_pe, 0);
+    std::vector<int> shared_pes = shared.ranks_in(env->world());
+    shared_team = std::make_unique<Team>(std::move(shared), std::move(shared_pes), 0);
     (void)routine;
 }
 
@@ -105,6 +112,8 @@ Job::~Job() {
     shared_data_.reset();
     heap_window_.reset();
     heap_memory_.reset();
+    shared_team.reset();
+    world_team.reset();
     env.reset();
 }
 

@@ -17,6 +17,7 @@
 #include "mpi-bridge/node_memory.hpp"
 #include "mpi-bridge/topology.hpp"
 #include "segment.hpp"
+#include "team.hpp"
 
 namespace gasket::rt {
 
@@ -117,6 +118,10 @@ public:
 
     Segment heap, data;
     HeapAllocator allocator;
+    // The world team (every PE, world order) and the shared team: the PEs
+    // whose memory this PE loads/stores (this node with the node fast
+    // path, else this PE alone).  Both made by the constructor.
+    std::unique_ptr<Team> world_team, shared_team;
     std::unique_ptr<AmEngine> am;  // after start_am
 
 private:

@@ -1,0 +1,51 @@
+// src/runtime/team.hpp -- a team: an ordered set of world PEs with its own
+// MPI communicator (§9.4).  Team PE i is world PE world_pe(i); collectives
+// on the team run on comm().  Both APIs' teams are built on this class.
+#pragma once
+
+#include <unordered_map>
+#include <vector>
+
+#include "mpi-bridge/communicator.hpp"
+
+namespace gasket::rt {
+
+class Team {
+public:
+    // `comm` holds exactly the PEs of `world_pes` (team PE order = rank
+    // order of comm); `num_contexts` is the team's context hint (§9.4.3).
+    Team(mpi::Communicator comm, std::vector<int> world_pes, int num_contexts);
+
+    int my_pe() const { return comm_.rank(); }
+    int n_pes() const { return comm_.size(); }
+    MPI_Comm comm() const { return comm_.get(); }
+    const mpi::Communicator& communicator() const { return comm_; }
+    int num_contexts() const { return num_contexts_; }
+    const std::vector<int>& world_pes() const { return world_pes_; }
+
+    // World PE of team PE `team_pe` (0 <= team_pe < n_pes(), unchecked).
+    int world_pe(int team_pe) const { return world_pes_[team_pe]; }
+    // Team PE of world PE `world_pe`, or -1 if it is not a member.
+    int team_pe_of(int world_pe) const {
+        if (identity_) return world_pe >= 0 && world_pe < n_pes() ? world_pe : -1;
+        auto it = team_pe_of_.find(world_pe);
+        return it == team_pe_of_.end() ? -1 : it->second;
+    }
+    // World PE of team PE `team_pe`; fatal, naming `routine`, when out of
+    // range.
+    int checked_world_pe(const char* routine, int team_pe) const {
+        if (static_cast<unsigned>(team_pe) >= static_cast<unsigned>(n_pes())) [[unlikely]]
+            bad_pe(routine, team_pe);
+        return world_pes_[team_pe];
+    }
+    [[noreturn, gnu::cold]] void bad_pe(const char* routine, int team_pe) const;
+
+private:
+    mpi::Communicator comm_;
+    std::vector<int> world_pes_;
+    std::unordered_map<int, int> team_pe_of_;  // empty when identity_
+    bool identity_ = true;                     // team PE == world PE
+    int num_contexts_ = 0;
+};
+
+}  // namespace gasket::rt
