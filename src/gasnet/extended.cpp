@@ -65,20 +65,33 @@ rt::Target remote(const char* routine, rt::Job& j, gasnet_node_t node, const voi
 // MPI_Win_flush_local_all frees it.
 constexpr std::size_t kBounceMax = 1024;
 constexpr std::size_t kBounceBytes = std::size_t(1) << 16;
+// Trivially initialized, so each access is a plain thread-pointer load
+// (a thread_local with a constructor costs an init check and a call).
 struct Bounce {
-    std::vector<char> bytes = std::vector<char>(kBounceBytes);
-    std::size_t used = 0;
+    char* bytes;
+    std::size_t used;
 };
-thread_local Bounce t_bounce;
+[[gnu::tls_model("initial-exec")]] thread_local Bounce t_bounce;
+
+[[gnu::cold, gnu::noinline]] void refill(rt::Job& j, Bounce& b) {
+    if (!b.bytes) {
+        // Freed at thread exit: threads may outlive the job.
+        static thread_local std::unique_ptr<char[]> owner;
+        owner.reset(new char[kBounceBytes]);
+        b.bytes = owner.get();
+    } else {
+        j.heap.window->flush_local_all();
+    }
+    b.used = 0;
+}
 
 const void* bounce(rt::Job& j, const void* src, std::size_t nbytes) {
     Bounce& b = t_bounce;
-    if (b.used + nbytes > b.bytes.size()) {
-        j.heap.window->flush_local_all();
-        b.used = 0;
-    }
-    char* copy = b.bytes.data() + b.used;
-    std::memcpy(copy, src, nbytes);
+    if (!b.bytes || b.used + nbytes > kBounceBytes) [[unlikely]]
+        refill(j, b);
+    char* copy = b.bytes + b.used;
+    if (nbytes == 8) std::memcpy(copy, src, 8);  // the common register-sized put, inlined
+    else std::memcpy(copy, src, nbytes);
     b.used += (nbytes + 15) & ~std::size_t(15);
     return copy;
 }
