@@ -3,7 +3,8 @@
 // id} by maximum (anonymous nodes contribute the minimum), so every node
 // learns at once whether anyone forced a mismatch and whether the named ids
 // agree (max id == min id).  The barrier is node-shared memory when every
-// node is on this machine, else an MPI_Iallreduce.  Waiting serves Active
+// node is on this machine, else a dissemination barrier over MPI
+// point-to-point messages (mpi::SplitBarrier).  Waiting serves Active
 // Messages.
 #include <gasnet.h>
 
