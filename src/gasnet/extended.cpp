@@ -10,6 +10,7 @@
 
 #include <atomic>
 #include <cstring>
+#include <memory>
 #include <vector>
 
 #include "src/runtime/rma.hpp"
@@ -31,7 +32,9 @@ struct ImplicitState {
     bool puts = false, gets = false;      // outstanding outside a region
     bool in_region = false, region_ops = false;
 };
-thread_local ImplicitState t_nbi;
+// initial-exec: a thread-pointer load per access instead of a
+// __tls_get_addr call (libgasket is loaded with the program).
+[[gnu::tls_model("initial-exec")]] thread_local ImplicitState t_nbi;
 
 rt::Job& extended_job(const char* routine) {
     if (!g_state.attached) [[unlikely]]
@@ -62,7 +65,8 @@ rt::Target remote(const char* routine, rt::Job& j, gasnet_node_t node, const voi
 // Small non-bulk nb/nbi puts through MPI are sent from a per-thread copy,
 // so the caller may reuse its buffer at once without waiting for MPI's
 // local completion of each put.  When the ring is used up, one
-// MPI_Win_flush_local_all frees it.
+// MPI_Win_flush_local_all frees it; a synchronization that completes
+// everything sent from it frees it too.
 constexpr std::size_t kBounceMax = 1024;
 constexpr std::size_t kBounceBytes = std::size_t(1) << 16;
 // Trivially initialized, so each access is a plain thread-pointer load
@@ -70,8 +74,32 @@ constexpr std::size_t kBounceBytes = std::size_t(1) << 16;
 struct Bounce {
     char* bytes;
     std::size_t used;
+    int node;  // node + 1 of every copy since the ring was freed, kNoNode or kManyNodes
 };
+constexpr int kNoNode = 0, kManyNodes = -1;
 [[gnu::tls_model("initial-exec")]] thread_local Bounce t_bounce;
+
+// A run of small non-bulk implicit-handle puts not yet handed to MPI: each
+// put to the bytes just after the previous one's, on the same node, joins
+// the run, and the run becomes one MPI_Put when it breaks, before the ring
+// is refilled, and when this thread synchronizes.  Only nbi puts join: this
+// thread alone synchronizes them (§3.3.5), while an explicit handle may be
+// synchronized by any thread.  bytes == 0: no run.
+struct Run {
+    mpi::Window* window;
+    int node;
+    std::size_t offset;  // in the node's segment
+    const char* src;     // in the ring
+    std::size_t bytes;
+};
+[[gnu::tls_model("initial-exec")]] thread_local Run t_run;
+
+void issue_run() {
+    Run& r = t_run;
+    if (r.bytes == 0) return;
+    r.window->put_nbi(r.src, r.bytes, r.node, r.offset);
+    r.bytes = 0;
+}
 
 [[gnu::cold, gnu::noinline]] void refill(rt::Job& j, Bounce& b) {
     if (!b.bytes) {
@@ -80,20 +108,52 @@ struct Bounce {
         owner.reset(new char[kBounceBytes]);
         b.bytes = owner.get();
     } else {
+        issue_run();  // the run's bytes are in the ring
         j.heap.window->flush_local_all();
     }
     b.used = 0;
+    b.node = kNoNode;
 }
 
-const void* bounce(rt::Job& j, const void* src, std::size_t nbytes) {
+// The ring is free again once a flush completed everything sent from it
+// (and no run, whose bytes are still to be sent, is waiting).
+void ring_completed() {
+    if (t_run.bytes != 0) return;
+    t_bounce.used = 0;
+    t_bounce.node = kNoNode;
+}
+void ring_completed(gasnet_node_t node) {
+    if (t_bounce.node == int(node) + 1) ring_completed();
+}
+
+// A copy of src in the ring; `packed`: right after the previous copy (to
+// extend a run), else 16-byte aligned.
+const char* bounce(rt::Job& j, const void* src, std::size_t nbytes, gasnet_node_t node, bool packed = false) {
     Bounce& b = t_bounce;
+    if (!packed) b.used = (b.used + 15) & ~std::size_t(15);
     if (!b.bytes || b.used + nbytes > kBounceBytes) [[unlikely]]
         refill(j, b);
+    if (b.node != int(node) + 1) b.node = b.node == kNoNode ? int(node) + 1 : kManyNodes;
     char* copy = b.bytes + b.used;
     if (nbytes == 8) std::memcpy(copy, src, 8);  // the common register-sized put, inlined
     else std::memcpy(copy, src, nbytes);
-    b.used += (nbytes + 15) & ~std::size_t(15);
+    b.used += nbytes;
     return copy;
+}
+
+// A small non-bulk implicit-handle put through MPI: copied to the ring and
+// added to this thread's run.
+void put_nbi_small(rt::Job& j, const rt::Target& t, gasnet_node_t node, const void* src, std::size_t nbytes) {
+    Run& r = t_run;
+    const bool extends = r.bytes != 0 && r.window == t.window && r.node == int(node) && r.offset + r.bytes == t.offset;
+    if (!extends) issue_run();
+    const char* copy = bounce(j, src, nbytes, node, extends);
+    if (r.bytes != 0 && copy == r.src + r.bytes) {  // (a refill issued the run)
+        r.bytes += nbytes;
+    } else {
+        issue_run();
+        r = {t.window, int(node), t.offset, copy, nbytes};
+    }
 }
 
 // How an operation must end.
@@ -119,14 +179,22 @@ gasnet_handle_t finish(rt::Job& j, const rt::Target& t, gasnet_node_t node, Sync
 gasnet_handle_t put(const char* routine, gasnet_node_t node, void* dest, const void* src, std::size_t nbytes,
                     Sync sync, rt::Completion local) {
     rt::Job& j = extended_job(routine);
-    check_node(routine, j, node);
-    if (nbytes == 0) return GASNET_INVALID_HANDLE;
-    const rt::Target t = remote(routine, j, node, dest, nbytes);
+    if (nbytes == 0) {
+        check_node(routine, j, node);
+        return GASNET_INVALID_HANDLE;
+    }
+    const rt::Target t = remote(routine, j, node, dest, nbytes);  // checks node
+    if (!t.direct && sync == Sync::implicit && local == rt::Completion::local && nbytes <= kBounceMax &&
+        !t_nbi.in_region) {
+        put_nbi_small(j, t, node, src, nbytes);
+        t_nbi.puts = true;
+        return GASNET_INVALID_HANDLE;
+    }
     if (!t.direct) {
         if (sync == Sync::blocking) {
             local = rt::Completion::deferred;  // the flush in finish() completes it locally too
         } else if (local == rt::Completion::local && nbytes <= kBounceMax) {
-            src = bounce(j, src, nbytes);  // the caller may reuse src; MPI sends the copy
+            src = bounce(j, src, nbytes, node);  // the caller may reuse src; MPI sends the copy
             local = rt::Completion::deferred;
         }
     }
@@ -137,9 +205,11 @@ gasnet_handle_t put(const char* routine, gasnet_node_t node, void* dest, const v
 gasnet_handle_t get(const char* routine, void* dest, gasnet_node_t node, const void* src, std::size_t nbytes,
                     Sync sync) {
     rt::Job& j = extended_job(routine);
-    check_node(routine, j, node);
-    if (nbytes == 0) return GASNET_INVALID_HANDLE;
-    const rt::Target t = remote(routine, j, node, src, nbytes);
+    if (nbytes == 0) {
+        check_node(routine, j, node);
+        return GASNET_INVALID_HANDLE;
+    }
+    const rt::Target t = remote(routine, j, node, src, nbytes);  // checks node
     // Deferred even when blocking: finish() flushes the node, which
     // completes the get (a flush_local first would be a second round).
     rt::get_from(t, dest, nbytes, int(node), rt::Completion::deferred);
@@ -171,8 +241,14 @@ void complete(gasnet_handle_t h) {
     const auto v = reinterpret_cast<std::uintptr_t>(h);
     if (!v) return;
     rt::Job& j = extended_job("gasnet_wait_syncnb");
-    if ((v & 3) == kNode) j.heap.window->flush(int(v >> 2));
-    else j.heap.window->flush_all();
+    if ((v & 3) == kNode) {
+        j.heap.window->flush(int(v >> 2));
+        ring_completed(gasnet_node_t(v >> 2));
+    } else {
+        issue_run();
+        j.heap.window->flush_all();
+        ring_completed();
+    }
 }
 
 void check_value_size(const char* routine, std::size_t nbytes) {
@@ -187,8 +263,10 @@ void sync_implicit(const char* routine, bool puts, bool gets) {
     if (t_nbi.in_region) [[unlikely]]
         rt::fatal(routine, "called inside an access region (GASNet 1.8 §3.3.6)");
     if ((puts && t_nbi.puts) || (gets && t_nbi.gets)) {
+        issue_run();  // the flush completes puts too, so none may stay unsent
         extended_job(routine).heap.window->flush_all();  // completes both kinds
         t_nbi.puts = t_nbi.gets = false;
+        ring_completed();
     }
 }
 

@@ -718,6 +718,40 @@ TEST_F(ExtendedMany, SixtyFiveThousandNbiPutsAndGets) {
     }
 }
 
+// Small non-bulk put_nbi to adjacent addresses are joined into one MPI put
+// (src/gasnet/extended.cpp): runs of 1..24-byte puts, each source
+// scribbled at once, filling 1 MiB of the next node's slot (the 64 KiB
+// copy ring refills many times), broken by a put elsewhere every 1000
+// puts, and synchronized first as gets (which must not leave a run unsent),
+// then as puts.
+TEST_F(ExtendedMany, AdjacentSmallNbiPutsArriveWhole) {
+    if (!enough_segment()) GTEST_SKIP() << "needs <= 8 nodes and 16 MiB segments";
+    const gasnet_node_t n = nodes(), self = me(), next = (self + 1) % n;
+    for (gasnet_node_t w = 0; w < n; ++w) std::memset(my_slot(w), kFill, kSlot);
+    barrier();
+    const unsigned char* want = pattern(77 + self);
+    unsigned char src[24];
+    std::size_t off = 0, puts = 0;
+    while (off < kMiB) {
+        const std::size_t nb = std::min<std::size_t>(1 + (puts * 7) % 24, kMiB - off);
+        std::memcpy(src, want + off, nb);
+        gasnet_put_nbi(next, slot(next, self) + off, src, nb);
+        std::memset(src, kScribble, sizeof src);
+        off += nb;
+        if (++puts % 1000 == 0) {  // a put elsewhere breaks the run
+            std::uint64_t v = puts;
+            gasnet_put_nbi(next, slot(next, self) + kMiB + 8, &v, 8);
+        }
+    }
+    gasnet_wait_syncnbi_gets();
+    gasnet_wait_syncnbi_puts();
+    barrier();
+    const gasnet_node_t prev = (self + n - 1) % n;
+    std::string why;
+    EXPECT_TRUE(matches_pattern(my_slot(prev), kMiB, 77 + prev, &why))
+        << puts << " adjacent put_nbi of 1..24 bytes from node " << prev << ": " << why;
+}
+
 // ============================================================================
 // Access regions (§3.3.6)
 // ============================================================================
