@@ -365,12 +365,7 @@ uint64_t shmem_signal_fetch(const uint64_t *sig_addr);
  * signal's value that satisfied it. */
 uint64_t shmem_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t cmp_value);
 
-/* ---- §9.10 barriers (world team) -------------------------------------- */
-/* §9.10.1: completes this PE's outstanding puts (quiet), then waits for
- * every PE. */
-void shmem_barrier_all(void);
-/* §9.10.4: waits for every PE; completes nothing (use shmem_quiet first). */
-void shmem_sync_all(void);
+/* ---- §9.10 collectives: gasket/shmem_coll.h, included below ---------- */
 
 /* ---- §9.11 point-to-point synchronization -----------------------------
  * `ivar` is a symmetric address on this PE; `cmp` one of SHMEM_CMP_*
@@ -473,10 +468,12 @@ void *shmemalign(size_t alignment, size_t size);  /* = shmem_align */
 #ifdef __cplusplus
 /* C++: overloaded functions with the C11 generic names. */
 #include <gasket/shmem_cxx.h>
+#include <gasket/shmem_coll_cxx.h>
 #endif
 
 #if !defined(__cplusplus) && defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
 #include <gasket/shmem_generic.h>
+#include <gasket/shmem_coll_generic.h>
 #endif
 
 #endif /* GASKET_SHMEM_H */

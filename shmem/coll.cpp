@@ -1,13 +1,41 @@
-// shmem/coll.cpp -- §9.10 collectives over the world team (barriers so far).
-#include <shmem.h>
-
-#include "src/runtime/sync.hpp"
+// shmem/coll.cpp -- §9.10.1-4 barriers and syncs: shmem_barrier_all,
+// shmem_sync_all, shmem_team_sync and the deprecated active-set
+// shmem_barrier and shmem_sync.  Data movement is in coll_data.cpp,
+// reductions and scans in coll_reduce.cpp.
+#include "coll.hpp"
 
 using namespace gasket;
 
 extern "C" {
 
-void shmem_barrier_all(void) { rt::barrier_all("shmem_barrier_all"); }
-void shmem_sync_all(void) { rt::sync_all("shmem_sync_all"); }
+void shmem_barrier_all(void) {
+    constexpr const char* routine = "shmem_barrier_all";
+    rt::synchronize(routine, *rt::job(routine).world_team, true);
+}
+
+void shmem_sync_all(void) {
+    constexpr const char* routine = "shmem_sync_all";
+    rt::synchronize(routine, *rt::job(routine).world_team, false);
+}
+
+int shmem_team_sync(shmem_team_t team) {
+    constexpr const char* routine = "shmem_team_sync";
+    rt::Team* t = shmem::collective_team(routine, team);
+    if (!t) return 1;
+    rt::synchronize(routine, *t, false);
+    return 0;
+}
+
+void shmem_barrier(int PE_start, int logPE_stride, int PE_size, long* pSync) {
+    constexpr const char* routine = "shmem_barrier";
+    shmem::check_psync(routine, pSync, SHMEM_BARRIER_SYNC_SIZE);
+    rt::synchronize(routine, rt::active_set(routine, PE_start, logPE_stride, PE_size), true);
+}
+
+void shmem_sync(int PE_start, int logPE_stride, int PE_size, long* pSync) {
+    constexpr const char* routine = "shmem_sync";
+    shmem::check_psync(routine, pSync, SHMEM_SYNC_SIZE);
+    rt::synchronize(routine, rt::active_set(routine, PE_start, logPE_stride, PE_size), false);
+}
 
 }  // extern "C"

@@ -124,4 +124,109 @@
     X(long, long)                       \
     X(long long, longlong)
 
+/* Table 10: Reduction Types, Names, and Supporting Operations for
+ * Team-Based Reductions (§9.10.9, §9.10.10), by operation column, rows in
+ * the spec's order.  AND/OR/XOR: GASKET_TEAM_REDUCE_BITWISE_TYPES (14
+ * rows); MAX/MIN: GASKET_TEAM_REDUCE_MINMAX_TYPES (24); SUM/PROD and the
+ * scans: GASKET_TEAM_REDUCE_ARITH_TYPES (26).  The complex rows exist when
+ * the compiler has complex types (C99 without __STDC_NO_COMPLEX__, or GNU
+ * C++), as §9.10.9 allows. */
+#if (defined(__cplusplus) && defined(__GNUC__)) || \
+    (!defined(__cplusplus) && defined(__STDC_VERSION__) && __STDC_VERSION__ >= 199901L && !defined(__STDC_NO_COMPLEX__))
+#define GASKET_HAVE_COMPLEX 1
+#define GASKET_REDUCE_COMPLEX_TYPES(X) \
+    X(double _Complex, complexd)       \
+    X(float _Complex, complexf)
+#else
+#define GASKET_REDUCE_COMPLEX_TYPES(X)
+#endif
+#define GASKET_TEAM_REDUCE_SIGNED_TYPES(X) \
+    X(char, char)                          \
+    X(signed char, schar)                  \
+    X(short, short)                        \
+    X(int, int)                            \
+    X(long, long)                          \
+    X(long long, longlong)                 \
+    X(ptrdiff_t, ptrdiff)
+#define GASKET_TEAM_REDUCE_BITWISE_TYPES(X) \
+    X(unsigned char, uchar)                 \
+    X(unsigned short, ushort)               \
+    X(unsigned int, uint)                   \
+    X(unsigned long, ulong)                 \
+    X(unsigned long long, ulonglong)        \
+    X(int8_t, int8)                         \
+    X(int16_t, int16)                       \
+    X(int32_t, int32)                       \
+    X(int64_t, int64)                       \
+    X(uint8_t, uint8)                       \
+    X(uint16_t, uint16)                     \
+    X(uint32_t, uint32)                     \
+    X(uint64_t, uint64)                     \
+    X(size_t, size)
+#define GASKET_REDUCE_FLOAT_TYPES(X) \
+    X(float, float)                  \
+    X(double, double)                \
+    X(long double, longdouble)
+#define GASKET_TEAM_REDUCE_MINMAX_TYPES(X) \
+    GASKET_TEAM_REDUCE_SIGNED_TYPES(X)     \
+    GASKET_TEAM_REDUCE_BITWISE_TYPES(X)    \
+    GASKET_REDUCE_FLOAT_TYPES(X)
+#define GASKET_TEAM_REDUCE_ARITH_TYPES(X) \
+    GASKET_TEAM_REDUCE_MINMAX_TYPES(X)    \
+    GASKET_REDUCE_COMPLEX_TYPES(X)
+
+/* The distinct C types of each Table 10 column, for C11 _Generic and C++
+ * overloads (a type may appear once): the exact-width and size rows are
+ * typedefs of rows already listed, except that int8_t..int64_t (signed
+ * char, short, int, long on LP64) are the only signed rows of the bitwise
+ * column. */
+#define GASKET_TEAM_REDUCE_BITWISE_DISTINCT_TYPES(X) \
+    X(unsigned char, uchar)                          \
+    X(unsigned short, ushort)                        \
+    X(unsigned int, uint)                            \
+    X(unsigned long, ulong)                          \
+    X(unsigned long long, ulonglong)                 \
+    X(int8_t, int8)                                  \
+    X(int16_t, int16)                                \
+    X(int32_t, int32)                                \
+    X(int64_t, int64)
+#define GASKET_TEAM_REDUCE_MINMAX_DISTINCT_TYPES(X) \
+    X(char, char)                                   \
+    X(signed char, schar)                           \
+    X(short, short)                                 \
+    X(int, int)                                     \
+    X(long, long)                                   \
+    X(long long, longlong)                          \
+    X(unsigned char, uchar)                         \
+    X(unsigned short, ushort)                       \
+    X(unsigned int, uint)                           \
+    X(unsigned long, ulong)                         \
+    X(unsigned long long, ulonglong)                \
+    GASKET_REDUCE_FLOAT_TYPES(X)
+#define GASKET_TEAM_REDUCE_ARITH_DISTINCT_TYPES(X) \
+    GASKET_TEAM_REDUCE_MINMAX_DISTINCT_TYPES(X)    \
+    GASKET_REDUCE_COMPLEX_TYPES(X)
+
+/* Table 11: Reduction Types, Names and Supporting Operations for
+ * Active-Set-Based Reductions: the deprecated shmem_TYPENAME_OP_to_all.
+ * AND/OR/XOR: 4 rows; MAX/MIN: 7; SUM/PROD: 9. */
+#define GASKET_TO_ALL_BITWISE_TYPES(X) \
+    X(short, short)                    \
+    X(int, int)                        \
+    X(long, long)                      \
+    X(long long, longlong)
+#define GASKET_TO_ALL_MINMAX_TYPES(X) \
+    GASKET_TO_ALL_BITWISE_TYPES(X)    \
+    GASKET_REDUCE_FLOAT_TYPES(X)
+#define GASKET_TO_ALL_ARITH_TYPES(X) \
+    GASKET_TO_ALL_MINMAX_TYPES(X)    \
+    GASKET_REDUCE_COMPLEX_TYPES(X)
+
+/* Deprecated sized active-set collectives (§9.10.5-8): alltoall32/64,
+ * alltoalls32/64, broadcast32/64, collect32/64, fcollect32/64.
+ * X(SIZE-in-bits, element size in bytes). */
+#define GASKET_COLL_SIZES(X) \
+    X(32, 4)                 \
+    X(64, 8)
+
 #endif /* GASKET_SHMEM_TYPE_TABLES_H */

@@ -1,0 +1,66 @@
+/*
+ * gasket/shmem_coll_cxx.h -- C++ overloads with the C11 generic names of
+ * the §9.10 collectives (included by shmem.h when compiled as C++, outside
+ * its extern "C" block; do not include directly): shmem_alltoall(team,
+ * dest, source, nelems), shmem_broadcast(team, dest, source, nelems,
+ * PE_root), shmem_sum_reduce(team, dest, source, nreduce), ... as listed in
+ * gasket/shmem_coll_generic.h, each an inline call of the typed routine of
+ * gasket/shmem_coll.h chosen by the type of dest (a type outside the
+ * routine's table finds no overload).  shmem_sync(team) calls
+ * shmem_team_sync; shmem_sync(PE_start, logPE_stride, PE_size, pSync) is
+ * the deprecated C routine itself.
+ */
+#ifndef GASKET_SHMEM_COLL_CXX_H
+#define GASKET_SHMEM_COLL_CXX_H
+
+inline int shmem_sync(shmem_team_t team) { return shmem_team_sync(team); }
+
+#define GASKET_CXX_COLL_RMA(TYPE, NAME)                                                                         \
+    inline int shmem_alltoall(shmem_team_t team, TYPE *dest, const TYPE *source, size_t nelems) {               \
+        return shmem_##NAME##_alltoall(team, dest, source, nelems);                                             \
+    }                                                                                                           \
+    inline int shmem_alltoalls(shmem_team_t team, TYPE *dest, const TYPE *source, ptrdiff_t dst, ptrdiff_t sst, \
+                               size_t nelems) {                                                                 \
+        return shmem_##NAME##_alltoalls(team, dest, source, dst, sst, nelems);                                  \
+    }                                                                                                           \
+    inline int shmem_broadcast(shmem_team_t team, TYPE *dest, const TYPE *source, size_t nelems, int PE_root) { \
+        return shmem_##NAME##_broadcast(team, dest, source, nelems, PE_root);                                   \
+    }                                                                                                           \
+    inline int shmem_collect(shmem_team_t team, TYPE *dest, const TYPE *source, size_t nelems) {                \
+        return shmem_##NAME##_collect(team, dest, source, nelems);                                              \
+    }                                                                                                           \
+    inline int shmem_fcollect(shmem_team_t team, TYPE *dest, const TYPE *source, size_t nelems) {               \
+        return shmem_##NAME##_fcollect(team, dest, source, nelems);                                             \
+    }
+GASKET_STD_RMA_DISTINCT_TYPES(GASKET_CXX_COLL_RMA)
+#undef GASKET_CXX_COLL_RMA
+
+#define GASKET_CXX_REDUCE_OP(TYPE, NAME, OP)                                                                \
+    inline int shmem_##OP##_reduce(shmem_team_t team, TYPE *dest, const TYPE *source, size_t nreduce) {     \
+        return shmem_##NAME##_##OP##_reduce(team, dest, source, nreduce);                                   \
+    }
+#define GASKET_CXX_REDUCE_BITWISE(TYPE, NAME) \
+    GASKET_CXX_REDUCE_OP(TYPE, NAME, and)     \
+    GASKET_CXX_REDUCE_OP(TYPE, NAME, or)      \
+    GASKET_CXX_REDUCE_OP(TYPE, NAME, xor)
+#define GASKET_CXX_REDUCE_MINMAX(TYPE, NAME) \
+    GASKET_CXX_REDUCE_OP(TYPE, NAME, max)    \
+    GASKET_CXX_REDUCE_OP(TYPE, NAME, min)
+#define GASKET_CXX_REDUCE_ARITH(TYPE, NAME)                                                                 \
+    GASKET_CXX_REDUCE_OP(TYPE, NAME, sum)                                                                   \
+    GASKET_CXX_REDUCE_OP(TYPE, NAME, prod)                                                                  \
+    inline int shmem_sum_inscan(shmem_team_t team, TYPE *dest, const TYPE *source, size_t nelems) {         \
+        return shmem_##NAME##_sum_inscan(team, dest, source, nelems);                                       \
+    }                                                                                                       \
+    inline int shmem_sum_exscan(shmem_team_t team, TYPE *dest, const TYPE *source, size_t nelems) {         \
+        return shmem_##NAME##_sum_exscan(team, dest, source, nelems);                                       \
+    }
+GASKET_TEAM_REDUCE_BITWISE_DISTINCT_TYPES(GASKET_CXX_REDUCE_BITWISE)
+GASKET_TEAM_REDUCE_MINMAX_DISTINCT_TYPES(GASKET_CXX_REDUCE_MINMAX)
+GASKET_TEAM_REDUCE_ARITH_DISTINCT_TYPES(GASKET_CXX_REDUCE_ARITH)
+#undef GASKET_CXX_REDUCE_BITWISE
+#undef GASKET_CXX_REDUCE_MINMAX
+#undef GASKET_CXX_REDUCE_ARITH
+#undef GASKET_CXX_REDUCE_OP
+
+#endif /* GASKET_SHMEM_COLL_CXX_H */

@@ -1,0 +1,132 @@
+// shmem/coll_data.cpp -- §9.10.5-8 data movement: alltoall, alltoalls,
+// broadcast, collect and fcollect for every Table 5 type, the *mem forms
+// and the deprecated 32/64 active-set forms, generated from the type
+// tables.  Each entry point names itself, checks what only it can (the
+// root, the strides), and calls the runtime in bytes.
+#include "coll.hpp"
+
+using namespace gasket;
+
+namespace {
+
+template <std::size_t Elem>
+int alltoall_team(const char* routine, shmem_team_t team, void* dest, const void* source, std::ptrdiff_t dst,
+                  std::ptrdiff_t sst, std::size_t nelems) {
+    rt::Team* t = shmem::collective_team(routine, team);
+    if (!t) return 1;
+    if (dst < 1 || sst < 1) [[unlikely]] {
+        rt::error(routine, "strides dst %td and sst %td must be >= 1: nothing done", dst, sst);
+        return 1;
+    }
+    rt::alltoall(routine, *t, dest, source, Elem, nelems, std::size_t(dst), std::size_t(sst));
+    return 0;
+}
+
+template <std::size_t Elem>
+int broadcast_team(const char* routine, shmem_team_t team, void* dest, const void* source, std::size_t nelems,
+                   int root) {
+    rt::Team* t = shmem::collective_team(routine, team);
+    if (!t) return 1;
+    if (root < 0 || root >= t->n_pes()) [[unlikely]] {
+        rt::error(routine, "PE_root %d is not a PE of the team (0..%d): nothing done", root, t->n_pes() - 1);
+        return 1;
+    }
+    rt::broadcast(routine, *t, dest, source, nelems * Elem, root, true);
+    return 0;
+}
+
+template <std::size_t Elem>
+int collect_team(const char* routine, shmem_team_t team, void* dest, const void* source, std::size_t nelems,
+                 bool fixed) {
+    rt::Team* t = shmem::collective_team(routine, team);
+    if (!t) return 1;
+    rt::collect(routine, *t, dest, source, nelems * Elem, fixed);
+    return 0;
+}
+
+// Deprecated active-set forms: a malformed set, a bad root or stride and a
+// non-symmetric pSync are fatal (these routines return nothing).
+template <std::size_t Elem>
+void alltoall_set(const char* routine, void* dest, const void* source, std::ptrdiff_t dst, std::ptrdiff_t sst,
+                  std::size_t nelems, int start, int log_stride, int size, long* pSync, std::size_t sync_size) {
+    shmem::check_psync(routine, pSync, sync_size);
+    if (dst < 1 || sst < 1) [[unlikely]]
+        rt::fatal(routine, "strides dst %td and sst %td must be >= 1", dst, sst);
+    rt::alltoall(routine, rt::active_set(routine, start, log_stride, size), dest, source, Elem, nelems,
+                 std::size_t(dst), std::size_t(sst));
+}
+
+template <std::size_t Elem>
+void broadcast_set(const char* routine, void* dest, const void* source, std::size_t nelems, int root, int start,
+                   int log_stride, int size, long* pSync) {
+    shmem::check_psync(routine, pSync, SHMEM_BCAST_SYNC_SIZE);
+    const rt::Team& t = rt::active_set(routine, start, log_stride, size);
+    if (root < 0 || root >= size) [[unlikely]]
+        rt::fatal(routine, "PE_root %d is not in 0..PE_size-1 (PE_size %d)", root, size);
+    rt::broadcast(routine, t, dest, source, nelems * Elem, root, false);
+}
+
+template <std::size_t Elem>
+void collect_set(const char* routine, void* dest, const void* source, std::size_t nelems, int start,
+                 int log_stride, int size, long* pSync, bool fixed) {
+    shmem::check_psync(routine, pSync, SHMEM_COLLECT_SYNC_SIZE);
+    rt::collect(routine, rt::active_set(routine, start, log_stride, size), dest, source, nelems * Elem, fixed);
+}
+
+}  // namespace
+
+// PRE/POST: the name around the routine's ("long_" and "" for
+// shmem_long_alltoall; "" and "mem" for shmem_alltoallmem).
+#define GASKET_COLL_TEAM_FORMS(PRE, POST, PTR, CPTR, ELEM)                                                     \
+    int shmem_##PRE##alltoall##POST(shmem_team_t team, PTR dest, CPTR source, size_t nelems) {                 \
+        return alltoall_team<ELEM>("shmem_" #PRE "alltoall" #POST, team, dest, source, 1, 1, nelems);          \
+    }                                                                                                          \
+    int shmem_##PRE##alltoalls##POST(shmem_team_t team, PTR dest, CPTR source, ptrdiff_t dst, ptrdiff_t sst,   \
+                                     size_t nelems) {                                                          \
+        return alltoall_team<ELEM>("shmem_" #PRE "alltoalls" #POST, team, dest, source, dst, sst, nelems);     \
+    }                                                                                                          \
+    int shmem_##PRE##broadcast##POST(shmem_team_t team, PTR dest, CPTR source, size_t nelems, int PE_root) {   \
+        return broadcast_team<ELEM>("shmem_" #PRE "broadcast" #POST, team, dest, source, nelems, PE_root);     \
+    }                                                                                                          \
+    int shmem_##PRE##collect##POST(shmem_team_t team, PTR dest, CPTR source, size_t nelems) {                  \
+        return collect_team<ELEM>("shmem_" #PRE "collect" #POST, team, dest, source, nelems, false);           \
+    }                                                                                                          \
+    int shmem_##PRE##fcollect##POST(shmem_team_t team, PTR dest, CPTR source, size_t nelems) {                 \
+        return collect_team<ELEM>("shmem_" #PRE "fcollect" #POST, team, dest, source, nelems, true);           \
+    }
+#define GASKET_COLL_TYPED(TYPE, NAME) GASKET_COLL_TEAM_FORMS(NAME##_, , TYPE*, const TYPE*, sizeof(TYPE))
+
+#define GASKET_COLL_SIZED(BITS, BYTES)                                                                         \
+    void shmem_alltoall##BITS(void* dest, const void* source, size_t nelems, int PE_start, int logPE_stride,   \
+                              int PE_size, long* pSync) {                                                      \
+        alltoall_set<BYTES>("shmem_alltoall" #BITS, dest, source, 1, 1, nelems, PE_start, logPE_stride,        \
+                            PE_size, pSync, SHMEM_ALLTOALL_SYNC_SIZE);                                         \
+    }                                                                                                          \
+    void shmem_alltoalls##BITS(void* dest, const void* source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,    \
+                               int PE_start, int logPE_stride, int PE_size, long* pSync) {                     \
+        alltoall_set<BYTES>("shmem_alltoalls" #BITS, dest, source, dst, sst, nelems, PE_start, logPE_stride,   \
+                            PE_size, pSync, SHMEM_ALLTOALLS_SYNC_SIZE);                                        \
+    }                                                                                                          \
+    void shmem_broadcast##BITS(void* dest, const void* source, size_t nelems, int PE_root, int PE_start,       \
+                               int logPE_stride, int PE_size, long* pSync) {                                   \
+        broadcast_set<BYTES>("shmem_broadcast" #BITS, dest, source, nelems, PE_root, PE_start, logPE_stride,   \
+                             PE_size, pSync);                                                                  \
+    }                                                                                                          \
+    void shmem_collect##BITS(void* dest, const void* source, size_t nelems, int PE_start, int logPE_stride,    \
+                             int PE_size, long* pSync) {                                                       \
+        collect_set<BYTES>("shmem_collect" #BITS, dest, source, nelems, PE_start, logPE_stride, PE_size,       \
+                           pSync, false);                                                                      \
+    }                                                                                                          \
+    void shmem_fcollect##BITS(void* dest, const void* source, size_t nelems, int PE_start, int logPE_stride,   \
+                              int PE_size, long* pSync) {                                                      \
+        collect_set<BYTES>("shmem_fcollect" #BITS, dest, source, nelems, PE_start, logPE_stride, PE_size,      \
+                           pSync, true);                                                                       \
+    }
+
+extern "C" {
+
+GASKET_STD_RMA_TYPES(GASKET_COLL_TYPED)
+GASKET_COLL_TEAM_FORMS(, mem, void*, const void*, 1)
+GASKET_COLL_SIZES(GASKET_COLL_SIZED)
+
+}  // extern "C"

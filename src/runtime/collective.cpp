@@ -1,0 +1,263 @@
+// src/runtime/collective.cpp -- §9.10 collectives: completion rules,
+// argument checks, in-place handling and active sets around the MPI
+// collectives of mpi-bridge/collective.hpp.
+#include "collective.hpp"
+
+#include <atomic>
+#include <climits>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <tuple>
+#include <vector>
+
+#include "error.hpp"
+#include "sync.hpp"
+
+namespace gasket::rt {
+
+namespace {
+
+// True when every AMO this job can make is a direct CPU atomic: every PE's
+// heap and global data are mapped here.  Then no PE ever waits for this
+// one to serve an Active Message.  Cached per job (and heap).
+bool every_amo_direct(const Job& j) {
+    static std::atomic<const Job*> cached_job{nullptr};
+    static std::atomic<const char*> cached_base{nullptr};
+    static std::atomic<bool> cached{false};
+    if (cached_job.load(std::memory_order_acquire) == &j && cached_base.load(std::memory_order_relaxed) == j.heap.base)
+        return cached.load(std::memory_order_relaxed);
+    bool all = true;
+    for (int pe = 0; pe < j.n_pes && all; ++pe)
+        all = j.heap.direct[std::size_t(pe)] != nullptr && j.data.direct[std::size_t(pe)] != nullptr;
+    cached.store(all, std::memory_order_relaxed);
+    cached_base.store(j.heap.base, std::memory_order_relaxed);
+    cached_job.store(&j, std::memory_order_release);
+    return all;
+}
+
+// The Waiter of a collective: serve Active Messages while waiting unless
+// nobody can need it (no AM engine, a progress thread that serves them, or
+// every AMO direct).
+class Serving {
+public:
+    explicit Serving(Job& j)
+        : job_(j), needed_(j.am && !j.am->progress_thread_running() && !every_amo_direct(j)) {}
+    mpi::Waiter waiter() { return needed_ ? mpi::Waiter{&Serving::poll, this} : mpi::Waiter{}; }
+
+private:
+    static void poll(void* self) {
+        auto* s = static_cast<Serving*>(self);
+        // Yield the core now and then: other PEs may share it.
+        Poller::progress(s->job_, ++s->polls_ % 32 == 0);
+    }
+    Job& job_;
+    bool needed_;
+    unsigned polls_ = 0;
+};
+
+bool overlap(const void* a, std::size_t abytes, const void* b, std::size_t bbytes) {
+    const auto x = reinterpret_cast<std::uintptr_t>(a), y = reinterpret_cast<std::uintptr_t>(b);
+    return x < y + bbytes && y < x + abytes;
+}
+
+// Remote writes become visible to later local loads, as after a barrier.
+void after_collective(Job& j) {
+    j.sync_windows();
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+}
+
+}  // namespace
+
+void check_symmetric(const char* routine, const char* what, const void* addr, std::size_t bytes) {
+    if (bytes == 0) return;
+    Job& j = job(routine);
+    const Segment* seg = j.segment_of(addr);
+    if (!seg) [[unlikely]]
+        fatal(routine, "%s %p is not a symmetric address: it is outside the symmetric heap and the global data", what,
+              addr);
+    const std::size_t offset = seg->offset_of(addr);
+    if (bytes > seg->size - offset) [[unlikely]]
+        fatal(routine, "%s: %zu bytes at offset %zu run past the end of the %s (%zu bytes)", what, bytes, offset,
+              seg->name, seg->size);
+}
+
+void synchronize(const char* routine, const Team& team, bool quiet_first) {
+    Job& j = job(routine);
+    if (quiet_first) quiet(routine);
+    else std::atomic_thread_fence(std::memory_order_seq_cst);
+    Serving serving(j);
+    mpi::barrier(team.comm(), serving.waiter());
+    after_collective(j);
+}
+
+void broadcast(const char* routine, const Team& team, void* dest, const void* source, std::size_t bytes, int root,
+               bool root_writes_dest) {
+    Job& j = job(routine);
+    const bool is_root = team.my_pe() == root;
+    if (is_root) check_symmetric(routine, "source", source, bytes);
+    if (!is_root || root_writes_dest) check_symmetric(routine, "dest", dest, bytes);
+    if (bytes == 0) return;
+    void* buf = dest;
+    if (is_root) {
+        if (root_writes_dest) {
+            if (dest != source) std::memmove(dest, source, bytes);
+        } else {
+            buf = const_cast<void*>(source);  // MPI_Bcast only reads the root's buffer
+        }
+    }
+    Serving serving(j);
+    mpi::broadcast(team.comm(), buf, bytes, root, serving.waiter());
+    after_collective(j);
+}
+
+void collect(const char* routine, const Team& team, void* dest, const void* source, std::size_t bytes, bool fixed) {
+    Job& j = job(routine);
+    Serving serving(j);
+    check_symmetric(routine, "source", source, bytes);
+    std::vector<char> copy;
+    if (fixed) {
+        const std::size_t total = bytes * std::size_t(team.n_pes());
+        check_symmetric(routine, "dest", dest, total);
+        if (bytes == 0) return;
+        const char* mine = static_cast<const char*>(source);
+        if (mine == static_cast<char*>(dest) + bytes * std::size_t(team.my_pe())) {
+            mine = nullptr;  // already in place
+        } else if (overlap(dest, total, source, bytes)) {
+            copy.assign(mine, mine + bytes);
+            mine = copy.data();
+        }
+        mpi::allgather(team.comm(), mine, dest, bytes, serving.waiter());
+    } else {
+        const std::vector<std::size_t> sizes = mpi::gather_sizes(team.comm(), bytes, serving.waiter());
+        std::size_t total = 0;
+        for (std::size_t s : sizes) total += s;
+        if (total > mpi::kMaxGatherv) [[unlikely]]
+            fatal(routine, "the PEs' blocks total %zu bytes; at most %zu are supported (MPI_Allgatherv displacements)",
+                  total, mpi::kMaxGatherv);
+        check_symmetric(routine, "dest", dest, total);
+        if (total == 0) return;
+        const char* mine = static_cast<const char*>(source);
+        if (bytes && overlap(dest, total, source, bytes)) {
+            copy.assign(mine, mine + bytes);
+            mine = copy.data();
+        }
+        mpi::allgatherv(team.comm(), mine, dest, sizes, serving.waiter());
+    }
+    after_collective(j);
+}
+
+void alltoall(const char* routine, const Team& team, void* dest, const void* source, std::size_t elem_bytes,
+              std::size_t nelems, std::size_t dst, std::size_t sst) {
+    Job& j = job(routine);
+    if (nelems == 0) return;
+    const std::size_t per_pe = nelems, all = per_pe * std::size_t(team.n_pes());
+    // Bytes from the first element to the end of the last one.
+    const std::size_t src_extent = (sst * (all - 1) + 1) * elem_bytes;
+    const std::size_t dst_extent = (dst * (all - 1) + 1) * elem_bytes;
+    check_symmetric(routine, "source", source, src_extent);
+    check_symmetric(routine, "dest", dest, dst_extent);
+    if ((dst != 1 || sst != 1) && nelems > std::size_t(INT_MAX)) [[unlikely]]
+        fatal(routine, "nelems %zu: strided exchanges of more than %d elements per PE are not supported", nelems,
+              INT_MAX);
+    std::vector<char> copy;
+    const void* src = source;
+    if (overlap(dest, dst_extent, source, src_extent)) {
+        copy.assign(static_cast<const char*>(source), static_cast<const char*>(source) + src_extent);
+        src = copy.data();
+    }
+    Serving serving(j);
+    if (dst == 1 && sst == 1)
+        mpi::alltoall(team.comm(), src, dest, per_pe * elem_bytes, serving.waiter());
+    else
+        mpi::alltoall_strided(team.comm(), src, dest, elem_bytes, nelems, dst, sst, serving.waiter());
+    after_collective(j);
+}
+
+namespace {
+// dest, or nullptr (MPI_IN_PLACE) when dest == source; a private copy of
+// source when they overlap otherwise.
+const void* reduction_source(const void* dest, const void* source, std::size_t bytes, std::vector<char>& copy) {
+    if (dest == source) return nullptr;
+    if (!overlap(dest, bytes, source, bytes)) return source;
+    copy.assign(static_cast<const char*>(source), static_cast<const char*>(source) + bytes);
+    return copy.data();
+}
+}  // namespace
+
+void reduce(const char* routine, const Team& team, void* dest, const void* source, std::size_t count, Elem e,
+            ReduceOp op) {
+    Job& j = job(routine);
+    const std::size_t bytes = count * mpi::elem_bytes(e);
+    check_symmetric(routine, "source", source, bytes);
+    check_symmetric(routine, "dest", dest, bytes);
+    if (count == 0) return;
+    std::vector<char> copy;
+    const void* src = reduction_source(dest, source, bytes, copy);
+    Serving serving(j);
+    mpi::allreduce(team.comm(), src, dest, count, e, op, serving.waiter());
+    after_collective(j);
+}
+
+void scan(const char* routine, const Team& team, void* dest, const void* source, std::size_t count, Elem e,
+          bool inclusive) {
+    Job& j = job(routine);
+    const std::size_t bytes = count * mpi::elem_bytes(e);
+    check_symmetric(routine, "source", source, bytes);
+    check_symmetric(routine, "dest", dest, bytes);
+    if (count == 0) return;
+    std::vector<char> copy;
+    const void* src = reduction_source(dest, source, bytes, copy);
+    Serving serving(j);
+    mpi::scan_sum(team.comm(), src, dest, count, e, inclusive, serving.waiter());
+    // MPI_Exscan leaves rank 0's result undefined; §9.10.10 says zero (all
+    // bits zero is 0 for every type of Table 10).
+    if (!inclusive && team.my_pe() == 0) std::memset(dest, 0, bytes);
+    after_collective(j);
+}
+
+namespace {
+
+struct ActiveSets {
+    std::mutex mutex;
+    std::map<std::tuple<int, int, int>, std::unique_ptr<Team>> teams;
+};
+
+ActiveSets& active_sets() {
+    static ActiveSets* sets = new ActiveSets;  // lives to the end: communicators outlive MPI_Finalize harmlessly
+    return *sets;
+}
+
+constexpr int kActiveSetTag = 7007;
+
+}  // namespace
+
+const Team& active_set(const char* routine, int start, int log_stride, int size) {
+    Job& j = job(routine);
+    if (size < 1 || log_stride < 0 || log_stride > 30 || start < 0) [[unlikely]]
+        fatal(routine, "active set PE_start %d, logPE_stride %d, PE_size %d: need PE_start >= 0, 0 <= logPE_stride "
+              "<= 30, PE_size >= 1", start, log_stride, size);
+    const long long stride = 1LL << log_stride;
+    const long long last = start + (size - 1LL) * stride;
+    if (last >= j.n_pes) [[unlikely]]
+        fatal(routine, "active set PE_start %d, logPE_stride %d, PE_size %d ends at PE %lld; the job has PEs 0..%d",
+              start, log_stride, size, last, j.n_pes - 1);
+    if (j.my_pe < start || (j.my_pe - start) % stride != 0 || j.my_pe > last) [[unlikely]]
+        fatal(routine, "PE %d is not in the active set PE_start %d, logPE_stride %d, PE_size %d", j.my_pe, start,
+              log_stride, size);
+    if (start == 0 && size == j.n_pes && (stride == 1 || size == 1)) return *j.world_team;
+
+    ActiveSets& sets = active_sets();
+    // A size-1 set is the same whatever the stride.
+    const auto key = std::make_tuple(start, size == 1 ? 0 : log_stride, size);
+    std::lock_guard lock(sets.mutex);
+    auto it = sets.teams.find(key);
+    if (it != sets.teams.end()) return *it->second;
+    std::vector<int> pes(static_cast<std::size_t>(size));
+    for (int i = 0; i < size; ++i) pes[std::size_t(i)] = int(start + i * stride);
+    mpi::Communicator comm = mpi::create_group(j.world_team->comm(), pes, kActiveSetTag);
+    auto team = std::make_unique<Team>(std::move(comm), std::move(pes), 0);
+    return *sets.teams.emplace(key, std::move(team)).first->second;
+}
+
+}  // namespace gasket::rt
