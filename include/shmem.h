@@ -2,7 +2,9 @@
  * shmem.h -- Gasket's OpenSHMEM 1.6 interface (openshmem-1.6-spec.md).
  *
  * Conventions for every routine below:
- *  - `pe` is a PE number in the world team, 0 <= pe < shmem_n_pes().
+ *  - `pe` is a PE number in the world team, 0 <= pe < shmem_n_pes(); in
+ *    the shmem_ctx_* forms it counts in the context's team (§9.5), 0 <= pe
+ *    < shmem_team_n_pes(team).
  *  - `nelems` counts elements of the routine's type (bytes for the *mem
  *    forms, SIZE/8 bytes for the sized forms); strides (dst, sst) count
  *    elements too.
@@ -57,6 +59,11 @@ extern "C" {
 #define SHMEM_CTX_PRIVATE (1L << 1)
 #define SHMEM_CTX_NOSTORE (1L << 2)
 
+/* §9.9: session options (shmem_ctx_session_start's `options`) and
+ * configuration mask bits (its `config_mask`). */
+#define SHMEM_CTX_SESSION_BATCH (1L << 0)
+#define SHMEM_CTX_SESSION_TOTAL_OPS (1L << 0)
+
 /* Deprecated _SHMEM_ aliases (Annex F.2.8). */
 #define _SHMEM_MAJOR_VERSION SHMEM_MAJOR_VERSION
 #define _SHMEM_MINOR_VERSION SHMEM_MINOR_VERSION
@@ -70,9 +77,12 @@ extern "C" {
 #define _SHMEM_CMP_GE SHMEM_CMP_GE
 
 /* ---- §7 handles ------------------------------------------------------ */
-/* A communication context (§9.5).  Only SHMEM_CTX_DEFAULT exists so far:
- * passing any other context to a shmem_ctx_* routine is a fatal error that
- * names the routine. */
+/* A communication context (§9.5): SHMEM_CTX_DEFAULT, or one made by
+ * shmem_ctx_create / shmem_team_create_ctx.  Passing SHMEM_CTX_INVALID, a
+ * destroyed context or a value that is no context handle to an RMA, AMO or
+ * signal routine ends the job with a message naming the routine; the
+ * ordering routines (§9.12) and sessions (§9.9) do nothing for
+ * SHMEM_CTX_INVALID, as the spec says. */
 typedef struct gasket_shmem_ctx *shmem_ctx_t;
 extern shmem_ctx_t const gasket_shmem_ctx_default;
 #define SHMEM_CTX_DEFAULT gasket_shmem_ctx_default
@@ -135,11 +145,109 @@ void shmem_info_get_version(int *major, int *minor);
  * with its NUL) into `name`. */
 void shmem_info_get_name(char *name);
 
-/* ---- §9.4 teams ---------------------------------------------------- */
+/* §9.1.10: as shmem_ptr for `pe` counted in `team`: a local pointer to
+ * `dest` on that PE when its memory is mapped here (the PEs of
+ * SHMEM_TEAM_SHARED), else NULL; NULL for SHMEM_TEAM_INVALID or a `pe`
+ * outside 0..n_pes-1.  Never fatal for those. */
+void *shmem_team_ptr(shmem_team_t team, const void *dest, int pe);
+
+/* ---- §9.4 teams ----------------------------------------------------
+ * Each team is an MPI communicator.  A team handle other than
+ * SHMEM_TEAM_INVALID that is not a live team (destroyed, or never made)
+ * ends the job with a message naming the routine. */
 /* §9.4.1: this PE's number in `team` (0..n-1); -1 for SHMEM_TEAM_INVALID. */
 int shmem_team_my_pe(shmem_team_t team);
 /* §9.4.2: number of PEs in `team`; -1 for SHMEM_TEAM_INVALID. */
 int shmem_team_n_pes(shmem_team_t team);
+/* §9.4.4: stores in *config the fields config_mask names
+ * (SHMEM_TEAM_NUM_CONTEXTS: the num_contexts the team was made with; for
+ * SHMEM_TEAM_WORLD/SHARED the number of context window pairs the job
+ * opened, GASKET_CTX_WINDOWS).  Returns 0, or nonzero for
+ * SHMEM_TEAM_INVALID.  Unknown mask bits, or config NULL with a nonzero
+ * mask, are fatal. */
+int shmem_team_get_config(shmem_team_t team, long config_mask, shmem_team_config_t *config);
+/* §9.4.5: the number in dest_team of the PE numbered src_pe in src_team;
+ * -1 when it is not in both, when src_pe is outside src_team, or when a
+ * team is SHMEM_TEAM_INVALID. */
+int shmem_team_translate_pe(shmem_team_t src_team, int src_pe, shmem_team_t dest_team);
+/* §9.4.6: collective over parent_team.  The new team holds the parent's
+ * PEs start + stride*i for i = 0..size-1, numbered i (stride may be
+ * negative; stride 0 needs size 1).  *new_team is the new team on its
+ * members and SHMEM_TEAM_INVALID elsewhere; returns 0 on every parent PE.
+ * Returns nonzero on every PE, with *new_team = SHMEM_TEAM_INVALID, when
+ * parent_team is SHMEM_TEAM_INVALID, the triplet leaves 0..n-1 or wraps,
+ * size < 1, or a PE's config is bad (config_mask bits other than
+ * SHMEM_TEAM_NUM_CONTEXTS, config NULL with the bit set, num_contexts <
+ * 0).  config may be NULL when config_mask is 0.  new_team NULL is fatal. */
+int shmem_team_split_strided(shmem_team_t parent_team, int start, int stride, int size,
+                             const shmem_team_config_t *config, long config_mask, shmem_team_t *new_team);
+/* §9.4.7: collective over parent_team.  Parent PE p sits at (x, y) =
+ * (p % xrange, p / xrange) (xrange larger than the team counts as its
+ * size); *xaxis_team gets the PEs of this PE's row (same y, numbered by
+ * x), *yaxis_team those of its column (same x, numbered by y).  Returns 0;
+ * nonzero on every PE with both handles SHMEM_TEAM_INVALID when
+ * parent_team is SHMEM_TEAM_INVALID, xrange < 1, or a config is bad on any
+ * PE (as for split_strided). */
+int shmem_team_split_2d(shmem_team_t parent_team, int xrange, const shmem_team_config_t *xaxis_config,
+                        long xaxis_mask, shmem_team_t *xaxis_team, const shmem_team_config_t *yaxis_config,
+                        long yaxis_mask, shmem_team_t *yaxis_team);
+/* §9.4.8: collective over `team`; destroys it and the shareable contexts
+ * made from it (each quieted first).  No-op for SHMEM_TEAM_INVALID.  Fatal
+ * for SHMEM_TEAM_WORLD/SHARED, or while a SHMEM_CTX_PRIVATE context made
+ * from the team is alive. */
+void shmem_team_destroy(shmem_team_t team);
+
+/* ---- §9.5 communication contexts --------------------------------------
+ * A context is an ordering and completion domain over a team: its quiet
+ * and fence complete and order its own operations only, and its PE
+ * numbers count in its team.  Creation is local (not collective).  Gasket
+ * opens GASKET_CTX_WINDOWS (default 4) pairs of MPI windows at shmem_init;
+ * a context takes a free pair, so its MPI flushes and locks are its own,
+ * and shares the default context's windows when none is free (correct,
+ * less isolated: its quiet also completes default-context MPI transfers).
+ * AMOs in flight and node-local stores are tracked per context either way.
+ * At most 1024 contexts are alive per PE.  Options: SHMEM_CTX_SERIALIZED,
+ * SHMEM_CTX_PRIVATE (no atomics on the context's bookkeeping: one thread
+ * uses it), SHMEM_CTX_NOSTORE (quiet/fence skip the memory fence for the
+ * program's own stores). */
+/* §9.5.1: a context over the world team.  Returns 0 and sets *ctx; or
+ * returns nonzero and sets *ctx = SHMEM_CTX_INVALID when options has
+ * unknown bits (with a message) or 1024 contexts are alive.  ctx NULL is
+ * fatal. */
+int shmem_ctx_create(long options, shmem_ctx_t *ctx);
+/* §9.5.2: as shmem_ctx_create, over `team`; nonzero and *ctx =
+ * SHMEM_CTX_INVALID for SHMEM_TEAM_INVALID.  num_contexts in the team's
+ * configuration is a hint: any team may make contexts up to the limits
+ * above. */
+int shmem_team_create_ctx(shmem_team_t team, long options, shmem_ctx_t *ctx);
+/* §9.5.3: quiets `ctx`, then frees it.  No-op for SHMEM_CTX_INVALID.
+ * Fatal for SHMEM_CTX_DEFAULT, a context not alive, or a SHMEM_CTX_PRIVATE
+ * context destroyed by a thread other than its creator. */
+void shmem_ctx_destroy(shmem_ctx_t ctx);
+/* §9.5.4: *team = the context's team (SHMEM_TEAM_WORLD for the default
+ * context and shmem_ctx_create's); returns 0.  For SHMEM_CTX_INVALID:
+ * *team = SHMEM_TEAM_INVALID, returns nonzero.  team NULL is fatal. */
+int shmem_ctx_get_team(shmem_ctx_t ctx, shmem_team_t *team);
+
+/* ---- §9.9 sessions ------------------------------------------------------ */
+/* §9.9.1: session configuration; total_ops (the expected number of RMA
+ * calls in the session) is read when config_mask has
+ * SHMEM_CTX_SESSION_TOTAL_OPS, else SIZE_MAX. */
+typedef struct {
+    size_t total_ops;
+} shmem_ctx_session_config_t;
+/* §9.9.2: starts (or, if started, extends: options ORed in, masked config
+ * fields replaced) a session on `ctx`.  A hint only: completion and
+ * ordering are unchanged, and Gasket records the hints without batching
+ * (see docs/design-notes.md).  No-op for SHMEM_CTX_INVALID.  Fatal for
+ * option bits other than SHMEM_CTX_SESSION_BATCH, mask bits other than
+ * SHMEM_CTX_SESSION_TOTAL_OPS, config NULL with a nonzero mask, or a
+ * context not alive. */
+void shmem_ctx_session_start(shmem_ctx_t ctx, long options, const shmem_ctx_session_config_t *config,
+                             long config_mask);
+/* §9.9.3: ends the session on `ctx` (no effect if none); does not quiet.
+ * No-op for SHMEM_CTX_INVALID. */
+void shmem_ctx_session_stop(shmem_ctx_t ctx);
 
 /* ---- §9.3 memory management (collective over the world team) ---------
  * Sizes are bytes.  Return NULL for size 0 (no barrier) or when the heap
@@ -260,7 +368,8 @@ void shmem_ctx_getmem_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_
  * Non-fetching AMOs are complete at the target by the next shmem_quiet,
  * and ordered by shmem_fence like puts.  Errors (PE out of range, address
  * not symmetric or past its segment) end the job with a message naming
- * the routine.  ctx must be SHMEM_CTX_DEFAULT. */
+ * the routine.  The ctx forms count `pe` in the context's team and are
+ * completed by that context's quiet. */
 #define GASKET_DECLARE_AMO_EXT(TYPE, NAME)                                                                  \
     TYPE shmem_##NAME##_atomic_fetch(const TYPE *source, int pe);                                          \
     TYPE shmem_ctx_##NAME##_atomic_fetch(shmem_ctx_t ctx, const TYPE *source, int pe);                    \

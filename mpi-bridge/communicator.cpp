@@ -55,4 +55,10 @@ std::vector<int> Communicator::ranks_in(MPI_Comm world) const {
     return out;
 }
 
+bool Communicator::all(bool mine) const {
+    int in = mine ? 1 : 0, out = 0;
+    check(MPI_Allreduce(&in, &out, 1, MPI_INT, MPI_LAND, comm_), "MPI_Allreduce");
+    return out != 0;
+}
+
 }  // namespace gasket::mpi

@@ -36,6 +36,9 @@ public:
     int size() const { return size_; }
     // The rank in `world` of each member, in this communicator's rank order.
     std::vector<int> ranks_in(MPI_Comm world) const;
+    // True on every process when `mine` is true on every process
+    // (MPI_Allreduce with MPI_LAND; collective).
+    bool all(bool mine) const;
 
 private:
     MPI_Comm comm_ = MPI_COMM_NULL;

@@ -49,6 +49,16 @@ void Window::recycle_ring() {
     ring_used_ = 0;
 }
 
+void Window::set_concurrent(bool concurrent) {
+    // put() uses the bounce ring whenever it exists: threads would share it.
+    threaded_ = concurrent;
+    if (threaded_)
+        std::vector<char>().swap(ring_);
+    else if (ring_.empty())
+        ring_.resize(kRingBytes);
+    ring_used_ = 0;
+}
+
 Window::~Window() {
     if (win_ == MPI_WIN_NULL || !mpi_usable()) return;
     MPI_Win_unlock_all(win_);

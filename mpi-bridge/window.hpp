@@ -110,6 +110,15 @@ public:
     // local memory that others update with MPI).
     void sync() { check(MPI_Win_sync(win_), "MPI_Win_sync"); }
 
+    // Whether several threads may use the window at once (see the
+    // constructors).  set_concurrent changes it for a window handed to a new
+    // user (a context from the pool); only while nothing is outstanding,
+    // i.e. after flush_all().
+    bool concurrent() const { return threaded_; }
+    void set_concurrent(bool concurrent);
+    // True when no operation issued on this window awaits a flush.
+    bool idle() const { return pending_.load(std::memory_order_relaxed) == kNone; }
+
 private:
     // Target displacement of `disp` bytes into target's usable block.
     MPI_Aint at(int target, std::size_t disp) const {

@@ -12,26 +12,35 @@ using rt::Completion;
 
 namespace {
 
-// Contiguous forms: elem-byte elements.
+// Contiguous forms: elem-byte elements.  `ctx` is null for the default
+// context (the constant folds away in the plain forms).
 template <std::size_t Elem>
-inline void put_elems(const char* routine, void* dest, const void* src, std::size_t n, int pe, Completion c) {
-    rt::put(routine, dest, src, n * Elem, pe, c);
+inline void put_elems(rt::Context* ctx, const char* routine, void* dest, const void* src, std::size_t n, int pe,
+                      Completion c) {
+    if (ctx)
+        rt::put(*ctx, routine, dest, src, n * Elem, pe, c);
+    else
+        rt::put(routine, dest, src, n * Elem, pe, c);
 }
 template <std::size_t Elem>
-inline void get_elems(const char* routine, void* dest, const void* src, std::size_t n, int pe, Completion c) {
-    rt::get(routine, dest, src, n * Elem, pe, c);
+inline void get_elems(rt::Context* ctx, const char* routine, void* dest, const void* src, std::size_t n, int pe,
+                      Completion c) {
+    if (ctx)
+        rt::get(*ctx, routine, dest, src, n * Elem, pe, c);
+    else
+        rt::get(routine, dest, src, n * Elem, pe, c);
 }
 // iput/ibput: the symmetric side is dest (remote stride dst).
 template <std::size_t Elem>
-inline void put_blocks(const char* routine, void* dest, const void* src, std::ptrdiff_t dst, std::ptrdiff_t sst,
-                       std::size_t bsize, std::size_t nblocks, int pe) {
-    rt::put_strided(routine, dest, src, {Elem, dst, sst, bsize, nblocks}, pe);
+inline void put_blocks(rt::Context* ctx, const char* routine, void* dest, const void* src, std::ptrdiff_t dst,
+                       std::ptrdiff_t sst, std::size_t bsize, std::size_t nblocks, int pe) {
+    rt::put_strided(routine, dest, src, {Elem, dst, sst, bsize, nblocks}, pe, ctx);
 }
 // iget/ibget: the symmetric side is source (remote stride sst).
 template <std::size_t Elem>
-inline void get_blocks(const char* routine, void* dest, const void* src, std::ptrdiff_t dst, std::ptrdiff_t sst,
-                       std::size_t bsize, std::size_t nblocks, int pe) {
-    rt::get_strided(routine, dest, src, {Elem, sst, dst, bsize, nblocks}, pe);
+inline void get_blocks(rt::Context* ctx, const char* routine, void* dest, const void* src, std::ptrdiff_t dst,
+                       std::ptrdiff_t sst, std::size_t bsize, std::size_t nblocks, int pe) {
+    rt::get_strided(routine, dest, src, {Elem, sst, dst, bsize, nblocks}, pe, ctx);
 }
 
 }  // namespace
@@ -41,30 +50,31 @@ inline void get_blocks(const char* routine, void* dest, const void* src, std::pt
 // element size in bytes.
 #define GASKET_CONTIGUOUS(NAME, CTXNAME, PTR, CPTR, ELEM, OP, COMPLETION)                            \
     void shmem_##NAME(PTR dest, CPTR source, size_t nelems, int pe) {                                  \
-        OP<ELEM>("shmem_" #NAME, dest, source, nelems, pe, Completion::COMPLETION);                    \
+        OP<ELEM>(nullptr, "shmem_" #NAME, dest, source, nelems, pe, Completion::COMPLETION);           \
     }                                                                                                  \
     void shmem_##CTXNAME(shmem_ctx_t ctx, PTR dest, CPTR source, size_t nelems, int pe) {              \
-        shmem::check_ctx("shmem_" #CTXNAME, ctx);                                                      \
-        OP<ELEM>("shmem_" #CTXNAME, dest, source, nelems, pe, Completion::COMPLETION);                 \
+        const char* routine = "shmem_" #CTXNAME;                                                       \
+        OP<ELEM>(shmem::context_of(routine, ctx), routine, dest, source, nelems, pe,                   \
+                 Completion::COMPLETION);                                                              \
     }
 #define GASKET_STRIDED(NAME, CTXNAME, PTR, CPTR, ELEM, OP)                                             \
     void shmem_##NAME(PTR dest, CPTR source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) {    \
-        OP<ELEM>("shmem_" #NAME, dest, source, dst, sst, 1, nelems, pe);                               \
+        OP<ELEM>(nullptr, "shmem_" #NAME, dest, source, dst, sst, 1, nelems, pe);                      \
     }                                                                                                  \
     void shmem_##CTXNAME(shmem_ctx_t ctx, PTR dest, CPTR source, ptrdiff_t dst, ptrdiff_t sst,         \
                          size_t nelems, int pe) {                                                      \
-        shmem::check_ctx("shmem_" #CTXNAME, ctx);                                                      \
-        OP<ELEM>("shmem_" #CTXNAME, dest, source, dst, sst, 1, nelems, pe);                            \
+        const char* routine = "shmem_" #CTXNAME;                                                       \
+        OP<ELEM>(shmem::context_of(routine, ctx), routine, dest, source, dst, sst, 1, nelems, pe);     \
     }
 #define GASKET_BLOCKED(NAME, CTXNAME, PTR, CPTR, ELEM, OP)                                             \
     void shmem_##NAME(PTR dest, CPTR source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,               \
                       size_t nblocks, int pe) {                                                        \
-        OP<ELEM>("shmem_" #NAME, dest, source, dst, sst, bsize, nblocks, pe);                          \
+        OP<ELEM>(nullptr, "shmem_" #NAME, dest, source, dst, sst, bsize, nblocks, pe);                 \
     }                                                                                                  \
     void shmem_##CTXNAME(shmem_ctx_t ctx, PTR dest, CPTR source, ptrdiff_t dst, ptrdiff_t sst,         \
                          size_t bsize, size_t nblocks, int pe) {                                       \
-        shmem::check_ctx("shmem_" #CTXNAME, ctx);                                                      \
-        OP<ELEM>("shmem_" #CTXNAME, dest, source, dst, sst, bsize, nblocks, pe);                       \
+        const char* routine = "shmem_" #CTXNAME;                                                       \
+        OP<ELEM>(shmem::context_of(routine, ctx), routine, dest, source, dst, sst, bsize, nblocks, pe); \
     }
 // Single elements: p and g.
 #define GASKET_SINGLE(TYPE, NAME)                                                                      \
@@ -72,8 +82,9 @@ inline void get_blocks(const char* routine, void* dest, const void* src, std::pt
         rt::put("shmem_" #NAME "_p", dest, &value, sizeof(TYPE), pe);                                  \
     }                                                                                                  \
     void shmem_ctx_##NAME##_p(shmem_ctx_t ctx, TYPE* dest, TYPE value, int pe) {                       \
-        shmem::check_ctx("shmem_ctx_" #NAME "_p", ctx);                                                \
-        rt::put("shmem_ctx_" #NAME "_p", dest, &value, sizeof(TYPE), pe);                              \
+        const char* routine = "shmem_ctx_" #NAME "_p";                                                 \
+        put_elems<sizeof(TYPE)>(shmem::context_of(routine, ctx), routine, dest, &value, 1, pe,         \
+                                Completion::local);                                                    \
     }                                                                                                  \
     TYPE shmem_##NAME##_g(const TYPE* source, int pe) {                                                \
         TYPE value;                                                                                    \
@@ -81,9 +92,10 @@ inline void get_blocks(const char* routine, void* dest, const void* src, std::pt
         return value;                                                                                  \
     }                                                                                                  \
     TYPE shmem_ctx_##NAME##_g(shmem_ctx_t ctx, const TYPE* source, int pe) {                           \
-        shmem::check_ctx("shmem_ctx_" #NAME "_g", ctx);                                                \
+        const char* routine = "shmem_ctx_" #NAME "_g";                                                 \
         TYPE value;                                                                                    \
-        rt::get("shmem_ctx_" #NAME "_g", &value, source, sizeof(TYPE), pe);                            \
+        get_elems<sizeof(TYPE)>(shmem::context_of(routine, ctx), routine, &value, source, 1, pe,       \
+                                Completion::local);                                                    \
         return value;                                                                                  \
     }
 

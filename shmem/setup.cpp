@@ -10,6 +10,7 @@
 
 #include "src/runtime/job.hpp"
 #include "src/runtime/sync.hpp"
+#include "context.hpp"
 #include "team.hpp"
 
 using namespace gasket;
@@ -78,6 +79,7 @@ int start(const char* routine, int requested, int* provided) {
     rt::g_job->attach_globals(routine);
     rt::g_job->start_am(nullptr, routine);
     shmem::bind_predefined_teams(rt::g_job);
+    shmem::open_contexts(*rt::g_job, routine);
     g_thread_level = std::min(requested, from_mpi_level(rt::g_job->env->thread_level()));
     if (provided) *provided = g_thread_level;
     if (!g_atexit_registered) {
@@ -109,6 +111,7 @@ void shmem_finalize(void) {
     if (!rt::g_job) return;  // after the last finalize: nothing left to do
     rt::barrier_all("shmem_finalize");
     if (--rt::g_job->init_count > 0) return;
+    shmem::release_contexts();
     shmem::bind_predefined_teams(nullptr);
     delete rt::g_job;
     rt::g_job = nullptr;

@@ -22,14 +22,31 @@ rt::AmoOp signal_op(const char* routine, int sig_op) {
               SHMEM_SIGNAL_SET, SHMEM_SIGNAL_ADD);
 }
 
-void put_signal(const char* routine, void* dest, const void* source, std::size_t bytes, std::uint64_t* sig_addr,
-                std::uint64_t signal, int sig_op, int pe) {
+// On context `c` (null: the default context).
+void put_signal(rt::Context* c, const char* routine, void* dest, const void* source, std::size_t bytes,
+                std::uint64_t* sig_addr, std::uint64_t signal, int sig_op, int pe) {
     const rt::AmoOp op = signal_op(routine, sig_op);
     rt::Job& j = rt::job(routine);
+    if (c) {
+        const int world = c->world_pe(routine, pe);
+        const rt::Target t = c->resolve(j, routine, dest, bytes, world);
+        rt::put(*c, routine, dest, source, bytes, pe);
+        if (!t.direct && bytes) t.window->flush(world);  // the data is at the target before the signal leaves
+        rt::amo(*c, routine, sig_addr, sizeof(std::uint64_t), op, signal, 0, pe, rt::AmoResult::none);
+        return;
+    }
     const rt::Target t = j.resolve(routine, dest, bytes, pe);
     rt::put(routine, dest, source, bytes, pe);
     if (!t.direct && bytes) j.flush(pe);  // the data is at the target before the signal leaves
     rt::amo(routine, sig_addr, sizeof(std::uint64_t), op, signal, 0, pe, rt::AmoResult::none);
+}
+
+void signal_update(rt::Context* c, const char* routine, std::uint64_t* sig_addr, std::uint64_t signal, rt::AmoOp op,
+                   int pe) {
+    if (c)
+        rt::amo(*c, routine, sig_addr, sizeof(std::uint64_t), op, signal, 0, pe, rt::AmoResult::none);
+    else
+        rt::amo(routine, sig_addr, sizeof(std::uint64_t), op, signal, 0, pe, rt::AmoResult::none);
 }
 
 }  // namespace
@@ -39,12 +56,13 @@ extern "C" {
 #define GASKET_PUT_SIGNAL_FORMS(NAME, CTXNAME, PTR, CPTR, ELEM)                                                \
     void shmem_##NAME(PTR dest, CPTR source, size_t nelems, uint64_t* sig_addr, uint64_t signal, int sig_op,   \
                       int pe) {                                                                                \
-        put_signal("shmem_" #NAME, dest, source, nelems * (ELEM), sig_addr, signal, sig_op, pe);               \
+        put_signal(nullptr, "shmem_" #NAME, dest, source, nelems * (ELEM), sig_addr, signal, sig_op, pe);      \
     }                                                                                                          \
     void shmem_##CTXNAME(shmem_ctx_t ctx, PTR dest, CPTR source, size_t nelems, uint64_t* sig_addr,            \
                          uint64_t signal, int sig_op, int pe) {                                                \
-        shmem::check_ctx("shmem_" #CTXNAME, ctx);                                                              \
-        put_signal("shmem_" #CTXNAME, dest, source, nelems * (ELEM), sig_addr, signal, sig_op, pe);            \
+        const char* routine = "shmem_" #CTXNAME;                                                               \
+        put_signal(shmem::context_of(routine, ctx), routine, dest, source, nelems * (ELEM), sig_addr, signal,  \
+                   sig_op, pe);                                                                                \
     }
 // The _nbi forms complete before returning, which §9.8.4 allows.
 #define GASKET_PUT_SIGNAL_TYPED(T, N)                                                      \
@@ -63,11 +81,11 @@ GASKET_PUT_SIGNAL_FORMS(putmem_signal_nbi, ctx_putmem_signal_nbi, void*, const v
 
 #define GASKET_SIGNAL_UPDATE(NAME, OP)                                                                         \
     void(shmem_signal_##NAME)(uint64_t * sig_addr, uint64_t signal, int pe) {                                  \
-        rt::amo("shmem_signal_" #NAME, sig_addr, sizeof(uint64_t), OP, signal, 0, pe, rt::AmoResult::none);    \
+        signal_update(nullptr, "shmem_signal_" #NAME, sig_addr, signal, OP, pe);                               \
     }                                                                                                          \
     void shmem_ctx_signal_##NAME(shmem_ctx_t ctx, uint64_t* sig_addr, uint64_t signal, int pe) {               \
-        shmem::check_ctx("shmem_ctx_signal_" #NAME, ctx);                                                      \
-        rt::amo("shmem_ctx_signal_" #NAME, sig_addr, sizeof(uint64_t), OP, signal, 0, pe, rt::AmoResult::none); \
+        const char* routine = "shmem_ctx_signal_" #NAME;                                                       \
+        signal_update(shmem::context_of(routine, ctx), routine, sig_addr, signal, OP, pe);                     \
     }
 GASKET_SIGNAL_UPDATE(add, rt::AmoOp::fetch_add)
 GASKET_SIGNAL_UPDATE(set, rt::AmoOp::set)

@@ -1,10 +1,52 @@
-// shmem/team.cpp -- §9.4 teams: the predefined team handles and queries.
+// shmem/team.cpp -- §9.4 teams and §9.1.10 shmem_team_ptr: the predefined
+// team handles, queries, PE translation, the strided and 2-D splits (MPI
+// communicator splits of the parent's communicator) and destruction.
 #include "team.hpp"
+
+#include <mutex>
+
+#include "context.hpp"
 
 using namespace gasket;
 
 namespace {
 gasket_shmem_team g_world, g_shared;
+
+// Reads a team configuration: the num_contexts to keep, or -1 (after a
+// message naming `routine`) when the mask or the value is not valid.
+int num_contexts_of(const char* routine, const shmem_team_config_t* config, long mask) {
+    if (mask & ~SHMEM_TEAM_NUM_CONTEXTS) {
+        rt::error(routine, "config_mask %#lx has bits other than SHMEM_TEAM_NUM_CONTEXTS", mask);
+        return -1;
+    }
+    if (!(mask & SHMEM_TEAM_NUM_CONTEXTS)) return 0;
+    if (!config) {
+        rt::error(routine, "config is NULL but config_mask asks for SHMEM_TEAM_NUM_CONTEXTS");
+        return -1;
+    }
+    if (config->num_contexts < 0) {
+        rt::error(routine, "config->num_contexts is %d (must be >= 0)", config->num_contexts);
+        return -1;
+    }
+    return config->num_contexts;
+}
+
+// Whether the triplet names parent PEs in 0..n-1 without wrapping (§9.4.6).
+bool valid_triplet(int start, int stride, int size, int n) {
+    if (size < 1 || start < 0 || start >= n) return false;
+    if (stride == 0) return size == 1;
+    const long long last = static_cast<long long>(start) + static_cast<long long>(stride) * (size - 1);
+    return last >= 0 && last < n;
+}
+
+shmem_team_t make_handle(std::unique_ptr<rt::Team> t) {
+    if (!t) return SHMEM_TEAM_INVALID;
+    auto* h = new gasket_shmem_team;
+    h->team = t.get();
+    h->owned = std::move(t);
+    return h;
+}
+
 }  // namespace
 
 namespace gasket::shmem {
@@ -13,6 +55,10 @@ void bind_predefined_teams(rt::Job* job) {
     g_world.team = job ? job->world_team.get() : nullptr;
     g_shared.team = job ? job->shared_team.get() : nullptr;
 }
+
+void open_contexts(rt::Job& job, const char* routine) { job.open_context_pool(job.config.ctx_windows, routine); }
+
+bool predefined(shmem_team_t team) { return team == &g_world || team == &g_shared; }
 
 }  // namespace gasket::shmem
 
@@ -29,6 +75,105 @@ int shmem_team_my_pe(shmem_team_t team) {
 int shmem_team_n_pes(shmem_team_t team) {
     if (team == SHMEM_TEAM_INVALID) return -1;
     return shmem::team_of("shmem_team_n_pes", team).n_pes();
+}
+
+int shmem_team_get_config(shmem_team_t team, long config_mask, shmem_team_config_t* config) {
+    const char* routine = "shmem_team_get_config";
+    if (team == SHMEM_TEAM_INVALID) return 1;
+    const rt::Team& t = shmem::team_of(routine, team);
+    if (config_mask & ~SHMEM_TEAM_NUM_CONTEXTS)
+        rt::fatal(routine, "config_mask %#lx has bits other than SHMEM_TEAM_NUM_CONTEXTS", config_mask);
+    if (!config_mask) return 0;
+    if (!config) rt::fatal(routine, "config is NULL with config_mask %#lx", config_mask);
+    // Predefined teams report the context windows the job opened.
+    rt::Job& j = rt::job(routine);
+    config->num_contexts = shmem::predefined(team) ? j.config.ctx_windows : t.num_contexts();
+    return 0;
+}
+
+int shmem_team_translate_pe(shmem_team_t src_team, int src_pe, shmem_team_t dest_team) {
+    const char* routine = "shmem_team_translate_pe";
+    if (src_team == SHMEM_TEAM_INVALID || dest_team == SHMEM_TEAM_INVALID) return -1;
+    const rt::Team& src = shmem::team_of(routine, src_team);
+    const rt::Team& dest = shmem::team_of(routine, dest_team);
+    if (src_pe < 0 || src_pe >= src.n_pes()) return -1;
+    return dest.team_pe_of(src.world_pe(src_pe));
+}
+
+int shmem_team_split_strided(shmem_team_t parent_team, int start, int stride, int size,
+                             const shmem_team_config_t* config, long config_mask, shmem_team_t* new_team) {
+    const char* routine = "shmem_team_split_strided";
+    if (!new_team) rt::fatal(routine, "new_team is NULL");
+    *new_team = SHMEM_TEAM_INVALID;
+    if (parent_team == SHMEM_TEAM_INVALID) return 1;
+    const rt::Team& parent = shmem::team_of(routine, parent_team);
+    // Every parent PE passes the same triplet, so every PE reaches the same
+    // verdict on it without communicating.
+    if (!valid_triplet(start, stride, size, parent.n_pes())) {
+        rt::debug(routine, "invalid triplet start=%d stride=%d size=%d for a parent team of %d PEs", start, stride,
+                  size, parent.n_pes());
+        return 2;
+    }
+    const int num_contexts = num_contexts_of(routine, config, config_mask);
+    // A configuration may differ between PEs: fail everywhere if it is bad
+    // anywhere.
+    if (!parent.all(num_contexts >= 0)) return 3;
+    *new_team = make_handle(parent.split_strided(start, stride, size, num_contexts));
+    return 0;
+}
+
+int shmem_team_split_2d(shmem_team_t parent_team, int xrange, const shmem_team_config_t* xaxis_config,
+                        long xaxis_mask, shmem_team_t* xaxis_team, const shmem_team_config_t* yaxis_config,
+                        long yaxis_mask, shmem_team_t* yaxis_team) {
+    const char* routine = "shmem_team_split_2d";
+    if (!xaxis_team || !yaxis_team) rt::fatal(routine, "xaxis_team or yaxis_team is NULL");
+    *xaxis_team = *yaxis_team = SHMEM_TEAM_INVALID;
+    if (parent_team == SHMEM_TEAM_INVALID) return 1;
+    const rt::Team& parent = shmem::team_of(routine, parent_team);
+    if (xrange < 1) {
+        rt::debug(routine, "xrange %d is not positive", xrange);
+        return 2;
+    }
+    if (xrange > parent.n_pes()) xrange = parent.n_pes();
+    const int x_contexts = num_contexts_of(routine, xaxis_config, xaxis_mask);
+    const int y_contexts = num_contexts_of(routine, yaxis_config, yaxis_mask);
+    if (!parent.all(x_contexts >= 0 && y_contexts >= 0)) return 3;
+    auto [row, column] = parent.split_2d(xrange, x_contexts, y_contexts);
+    *xaxis_team = make_handle(std::move(row));
+    *yaxis_team = make_handle(std::move(column));
+    return 0;
+}
+
+void shmem_team_destroy(shmem_team_t team) {
+    const char* routine = "shmem_team_destroy";
+    if (team == SHMEM_TEAM_INVALID) return;
+    shmem::team_of(routine, team);
+    if (shmem::predefined(team))
+        rt::fatal(routine, "team %p is a predefined team (SHMEM_TEAM_WORLD or SHMEM_TEAM_SHARED)",
+                  static_cast<void*>(team));
+    // §9.4.8: the shareable contexts made from the team go with it; private
+    // ones must have been destroyed by their threads.
+    for (shmem_ctx_t ctx : shmem::contexts_of(team)) {
+        if (shmem::entry_of(ctx)->options & SHMEM_CTX_PRIVATE)
+            rt::fatal(routine, "private context %p made from team %p is still alive: its thread must destroy it first",
+                      static_cast<void*>(ctx), static_cast<void*>(team));
+    }
+    for (shmem_ctx_t ctx : shmem::contexts_of(team)) shmem_ctx_destroy(ctx);
+    team->team = nullptr;
+    team->owned.reset();  // frees the communicator
+    delete team;
+}
+
+void* shmem_team_ptr(shmem_team_t team, const void* dest, int pe) {
+    const char* routine = "shmem_team_ptr";
+    if (team == SHMEM_TEAM_INVALID) return nullptr;
+    const rt::Team& t = shmem::team_of(routine, team);
+    if (pe < 0 || pe >= t.n_pes()) return nullptr;
+    rt::Job& j = rt::job(routine);
+    const int world = t.world_pe(pe);
+    rt::Segment* seg = j.segment_of(dest);
+    if (!seg || !seg->direct[world]) return nullptr;
+    return seg->direct[world] + seg->offset_of(dest);
 }
 
 }  // extern "C"

@@ -45,6 +45,9 @@ constexpr std::array kTable{
          "largest GASNet segment per node (size with optional K/M/G/T suffix); caps gasnet_getMaxLocalSegmentSize"},
     Spec{"GASKET_EXIT_TIMEOUT", "2",
          "seconds gasnet_exit waits for every node to call it before ending the job with MPI_Abort"},
+    Spec{"GASKET_CTX_WINDOWS", "4",
+         "0..64: MPI window pairs opened at shmem_init for OpenSHMEM contexts; a context takes a free pair (its own "
+         "flushes and MPI locks), or shares the default context's windows when none is free"},
 };
 
 po::options_description make_description() {
@@ -138,6 +141,15 @@ bool load_config(Config& out, std::string& error) {
         }
         out.exit_timeout = seconds;
     }
+    if (std::string text = value_of(vm, "GASKET_CTX_WINDOWS"); !text.empty()) {
+        char* end = nullptr;
+        const long n = std::strtol(text.c_str(), &end, 10);
+        if (end == text.c_str() || *end != '\0' || n < 0 || n > 64) {
+            error = "GASKET_CTX_WINDOWS='" + text + "' is not a number of window pairs in 0..64";
+            return false;
+        }
+        out.ctx_windows = int(n);
+    }
     for (auto [name, field] : {std::pair{"GASKET_NODE_FASTPATH", &out.node_fastpath},
                                std::pair{"GASKET_SHARED_DATA", &out.shared_data}}) {
         std::string text = value_of(vm, name);
@@ -165,6 +177,7 @@ std::vector<OptionRow> describe(const Config& cfg) {
     rows.push_back({"(in force) symmetric heap bytes", std::to_string(cfg.symmetric_size), "", ""});
     rows.push_back({"(in force) node fast path", cfg.node_fastpath ? "on" : "off", "", ""});
     rows.push_back({"(in force) shared global data", cfg.shared_data ? "on" : "off", "", ""});
+    rows.push_back({"(in force) context window pairs", std::to_string(cfg.ctx_windows), "", ""});
     rows.push_back({"(in force) progress thread",
                     cfg.progress_thread == Tristate::on    ? "on"
                     : cfg.progress_thread == Tristate::off ? "off"

@@ -4,7 +4,7 @@
 // Variables: SHMEM_SYMMETRIC_SIZE, SHMEM_DEBUG, SHMEM_INFO, SHMEM_VERSION
 // (spec §8; the deprecated SMA_* names are read too, SHMEM_* wins) and
 // GASKET_NODE_FASTPATH, GASKET_SHARED_DATA; for GASNet (gasnet-1.8-spec.md)
-// GASNET_MAX_SEGSIZE, and GASKET_PROGRESS_THREAD, GASKET_EXIT_TIMEOUT.  `gasket-info` and SHMEM_INFO
+// GASNET_MAX_SEGSIZE, and GASKET_PROGRESS_THREAD, GASKET_EXIT_TIMEOUT, GASKET_CTX_WINDOWS.  `gasket-info` and SHMEM_INFO
 // print the table.
 #pragma once
 
@@ -26,6 +26,7 @@ struct Config {
     Tristate progress_thread = Tristate::automatic;  // GASKET_PROGRESS_THREAD
     std::size_t max_segsize = 0;     // GASNET_MAX_SEGSIZE: cap on GASNet segments (0 = none)
     double exit_timeout = 2.0;       // GASKET_EXIT_TIMEOUT: seconds gasnet_exit waits for the others
+    int ctx_windows = 4;             // GASKET_CTX_WINDOWS: window pairs for OpenSHMEM contexts (0..64)
 };
 
 // One row of the table as printed: name, value in force, default, meaning.

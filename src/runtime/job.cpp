@@ -3,6 +3,7 @@
 #include "job.hpp"
 
 #include "amo.hpp"
+#include "context.hpp"
 
 #include <cinttypes>
 
@@ -104,10 +105,16 @@ void Job::start_am(AmEngine::Dispatch dispatch, const char* routine) {
     register_amo_handlers(*am);
 }
 
+void Job::open_context_pool(int n, const char* routine) {
+    contexts = std::make_unique<ContextPool>(*this, n);
+    debug(routine, "%d context window pairs", n);
+}
+
 Job::~Job() {
     if (!mpi::mpi_usable()) return;  // the application finalized MPI first: nothing can be freed
     am.reset();
     env->barrier();
+    contexts.reset();
     data_window_.reset();
     shared_data_.reset();
     heap_window_.reset();

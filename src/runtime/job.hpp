@@ -28,6 +28,8 @@ inline constexpr std::size_t kHeapAlignment = mpi::NodeMemory::kAlignment;
 // Which interface created the job.
 enum class Api { shmem, gasnet };
 
+class ContextPool;
+
 class Job {
 public:
     // Collective over MPI_COMM_WORLD.  `requested_thread` is an MPI_THREAD_*
@@ -45,6 +47,9 @@ public:
     void attach_globals(const char* routine);
     // Starts the Active Message engine over `heap`.  Collective.
     void start_am(AmEngine::Dispatch dispatch, const char* routine);
+    // Opens the pool of `n` context window pairs (context.hpp) over the
+    // attached heap and global data.  Collective.
+    void open_context_pool(int n, const char* routine);
     ~Job();
     Job(const Job&) = delete;
     Job& operator=(const Job&) = delete;
@@ -123,6 +128,8 @@ public:
     // path, else this PE alone).  Both made by the constructor.
     std::unique_ptr<Team> world_team, shared_team;
     std::unique_ptr<AmEngine> am;  // after start_am
+    // OpenSHMEM contexts' windows (after open_context_pool).
+    std::unique_ptr<ContextPool> contexts;
 
 private:
     std::atomic<bool> direct_stores_{false};

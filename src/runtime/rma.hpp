@@ -8,18 +8,22 @@
 
 #include <cstring>
 
+#include "context.hpp"
 #include "job.hpp"
 
 namespace gasket::rt {
 
 enum class Completion { local, deferred };  // blocking (source reusable) | nbi (until quiet)
 
-// Copies `bytes` from local `src` to the resolved target `t` on `pe`: the
-// one put entry point (symmetric and GASNet addresses alike).
-inline void put_to(Job& j, const Target& t, const void* src, std::size_t bytes, int pe, Completion c) {
+// Copies `bytes` from local `src` to the resolved target `t` on world PE
+// `pe`: the one put entry point (symmetric and GASNet addresses alike, any
+// context).  `domain` (the Job, or a Context) records direct stores for its
+// quiet.
+template <class Domain>
+inline void put_to(Domain& domain, const Target& t, const void* src, std::size_t bytes, int pe, Completion c) {
     if (t.direct) {
         std::memmove(t.direct, src, bytes);
-        j.note_direct_store();
+        domain.note_direct_store();
     } else if (c == Completion::local) {
         t.window->put(src, bytes, pe, t.offset);
     } else {
@@ -53,6 +57,21 @@ inline void get(const char* routine, void* dest, const void* src, std::size_t by
     get_from(j.resolve(routine, src, bytes, pe), dest, bytes, pe, c);
 }
 
+// Context forms: `pe` counts in the context's team; the transfer goes
+// through the context's windows and is completed by its quiet.
+inline void put(Context& ctx, const char* routine, void* dest, const void* src, std::size_t bytes, int pe,
+                Completion c = Completion::local) {
+    Job& j = job(routine);
+    const int world = ctx.world_pe(routine, pe);
+    put_to(ctx, ctx.resolve(j, routine, dest, bytes, world), src, bytes, world, c);
+}
+inline void get(Context& ctx, const char* routine, void* dest, const void* src, std::size_t bytes, int pe,
+                Completion c = Completion::local) {
+    Job& j = job(routine);
+    const int world = ctx.world_pe(routine, pe);
+    get_from(ctx.resolve(j, routine, src, bytes, world), dest, bytes, world, c);
+}
+
 // Strided shape (§9.6.1.3/4/7/8): nblocks blocks of bsize elements of `elem`
 // bytes; block b is at element b*remote_stride of the symmetric side and
 // b*local_stride of the local side.
@@ -63,7 +82,10 @@ struct Strided {
 };
 
 // Blocking strided put/get (out of line: they loop or build MPI datatypes).
-void put_strided(const char* routine, void* dest, const void* src, const Strided& shape, int pe);
-void get_strided(const char* routine, void* dest, const void* src, const Strided& shape, int pe);
+// With `ctx`, `pe` counts in its team and its windows carry the transfer.
+void put_strided(const char* routine, void* dest, const void* src, const Strided& shape, int pe,
+                 Context* ctx = nullptr);
+void get_strided(const char* routine, void* dest, const void* src, const Strided& shape, int pe,
+                 Context* ctx = nullptr);
 
 }  // namespace gasket::rt

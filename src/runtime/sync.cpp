@@ -22,6 +22,20 @@ void pe_quiet(const char* routine, const int* pes, std::size_t npes) {
         j.check_pe(routine, pes[i]);
         j.flush(pes[i]);
     }
+    // AMOs to those PEs may be in flight as Active Messages: completing
+    // them all is simplest (they are not tracked per target).
+    if (npes > 0 && j.pending_am_ops.load(std::memory_order_acquire)) j.wait_am_ops(routine);
+}
+
+void pe_quiet(Context& ctx, const char* routine, const int* pes, std::size_t npes) {
+    Job& j = job(routine);
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    for (std::size_t i = 0; i < npes; ++i) {
+        const int pe = ctx.world_pe(routine, pes[i]);
+        j.check_pe(routine, pe);
+        ctx.flush(pe);
+    }
+    if (npes > 0 && ctx.pending_am_ops.load(std::memory_order_acquire)) wait_pending(j, routine, ctx.pending_am_ops);
 }
 
 namespace {

@@ -5,6 +5,8 @@
 #include <atomic>
 #include <cstddef>
 
+#include "amo.hpp"
+#include "context.hpp"
 #include "job.hpp"
 
 namespace gasket::rt {
@@ -34,8 +36,29 @@ inline void fence(const char* routine) {
         j.wait_am_ops(routine);
 }
 
-// Completes operations to the listed PEs (each checked).
+// Completes operations to the listed PEs (each checked), and the AMOs in
+// flight as Active Messages.
 void pe_quiet(const char* routine, const int* pes, std::size_t npes);
+
+// quiet on a context: completes that context's operations only -- its own
+// windows' flush (or the shared default windows' when it has none of its
+// own), its own AMOs in flight, and a full fence when it made direct
+// stores or, unless SHMEM_CTX_NOSTORE, to order the program's stores.
+inline void quiet(Context& ctx, const char* routine) {
+    if (ctx.take_direct_stores() || !ctx.nostore()) std::atomic_thread_fence(std::memory_order_seq_cst);
+    ctx.flush_all();
+    if (ctx.pending_am_ops.load(std::memory_order_acquire)) [[unlikely]]
+        wait_pending(job(routine), routine, ctx.pending_am_ops);
+}
+// fence on a context: as fence(), for this context's operations.
+inline void fence(Context& ctx, const char* routine) {
+    std::atomic_thread_fence(std::memory_order_release);
+    ctx.flush_all();
+    if (ctx.pending_am_ops.load(std::memory_order_acquire)) [[unlikely]]
+        wait_pending(job(routine), routine, ctx.pending_am_ops);
+}
+// pe_quiet on a context: `pes` count in the context's team.
+void pe_quiet(Context& ctx, const char* routine, const int* pes, std::size_t npes);
 
 // quiet, then a barrier over all PEs.
 void barrier_all(const char* routine);

@@ -3,7 +3,9 @@
 // on the team run on comm().  Both APIs' teams are built on this class.
 #pragma once
 
+#include <memory>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "mpi-bridge/communicator.hpp"
@@ -39,6 +41,18 @@ public:
         return world_pes_[team_pe];
     }
     [[noreturn, gnu::cold]] void bad_pe(const char* routine, int team_pe) const;
+
+    // Splits (§9.4.6, §9.4.7), collective over this team; arguments already
+    // checked.  The new team holds team PEs start + stride*i, i = 0..size-1,
+    // numbered by i; nullptr on PEs outside it.
+    std::unique_ptr<Team> split_strided(int start, int stride, int size, int num_contexts) const;
+    // The 2-D split with `xrange` (1..n_pes()) columns: team PE p sits at
+    // (p % xrange, p / xrange).  Returns {row team (same y, numbered by x),
+    // column team (same x, numbered by y)}; every PE is in one of each.
+    std::pair<std::unique_ptr<Team>, std::unique_ptr<Team>> split_2d(int xrange, int x_contexts,
+                                                                     int y_contexts) const;
+    // True on every member when `mine` is true on every member (collective).
+    bool all(bool mine) const { return comm_.all(mine); }
 
 private:
     mpi::Communicator comm_;

@@ -1,0 +1,64 @@
+// src/runtime/context.cpp -- the context window pool and context set-up
+// (cold: init, shmem_ctx_create, shmem_ctx_destroy).
+#include "context.hpp"
+
+namespace gasket::rt {
+
+ContextPool::ContextPool(Job& j, int n) {
+    for (int i = 0; i < n; ++i) {
+        auto w = std::make_unique<ContextWindows>();
+        if (j.n_pes > 1) {
+            // Created (not allocated) windows over the memory the default
+            // windows expose: the same offsets reach the same objects.
+            w->heap = std::make_unique<mpi::Window>(j.heap.base, j.heap.size, j.env->world(), j.concurrent_rma);
+            w->data = std::make_unique<mpi::Window>(j.data.base, j.data.size, j.env->world(), j.concurrent_rma);
+        }
+        slots_.push_back(std::move(w));
+    }
+}
+
+ContextPool::~ContextPool() = default;
+
+ContextWindows* ContextPool::take(bool concurrent) {
+    std::lock_guard lock(mutex_);
+    for (auto& s : slots_) {
+        if (s->busy) continue;
+        s->busy = true;
+        if (s->heap) s->heap->set_concurrent(concurrent);
+        if (s->data) s->data->set_concurrent(concurrent);
+        return s.get();
+    }
+    return nullptr;
+}
+
+void ContextPool::give(ContextWindows* w) {
+    std::lock_guard lock(mutex_);
+    w->busy = false;
+}
+
+int ContextPool::free_count() {
+    std::lock_guard lock(mutex_);
+    int n = 0;
+    for (auto& s : slots_) n += !s->busy;
+    return n;
+}
+
+Context::Context(Job& j, const Team& team, bool concurrent, bool nostore)
+    : job_(j), team_(team), world_(&team == j.world_team.get()), nostore_(nostore) {
+    if (j.contexts) pooled_ = j.contexts->take(concurrent);
+    if (pooled_) {
+        heap_window_ = pooled_->heap.get();
+        data_window_ = pooled_->data.get();
+    } else {
+        // The default windows are concurrent whenever threads may use them,
+        // so sharing them is safe for any context.
+        heap_window_ = j.heap.window;
+        data_window_ = j.data.window;
+    }
+}
+
+Context::~Context() {
+    if (pooled_ && job_.contexts) job_.contexts->give(pooled_);
+}
+
+}  // namespace gasket::rt

@@ -1,0 +1,124 @@
+// src/runtime/context.hpp -- a communication context (OpenSHMEM §9.5): its
+// own ordering and completion domain, over a team.
+//
+// MPI cannot create windows outside a collective call, and shmem_ctx_create
+// is not collective, so the windows are made ahead of time: a pool of
+// GASKET_CTX_WINDOWS window pairs (heap + global data, over the same memory
+// as the job's default windows), opened at shmem_init.  A context takes a
+// free pair, so its MPI operations, its flushes and Open MPI's per-window
+// locks are its own.  When every pair is taken the context shares the job's
+// default windows: still correct (its quiet then also completes the default
+// context's MPI operations), only less isolated.
+//
+// Whatever its windows, a context counts its own AMOs in flight as Active
+// Messages and its own direct stores (node fast path), so its quiet waits
+// for those only.  Hot operations on contexts live beside the default ones:
+// rma.hpp, amo.hpp, sync.hpp.
+#pragma once
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "job.hpp"
+
+namespace gasket::rt {
+
+// One pool entry: windows over the heap and the global data (null on a
+// 1-PE job, which has no windows).
+struct ContextWindows {
+    std::unique_ptr<mpi::Window> heap, data;
+    bool busy = false;
+};
+
+// The pool of context windows.  Made collectively at init; taking and
+// giving back are local (a mutex: cold, at context create/destroy only).
+class ContextPool {
+public:
+    // Collective over the world: `n` pairs of windows over the job's heap and
+    // global data (both must be attached).
+    ContextPool(Job& j, int n);
+    ~ContextPool();
+    ContextPool(const ContextPool&) = delete;
+    ContextPool& operator=(const ContextPool&) = delete;
+
+    // A free pair, set up for `concurrent` use, or nullptr when all are
+    // taken.
+    ContextWindows* take(bool concurrent);
+    void give(ContextWindows* w);
+    int size() const { return static_cast<int>(slots_.size()); }
+    int free_count();
+
+private:
+    std::mutex mutex_;
+    std::vector<std::unique_ptr<ContextWindows>> slots_;
+};
+
+class Context {
+public:
+    // A context over `team` (which must outlive it).  `concurrent`: threads
+    // may use it at once (a shareable context under SHMEM_THREAD_MULTIPLE).
+    // `nostore`: quiet/fence need not order the program's own stores
+    // (SHMEM_CTX_NOSTORE).  Takes a pool pair if one is free, else shares the
+    // job's windows.  Local.
+    Context(Job& j, const Team& team, bool concurrent, bool nostore);
+    // Gives the windows back; the caller completes the context first.
+    ~Context();
+    Context(const Context&) = delete;
+    Context& operator=(const Context&) = delete;
+
+    const Team& team() const { return team_; }
+    // Whether the context has a pool pair of its own (else it shares the
+    // default windows).
+    bool own_windows() const { return pooled_ != nullptr; }
+    bool nostore() const { return nostore_; }
+    mpi::Window* heap_window() const { return heap_window_; }
+    mpi::Window* data_window() const { return data_window_; }
+
+    // World PE of the team PE `pe`; fatal, naming `routine`, when it is not
+    // a PE of the team.  (World contexts are checked by translate().)
+    int world_pe(const char* routine, int pe) const {
+        return world_ ? pe : team_.checked_world_pe(routine, pe);
+    }
+    // As Job::resolve for world PE `pe`, through this context's windows.
+    Target resolve(Job& j, const char* routine, const void* addr, std::size_t bytes, int pe) {
+        const Translation t = translate(j.heap, j.data, j.n_pes, addr, bytes, pe);
+        if (t.fault != Fault::none) [[unlikely]]
+            j.report(routine, t, addr, bytes, pe);
+        return {t.target.direct, t.segment == &j.heap ? heap_window_ : data_window_, t.target.offset};
+    }
+
+    // Direct stores since this context's last quiet (see Job).
+    void note_direct_store() { direct_stores_.store(true, std::memory_order_relaxed); }
+    bool take_direct_stores() {
+        if (!direct_stores_.load(std::memory_order_relaxed)) return false;
+        direct_stores_.store(false, std::memory_order_relaxed);
+        return true;
+    }
+    // Remote completion of this context's MPI operations (all, or to world
+    // PE `pe`).
+    void flush_all() {
+        if (heap_window_) heap_window_->flush_all();
+        if (data_window_) data_window_->flush_all();
+    }
+    void flush(int pe) {
+        if (heap_window_) heap_window_->flush(pe);
+        if (data_window_) data_window_->flush(pe);
+    }
+
+    // This context's AMOs in flight as Active Messages (see Job).
+    std::atomic<long> pending_am_ops{0};
+
+private:
+    Job& job_;
+    const Team& team_;
+    bool world_;    // team PE == world PE: no translation
+    bool nostore_;
+    ContextWindows* pooled_ = nullptr;
+    mpi::Window* heap_window_ = nullptr;
+    mpi::Window* data_window_ = nullptr;
+    std::atomic<bool> direct_stores_{false};
+};
+
+}  // namespace gasket::rt
