@@ -125,8 +125,18 @@ void shmem_query_thread(int *provided);
 void shmem_finalize(void);
 /* §9.1.5: *initialized = nonzero between init and finalize, else 0. */
 void shmem_query_initialized(int *initialized);
-/* §9.1.6: ends every PE of the job with exit code `status` (MPI_Abort). */
-void shmem_global_exit(int status);
+/* §9.1.6: ends every PE of the job with exit code `status` (MPI_Abort);
+ * never returns (_Noreturn in C11, [[noreturn]] in C++11). */
+#if defined(__cplusplus) && __cplusplus >= 201103L
+#define GASKET_NORETURN [[noreturn]]
+#elif !defined(__cplusplus) && defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
+#define GASKET_NORETURN _Noreturn
+#elif defined(__GNUC__)
+#define GASKET_NORETURN __attribute__((__noreturn__))
+#else
+#define GASKET_NORETURN
+#endif
+GASKET_NORETURN void shmem_global_exit(int status);
 /* §9.1.2: this PE's number in the world team, 0..n_pes-1. */
 int shmem_my_pe(void);
 /* §9.1.3: number of PEs in the world team. */
@@ -530,6 +540,11 @@ GASKET_STD_AMO_TYPES(GASKET_DECLARE_P2P_SET)
 GASKET_DEPRECATED_WAIT_TYPES(GASKET_DECLARE_WAIT)
 #undef GASKET_DECLARE_WAIT
 void shmem_wait(long *ivar, long cmp_value);
+/* Deprecated (Annex F.2.11): shmem_long_wait_until under its old untyped
+ * name.  In C11 the generic macro shmem_wait_until takes the name over (and
+ * selects shmem_long_wait_until for a long ivar); in C++ this function is
+ * the long member of the shmem_wait_until overload set. */
+void shmem_wait_until(long *ivar, int cmp, long cmp_value);
 
 /* ---- §9.12 memory ordering -------------------------------------------- */
 /* §9.12.1: puts issued before the fence to one PE are delivered before puts
@@ -557,7 +572,30 @@ void shmem_set_lock(long *lock);
 int shmem_test_lock(long *lock);
 void shmem_clear_lock(long *lock);
 
+/* ---- §10 profiling interface ------------------------------------------
+ * Every routine in this header also has a name-shifted entry point, "p" +
+ * its name (pshmem_long_put, pstart_pes), declared in <pshmem.h>: a tool
+ * defines the shmem_ routines it observes and calls the pshmem_ ones to
+ * reach Gasket.  The C11 generic names and C++ overloads below are layered
+ * over the typed C routines, so intercepting shmem_long_put also sees
+ * shmem_put on a long (they have no pshmem_ form themselves, §10.3.3). */
+/* §10.1.1: sets the profiling level for a tool that defines this routine
+ * (<= 0 off, 1 default, 2 flush, > 2 tool-defined, with tool-defined extra
+ * arguments).  Gasket itself profiles nothing: it returns at once, logging
+ * the level under SHMEM_DEBUG.  Never fails. */
+void shmem_pcontrol(int level, ...);
+
 /* ---- Annex F deprecated routines --------------------------------------- */
+/* Annex F.2.7 SHMEM_CACHE (prototypes of OpenSHMEM 1.4 and earlier): cache
+ * management for machines whose caches were not coherent with remote
+ * writes.  All memory Gasket writes is cache coherent, so these have no
+ * effect; `dest` (any address, may be NULL) is not accessed. */
+void shmem_clear_cache_inv(void);
+void shmem_set_cache_inv(void);
+void shmem_clear_cache_line_inv(void *dest);
+void shmem_set_cache_line_inv(void *dest);
+void shmem_udcflush(void);
+void shmem_udcflush_line(void *dest);
 /* §9.1.13: shmem_init; npes is ignored (the job's size comes from mpirun). */
 void start_pes(int npes);
 int _my_pe(void);   /* = shmem_my_pe */

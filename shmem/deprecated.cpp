@@ -11,4 +11,18 @@ void shfree(void* ptr) { shmem_free(ptr); }
 void* shrealloc(void* ptr, size_t size) { return shmem_realloc(ptr, size); }
 void* shmemalign(size_t alignment, size_t size) { return shmem_align(alignment, size); }
 
+// Annex F.2.7 SHMEM_CACHE: for machines whose caches were not coherent with
+// remote writes.  Every byte Gasket delivers lands in cache-coherent memory
+// (node peers store through a coherent shared mapping, MPI and the AM
+// handlers write ordinary memory), so there is nothing to flush or
+// invalidate: these have no effect.  (Annex F.2.7: meant for machines with
+// cache-management instructions; the spec prints no prototypes any more, so
+// these are the ones of OpenSHMEM 1.4 and earlier.)
+void shmem_clear_cache_inv(void) {}
+void shmem_set_cache_inv(void) {}
+void shmem_clear_cache_line_inv(void*) {}
+void shmem_set_cache_line_inv(void*) {}
+void shmem_udcflush(void) {}
+void shmem_udcflush_line(void*) {}
+
 }  // extern "C"

@@ -254,5 +254,9 @@ GASKET_DEPRECATED_WAIT_TYPES(GASKET_WAIT)
 #undef GASKET_WAIT
 
 void shmem_wait(long* ivar, long cmp_value) { wait_until<long>("shmem_wait", ivar, SHMEM_CMP_NE, cmp_value); }
+// Annex F.2.11: the untyped C/C++ name, for long.
+void shmem_wait_until(long* ivar, int cmp, long cmp_value) {
+    wait_until<long>("shmem_wait_until", ivar, cmp, cmp_value);
+}
 
 }  // extern "C"
