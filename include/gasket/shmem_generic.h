@@ -1,12 +1,26 @@
 /*
- * gasket/shmem_generic.h -- the C11 generic interface (§9.6, §9.11):
+ * gasket/shmem_generic.h -- the C11 generic interface of RMA (§9.6), AMOs
+ * (§9.7, and the deprecated generic AMO names of Annex F.2.12), signals
+ * (§9.8) and point-to-point synchronization (§9.11):
  * shmem_put(dest, source, nelems, pe), shmem_put(ctx, dest, ...), ...
- * Included by shmem.h when compiling C11 or later (not C++).
+ * Included by shmem.h when compiling C11 or later (not C++, which gets the
+ * same names as overloads: gasket/shmem_cxx.h).  The collectives' generic
+ * names are in gasket/shmem_coll_generic.h.
  *
  * Each generic name selects the typed routine from the type of the
  * symmetric object (*dest, or *source for get/g), and the ctx form from the
  * number of arguments.  A type outside the spec's table is a compile error
- * ("no association matches").  Generated from gasket/shmem_type_tables.h.
+ * ("no association matches").  The generic names are macros over the typed
+ * C routines: a profiling tool intercepting shmem_long_put sees
+ * shmem_put(long *, ...) too, and there is no pshmem_put (§10.3.3).
+ * Generated from gasket/shmem_type_tables.h; tests/surface/check_generic.py
+ * compiles every C11 synopsis of the spec for every TYPE of its table.
+ *
+ * One limit of macros: a generic call written inside an expansion of one of
+ * the gasket/shmem_type_tables.h table macros (X-macro code of your own that
+ * calls shmem_put for each row) does not expand, because the selection
+ * expands that same table macro.  Let the table expand first, then the rows
+ * (tests/surface/generic_calls.h, FOR_ROWS).
  */
 #ifndef GASKET_SHMEM_GENERIC_H
 #define GASKET_SHMEM_GENERIC_H

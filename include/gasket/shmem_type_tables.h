@@ -84,15 +84,17 @@
     X(double, double)                    \
     GASKET_STD_AMO_DISTINCT_TYPES(X)
 
-/* Table 8: Bitwise AMO Types and Names (and, or, xor). */
+/* Table 8: Bitwise AMO Types and Names (and, or, xor).  The distinct C
+ * types include int32_t and int64_t: int and long (LP64) appear in no
+ * other row, so a C11/C++ generic call on an int or long selects them. */
 #define GASKET_BITWISE_AMO_DISTINCT_TYPES(X) \
     X(unsigned int, uint)                    \
     X(unsigned long, ulong)                  \
-    X(unsigned long long, ulonglong)
+    X(unsigned long long, ulonglong)         \
+    X(int32_t, int32)                        \
+    X(int64_t, int64)
 #define GASKET_BITWISE_AMO_TYPES(X)         \
     GASKET_BITWISE_AMO_DISTINCT_TYPES(X)    \
-    X(int32_t, int32)                       \
-    X(int64_t, int64)                       \
     X(uint32_t, uint32)                     \
     X(uint64_t, uint64)
 
