@@ -54,15 +54,16 @@ int start(const char* routine, int requested, int* provided) {
     if (rt::g_job && rt::g_job->api != rt::Api::shmem)
         rt::fatal(routine, "this process already runs GASNet (gasnet_init): OpenSHMEM and GASNet in one process are "
                            "not supported");
-    if (rt::g_job) {
-        ++rt::g_job->init_count;
-        if (provided) *provided = g_thread_level;
-        return 0;
-    }
     if (requested < SHMEM_THREAD_SINGLE || requested > SHMEM_THREAD_MULTIPLE) {
         std::fprintf(stderr, "gasket: %s: requested thread level %d is not a SHMEM_THREAD_* value\n", routine,
                      requested);
         return 1;
+    }
+    if (rt::g_job) {
+        // A nested init: the level was fixed by the first (§9.2.1 Notes).
+        ++rt::g_job->init_count;
+        if (provided) *provided = g_thread_level;
+        return 0;
     }
     rt::Config config;
     std::string error;

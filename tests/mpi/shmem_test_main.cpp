@@ -13,6 +13,9 @@
 //  - GASKET_TEST_HYBRID: the program owns MPI: MPI_Init_thread before
 //    shmem_init, and after shmem_finalize checks that MPI is still usable,
 //    then calls MPI_Finalize itself.
+//  - GASKET_TEST_THREAD_MULTIPLE: shmem_init_thread(SHMEM_THREAD_MULTIPLE);
+//    its return value and *provided are kept in gasket_test::init_thread_rc
+//    and gasket_test::init_thread_provided for the tests to check.
 #include <mpi.h>
 #include <shmem.h>
 
@@ -79,6 +82,12 @@ bool all_pes(bool ok) {
 
 }  // namespace
 
+#if defined(GASKET_TEST_THREAD_MULTIPLE)
+namespace gasket_test {
+int init_thread_rc = -1, init_thread_provided = -1;
+}
+#endif
+
 int main(int argc, char** argv) {
 #if defined(GASKET_TEST_HYBRID)
     int mpi_provided = 0;
@@ -90,6 +99,12 @@ int main(int argc, char** argv) {
     ::testing::InitGoogleTest(&argc, argv);
 #if defined(GASKET_TEST_START_PES)
     start_pes(0);
+#elif defined(GASKET_TEST_THREAD_MULTIPLE)
+    gasket_test::init_thread_rc = shmem_init_thread(SHMEM_THREAD_MULTIPLE, &gasket_test::init_thread_provided);
+    if (gasket_test::init_thread_rc != 0) {
+        std::fprintf(stderr, "shmem_init_thread(SHMEM_THREAD_MULTIPLE) returned %d\n", gasket_test::init_thread_rc);
+        return 2;
+    }
 #else
     shmem_init();
 #endif
