@@ -97,6 +97,30 @@ TEST(Config, BadGasnetValuesNameTheVariableAndValue) {
     }
 }
 
+TEST(Config, ContextWindows) {
+    EXPECT_EQ(load_ok().ctx_windows, 4);
+    {
+        EnvVar v("GASKET_CTX_WINDOWS", "0");
+        EXPECT_EQ(load_ok().ctx_windows, 0);
+    }
+    {
+        EnvVar v("GASKET_CTX_WINDOWS", "64");
+        EXPECT_EQ(load_ok().ctx_windows, 64);
+    }
+    for (const char* value : {"65", "-1", "four", "4x", ""}) {
+        EnvVar v("GASKET_CTX_WINDOWS", value);
+        Config c;
+        std::string error;
+        if (*value == '\0') {  // set but empty: the default
+            EXPECT_TRUE(load_config(c, error)) << error;
+            EXPECT_EQ(c.ctx_windows, 4);
+            continue;
+        }
+        EXPECT_FALSE(load_config(c, error)) << value;
+        EXPECT_NE(error.find(std::string("GASKET_CTX_WINDOWS='") + value + "'"), std::string::npos) << error;
+    }
+}
+
 TEST(Config, BadValuesNameTheVariableAndValue) {
     {
         EnvVar a("SHMEM_SYMMETRIC_SIZE", "lots");
@@ -126,7 +150,8 @@ TEST(Config, TableListsEveryVariableWithValueAndDefault) {
         }
     EXPECT_TRUE(found);
     for (const char* name : {"SHMEM_DEBUG", "SHMEM_INFO", "SHMEM_VERSION", "GASKET_NODE_FASTPATH", "GASKET_SHARED_DATA",
-                             "GASKET_PROGRESS_THREAD", "GASNET_MAX_SEGSIZE", "GASKET_EXIT_TIMEOUT"}) {
+                             "GASKET_PROGRESS_THREAD", "GASNET_MAX_SEGSIZE", "GASKET_EXIT_TIMEOUT",
+                             "GASKET_CTX_WINDOWS"}) {
         bool listed = false;
         for (const auto& r : rows) listed |= r.name == name;
         EXPECT_TRUE(listed) << name;
