@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "context.hpp"
+#include "copy.hpp"
 #include "job.hpp"
 
 namespace gasket::rt {
@@ -22,7 +23,7 @@ enum class Completion { local, deferred };  // blocking (source reusable) | nbi 
 template <class Domain>
 inline void put_to(Domain& domain, const Target& t, const void* src, std::size_t bytes, int pe, Completion c) {
     if (t.direct) {
-        std::memmove(t.direct, src, bytes);
+        copy_direct(t.direct, src, bytes);
         domain.note_direct_store();
     } else if (c == Completion::local) {
         t.window->put(src, bytes, pe, t.offset);
@@ -35,7 +36,7 @@ inline void put_to(Domain& domain, const Target& t, const void* src, std::size_t
 // one get entry point.
 inline void get_from(const Target& t, void* dest, std::size_t bytes, int pe, Completion c) {
     if (t.direct) {
-        std::memmove(dest, t.direct, bytes);
+        copy_direct(dest, t.direct, bytes);
     } else if (c == Completion::local) {
         t.window->get(dest, bytes, pe, t.offset);
     } else {
