@@ -50,6 +50,13 @@ struct Waiter {
 // MPI_Barrier on `comm`.
 void barrier(MPI_Comm comm, Waiter w);
 
+// A barrier in memory shared by every rank of `comm`, which must all be on
+// this node (the caller knows): a counter and a generation word, spinning
+// briefly, then yielding the core between looks.  Made on the first call
+// (collective over comm: MPI_Win_allocate_shared) and kept as an attribute
+// of comm, so it is freed with comm.  Costs no MPI call after the first.
+void shared_memory_barrier(MPI_Comm comm);
+
 // MPI_Bcast of `bytes` at `buf` from rank `root`.
 void broadcast(MPI_Comm comm, void* buf, std::size_t bytes, int root, Waiter w);
 
