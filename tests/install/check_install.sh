@@ -2,7 +2,8 @@
 # check_install.sh BUILD_DIR SOURCE_DIR
 # Installs the build into a fresh prefix, then builds the consumer program
 # (an OpenSHMEM ring and a GASNet one) three ways a user would -- find_package(Gasket), pkg-config, the installed
-# oshcc -- and runs each under the installed oshrun on 2 PEs.
+# oshcc -- and runs each under the installed oshrun on 2 PEs; then a profiling tool (tests/surface) built
+# against the installed pshmem.h.
 set -eu
 build=$1 src=$2
 work=$(mktemp -d)
@@ -28,4 +29,9 @@ echo "== installed oshcc"
 "$prefix/bin/oshrun" -np 2 "$work/ring-oshcc"
 "$prefix/bin/oshcc" -std=c11 "$src/consumer/am_ring.c" -o "$work/am-ring-oshcc"
 "$prefix/bin/oshrun" -np 2 "$work/am-ring-oshcc"
+
+echo "== installed pshmem.h: a profiling tool around the installed library"
+test -f "$prefix/include/pshmem.h"
+"$prefix/bin/oshcc" -std=c11 "$src/../surface/profiling_app.c" "$src/../surface/profiling_tool.c" -o "$work/prof"
+"$prefix/bin/oshrun" -np 2 "$work/prof"
 echo "install check passed"
