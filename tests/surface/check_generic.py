@@ -18,7 +18,8 @@ C, no matching overload in C++), and the result's type is asserted.  The
 calls are compiled, never run.
 
 If the whole file fails, each generic name is compiled on its own and every
-failing name is listed with its first compiler errors; exit status 1.
+failing name is listed with its first compiler errors; exit status 1.  A
+few calls outside the tables (MUST_NOT_COMPILE) must be rejected.
 """
 import argparse
 import os
@@ -90,6 +91,29 @@ def source(functions, lang):
     return head + "\n" + "\n".join(functions)
 
 
+# Calls outside the tables: each must fail to compile (a type the spec does
+# not list for the routine, or dest and source of different types).
+MUST_NOT_COMPILE = [
+    ("shmem_put, long dest and int source", "long *d = 0; const int *s = 0; shmem_put(d, s, 1, 0);"),
+    ("shmem_atomic_fetch_and on double (not in Table 8)", "double *d = 0; (void)shmem_atomic_fetch_and(d, 1.0, 0);"),
+    ("shmem_atomic_add on float (not in Table 6)", "float *d = 0; shmem_atomic_add(d, 1.0f, 0);"),
+    ("shmem_wait_until on double (not in Table 6)", "double *v = 0; shmem_wait_until(v, SHMEM_CMP_EQ, 1.0);"),
+    ("shmem_g on a void pointer", "const void *s = 0; (void)shmem_g(s, 0);"),
+]
+
+
+def negative_checks(compiler, lang, workdir, ext):
+    """Names of the MUST_NOT_COMPILE cases that compiled."""
+    wrong = []
+    for i, (what, body) in enumerate(MUST_NOT_COMPILE):
+        p = os.path.join(workdir, f"negative_{i}.{ext}")
+        with open(p, "w") as f:
+            f.write(f"#include <shmem.h>\nvoid gasket_negative(void) {{ {body} }}\n")
+        if compile_(compiler, lang, p)[0]:
+            wrong.append(what)
+    return wrong
+
+
 def compile_(compiler, lang, path):
     flags = C_FLAGS if lang == "c11" else CXX_FLAGS
     r = subprocess.run([compiler, *flags, path, "-o", path + ".o"], capture_output=True, text=True)
@@ -124,10 +148,16 @@ def main():
     with open(path, "w") as f:
         f.write(source(funcs.values(), args.lang))
     ok, out = compile_(args.compiler, args.lang, path)
-    if ok:
+    wrong = negative_checks(args.compiler, args.lang, args.workdir, ext)
+    for what in wrong:
+        print(f"COMPILED but must not ({args.lang}): {what}")
+    if ok and not wrong:
         print(f"generic check passed ({args.lang}): {len(names)} generic names, {ncalls} typed calls compile "
-              f"and select the right routine")
+              f"and select the right routine; {len(MUST_NOT_COMPILE)} calls outside the tables are rejected")
         return 0
+    if ok:
+        print(f"generic check FAILED ({args.lang})")
+        return 1
 
     failing = []
     for n, fn in funcs.items():
