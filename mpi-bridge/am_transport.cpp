@@ -9,6 +9,7 @@
 #include <sched.h>
 
 #include "check.hpp"
+#include "happens_before.hpp"
 
 namespace gasket::mpi {
 
@@ -159,6 +160,7 @@ int AmTransport::poll_mpi(int batch) {
 }
 
 void AmTransport::deliver_message(char* base, int source, bool reply) {
+    acquire_before_delivery();  // ThreadSanitizer builds only (happens_before.hpp)
     const auto* wire = reinterpret_cast<const AmWire*>(base);
     if (reply && wire->credits) {
         credits_[source].fetch_add(int(wire->credits), std::memory_order_release);
@@ -226,6 +228,7 @@ void AmTransport::send_reply(int dest, AmWire wire, const std::int32_t* args, co
 
 void AmTransport::send(int dest, int tag, const AmWire& wire, const std::int32_t* args, const void* payload,
                        bool may_poll) {
+    release_before_send();  // ThreadSanitizer builds only (happens_before.hpp)
     const std::size_t head = sizeof(AmWire) + args_bytes(wire.nargs);
     const std::size_t total = head + wire.nbytes;
     if (peer_requests_[dest] && total <= ShmInbox::kCapacity &&
