@@ -8,8 +8,10 @@ TYPENAME expanded over the rows of each synopsis' type table (or inline
 list), SIZE over 8..128, plus the deprecated names of its Part 3 and the
 Annex F.2.7 cache routines (which the 1.6 text names without a synopsis).
 For each name the library must export the routine and its profiling twin
-"p" + name (§10).  Every function pshmem.h declares must be exported too
-(shmem.h declaring a routine the library lacks is a link error for users).
+"p" + name (§10).  With --pshmem-h (generated from shmem.h's declarations),
+shmem.h must declare every required routine, and every function it declares
+must be exported (a declared routine the library lacks is a link error for
+users).
 
 Prints every missing name, grouped by spec section, and exits 1 if any is
 missing; prints "surface check passed" otherwise.
@@ -87,6 +89,8 @@ def main():
     if args.pshmem_h:
         pnames = pshmem_h_names(args.pshmem_h)
         declared = len(pnames)
+        undeclared = [n for n in sections if "p" + n not in pnames]
+        bad += report("declarations in shmem.h (pshmem.h is generated from it)", undeclared, sections)
         undefined = sorted(n for n in pnames if n not in exported or n[1:] not in exported)
         if undefined:
             print(f"MISSING definitions of routines declared in shmem.h / pshmem.h ({len(undefined)}):")
