@@ -1,7 +1,8 @@
 // tests/mpi/coll_data_test.cpp -- §9.10.1-8: barriers and syncs (their
 // completion rules), broadcast, collect, fcollect, alltoall and alltoalls
-// for every Table 5 type and the *mem forms, on SHMEM_TEAM_WORLD and
-// SHMEM_TEAM_SHARED; the deprecated active-set forms (broadcast32/64,
+// for every Table 5 type and the *mem forms, on SHMEM_TEAM_WORLD,
+// SHMEM_TEAM_SHARED and the splits of coll_teams.hpp (even, odd, PEs
+// 1..n-1, reversed: team PE numbers differ from world ones); the deprecated active-set forms (broadcast32/64,
 // collect32/64, fcollect32/64, alltoall32/64, alltoalls32/64, shmem_barrier,
 // shmem_sync) on the whole job, the even PEs and PEs 1..n-1; the error
 // returns of the team forms; and AMOs issued before a collective while the
@@ -13,6 +14,7 @@
 // including the elements a routine must not touch.
 #include <unistd.h>
 
+#include "coll_teams.hpp"
 #include "shmem_test.hpp"
 
 namespace {
@@ -39,7 +41,14 @@ void heap_buffers() {
     }
 }
 
-std::vector<shmem_team_t> teams() { return {SHMEM_TEAM_WORLD, SHMEM_TEAM_SHARED}; }
+// The teams of coll_teams.hpp this PE belongs to (in the same order on
+// every PE, so each team's collectives are called by exactly its members).
+std::vector<shmem_team_t> teams() {
+    std::vector<shmem_team_t> mine;
+    for (shmem_team_t t : coll_teams())
+        if (t != SHMEM_TEAM_INVALID) mine.push_back(t);
+    return mine;
+}
 
 template <class T>
 using BcastFn = int (*)(shmem_team_t, T*, const T*, size_t, int);
@@ -137,6 +146,18 @@ void check_alltoalls(const char* name, StridedFn<T> fn, shmem_team_t team, std::
         EXPECT_EQ(dst[e], want) << name << " dst " << dst_stride << " sst " << sst << ": dest element " << e
                                 << " on PE " << p;
     }
+}
+
+// The split teams are what the tests assume (team PE numbers included).
+TEST(CollTeams, Shapes) {
+    const std::vector<shmem_team_t>& t = coll_teams();
+    const int p = me(), n = npes();
+    ASSERT_EQ(t.size(), 6u);
+    EXPECT_EQ(shmem_team_my_pe(t[2]), p % 2 == 0 ? p / 2 : -1);
+    EXPECT_EQ(shmem_team_my_pe(t[3]), p % 2 == 1 ? p / 2 : -1);
+    EXPECT_EQ(shmem_team_my_pe(t[4]), p >= 1 ? p - 1 : -1);
+    EXPECT_EQ(shmem_team_my_pe(t[5]), n - 1 - p);
+    EXPECT_EQ(shmem_team_n_pes(t[5]), n);
 }
 
 #define CHECK_DATA(TYPE, NAME)                                                                               \

@@ -14,7 +14,9 @@
 // PROD; floating and complex values are small integers, so the order MPI
 // combines them in does not matter.
 //
-// Teams: SHMEM_TEAM_WORLD and SHMEM_TEAM_SHARED; the deprecated forms on
+// Teams: SHMEM_TEAM_WORLD, SHMEM_TEAM_SHARED and the splits of
+// coll_teams.hpp (even PEs, odd PEs, PEs 1..n-1, all PEs reversed, so team
+// PE numbers differ from world PE numbers); the deprecated forms on
 // the whole job, on the even PEs (logPE_stride 1) and on PE 1..n-1.  Each
 // routine runs on 7 elements (in a symmetric-heap array, dest != source),
 // then in place (dest == source) on 5 elements, then with nreduce 0 (dest
@@ -22,6 +24,7 @@
 #include <functional>
 #include <string>
 
+#include "coll_teams.hpp"
 #include "shmem_test.hpp"
 
 namespace {
@@ -198,8 +201,13 @@ void check_scan(const char* name, ReduceFn<T> fn, bool inclusive, shmem_team_t t
     for (std::size_t i = 0; i < kN; ++i) EXPECT_TRUE(equal(src[i], want(i))) << name << " in place, element " << i;
 }
 
-// Every team the reductions run on.
-std::vector<shmem_team_t> teams() { return {SHMEM_TEAM_WORLD, SHMEM_TEAM_SHARED}; }
+// Every team the reductions run on, this PE's memberships only.
+std::vector<shmem_team_t> teams() {
+    std::vector<shmem_team_t> mine;
+    for (shmem_team_t t : coll_teams())
+        if (t != SHMEM_TEAM_INVALID) mine.push_back(t);
+    return mine;
+}
 
 #define CHECK_REDUCE(TYPE, NAME, OP, ENUM) \
     for (shmem_team_t t : teams()) check_reduce<TYPE>("shmem_" #NAME "_" #OP "_reduce", shmem_##NAME##_##OP##_reduce, ENUM, t);

@@ -1,0 +1,33 @@
+// tests/mpi/coll_teams.hpp -- the teams the collective tests run on:
+// SHMEM_TEAM_WORLD, SHMEM_TEAM_SHARED and splits of the world team (made
+// once, collectively, at the first call): the even PEs, the odd PEs, PEs
+// 1..n-1, and every PE in reverse order (stride -1, so team PE i is world
+// PE n-1-i).  On a PE outside a split its entry is SHMEM_TEAM_INVALID; the
+// tests skip those, so every collective is called by exactly its members.
+#pragma once
+
+#include <shmem.h>
+
+#include <vector>
+
+namespace gasket_test {
+
+inline const std::vector<shmem_team_t>& coll_teams() {
+    static std::vector<shmem_team_t> teams = [] {
+        const int n = shmem_n_pes();
+        std::vector<shmem_team_t> v{SHMEM_TEAM_WORLD, SHMEM_TEAM_SHARED};
+        auto split = [&](int start, int stride, int size) {
+            shmem_team_t t = SHMEM_TEAM_INVALID;
+            if (size >= 1) shmem_team_split_strided(SHMEM_TEAM_WORLD, start, stride, size, nullptr, 0, &t);
+            v.push_back(t);
+        };
+        split(0, 2, (n + 1) / 2);   // even PEs
+        split(1, 2, n / 2);         // odd PEs
+        split(1, 1, n - 1);         // PEs 1..n-1
+        split(n - 1, -1, n);        // reversed
+        return v;
+    }();
+    return teams;
+}
+
+}  // namespace gasket_test
