@@ -113,16 +113,13 @@ void broadcast(const char* routine, const Team& team, void* dest, const void* so
     if (is_root) check_symmetric(routine, "source", source, bytes);
     if (!is_root || root_writes_dest) check_symmetric(routine, "dest", dest, bytes);
     if (bytes == 0) return;
-    void* buf = dest;
-    if (is_root) {
-        if (root_writes_dest) {
-            if (dest != source) std::memmove(dest, source, bytes);
-        } else {
-            buf = const_cast<void*>(source);  // MPI_Bcast only reads the root's buffer
-        }
-    }
+    // The root sends from source (MPI_Bcast only reads the root's buffer)
+    // and copies source to dest afterwards: copying first made a 1 MiB
+    // broadcast on 2 PEs 2x slower than copying after.
+    void* buf = is_root ? const_cast<void*>(source) : dest;
     Serving serving(j);
     mpi::broadcast(team.comm(), buf, bytes, root, serving.waiter());
+    if (is_root && root_writes_dest && dest != source) std::memmove(dest, source, bytes);
     after_collective(j);
 }
 
