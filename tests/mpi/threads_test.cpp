@@ -54,7 +54,7 @@ std::vector<unsigned char> region_pattern(int pe, int t) {
     return v;
 }
 
-// Mismatches of `n` bytes at `got` against byte_of(pe, t, ...).
+// Mismatches of a kRegion-byte region against byte_of(pe, t, ...).
 struct Mismatch {
     std::size_t count = 0, first = 0;
     int got = 0, want = 0;
@@ -106,9 +106,8 @@ TEST(ThreadLevel, InitThreadProvidesMultiple) {
     });
     EXPECT_EQ(wrong.load(), 0) << "threads whose shmem_query_thread was not SHMEM_THREAD_MULTIPLE";
     // The levels are ordered (§9.2).
-    EXPECT_LT(SHMEM_THREAD_SINGLE, SHMEM_THREAD_FUNNELED);
-    EXPECT_LT(SHMEM_THREAD_FUNNELED, SHMEM_THREAD_SERIALIZED);
-    EXPECT_LT(SHMEM_THREAD_SERIALIZED, SHMEM_THREAD_MULTIPLE);
+    static_assert(SHMEM_THREAD_SINGLE < SHMEM_THREAD_FUNNELED && SHMEM_THREAD_FUNNELED < SHMEM_THREAD_SERIALIZED &&
+                  SHMEM_THREAD_SERIALIZED < SHMEM_THREAD_MULTIPLE);
 }
 
 TEST(ThreadLevel, NestedInitKeepsTheLevel) {
