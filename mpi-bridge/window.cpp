@@ -49,6 +49,14 @@ void Window::recycle_ring() {
     ring_used_ = 0;
 }
 
+void Window::flush_all_concurrent() {
+    std::lock_guard<std::mutex> hold(flush_mutex_);
+    const int pending = pending_.exchange(kNone, std::memory_order_acq_rel);
+    if (pending != kNone) flush_pending(pending);
+}
+
+void Window::wait_for_flush() { std::lock_guard<std::mutex> hold(flush_mutex_); }
+
 void Window::set_concurrent(bool concurrent) {
     // put() uses the bounce ring whenever it exists: threads would share it.
     threaded_ = concurrent;

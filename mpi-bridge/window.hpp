@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <mutex>
 #include <vector>
 
 #include "check.hpp"
@@ -90,13 +91,17 @@ public:
     // Remote completion of everything issued on this window.  Op tracking:
     // nothing is flushed when nothing is outstanding, and one target's
     // operations are completed with MPI_Win_flush rather than _flush_all.
+    //
+    // Concurrent windows: the thread that takes the pending state flushes
+    // for everyone, so another thread finding nothing pending may only
+    // return once that flush is over.  Taking and flushing therefore hold
+    // flush_mutex_ (uncontended: one lock per flush), and a thread that
+    // finds nothing waits for the lock.
     void flush_all() {
+        if (threaded_) return flush_all_concurrent();
         const int pending = take_pending();
         if (pending == kNone) return;
-        if (pending >= 0)
-            check(MPI_Win_flush(pending, win_), "MPI_Win_flush");
-        else
-            check(MPI_Win_flush_all(win_), "MPI_Win_flush_all");
+        flush_pending(pending);
         ring_used_ = 0;  // every put sent from the ring is complete
     }
     // Local completion of everything issued on this window (origin buffers
@@ -104,7 +109,10 @@ public:
     void flush_local_all() { check(MPI_Win_flush_local_all(win_), "MPI_Win_flush_local_all"); }
     // Remote completion of everything issued to `target`.
     void flush(int target) {
-        if (pending_.load(std::memory_order_relaxed) != kNone) check(MPI_Win_flush(target, win_), "MPI_Win_flush");
+        if (pending_.load(std::memory_order_acquire) != kNone)
+            check(MPI_Win_flush(target, win_), "MPI_Win_flush");
+        else if (threaded_)
+            wait_for_flush();  // another thread may be completing ours
     }
     // Synchronizes this process's public and private copies (before polling
     // local memory that others update with MPI).
@@ -125,6 +133,14 @@ private:
         return MPI_Aint(disp) + (block_start_.empty() ? 0 : block_start_[target]);
     }
     void lock();
+    void flush_pending(int pending) {
+        if (pending >= 0)
+            check(MPI_Win_flush(pending, win_), "MPI_Win_flush");
+        else
+            check(MPI_Win_flush_all(win_), "MPI_Win_flush_all");
+    }
+    void flush_all_concurrent();  // out of line: takes flush_mutex_
+    void wait_for_flush();        // returns once no flush_all is under way
     void recycle_ring();  // MPI_Win_flush_local_all, then reuse the ring
     // Records an operation to `target` not yet remotely complete.  Steady
     // state (same target again, or several already) is a load, no store;
@@ -161,6 +177,7 @@ private:
 
     MPI_Win win_ = MPI_WIN_NULL;
     std::atomic<int> pending_{kNone};
+    std::mutex flush_mutex_;  // concurrent windows: held while taking and flushing
     std::vector<MPI_Aint> block_start_;  // per target, allocated windows only
     // Threads may use the window concurrently.
     bool threaded_ = false;

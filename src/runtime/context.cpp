@@ -44,7 +44,7 @@ int ContextPool::free_count() {
 }
 
 Context::Context(Job& j, const Team& team, bool concurrent, bool nostore)
-    : job_(j), team_(team), world_(&team == j.world_team.get()), nostore_(nostore) {
+    : job_(j), team_(team), world_(&team == j.world_team.get()), nostore_(nostore), concurrent_(concurrent) {
     if (j.contexts) pooled_ = j.contexts->take(concurrent);
     if (pooled_) {
         heap_window_ = pooled_->heap.get();

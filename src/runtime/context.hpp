@@ -91,7 +91,9 @@ public:
 
     // Direct stores since this context's last quiet (see Job).
     void note_direct_store() { direct_stores_.store(true, std::memory_order_relaxed); }
+    // (A concurrent context fences on every quiet: see Job.)
     bool take_direct_stores() {
+        if (concurrent_) return true;
         if (!direct_stores_.load(std::memory_order_relaxed)) return false;
         direct_stores_.store(false, std::memory_order_relaxed);
         return true;
@@ -115,6 +117,7 @@ private:
     const Team& team_;
     bool world_;    // team PE == world PE: no translation
     bool nostore_;
+    bool concurrent_;  // threads may use it at once
     ContextWindows* pooled_ = nullptr;
     mpi::Window* heap_window_ = nullptr;
     mpi::Window* data_window_ = nullptr;

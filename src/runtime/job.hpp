@@ -75,7 +75,11 @@ public:
     // Direct stores (puts by load/store) since the last quiet: only then does
     // quiet need a full memory fence.
     void note_direct_store() { direct_stores_.store(true, std::memory_order_relaxed); }
+    // With threads (concurrent_rma) the flag cannot tell whose stores it
+    // saw: another thread's quiet may have cleared it after this thread's
+    // stores, so every quiet fences.
     bool take_direct_stores() {
+        if (concurrent_rma) return true;
         if (!direct_stores_.load(std::memory_order_relaxed)) return false;
         direct_stores_.store(false, std::memory_order_relaxed);
         return true;
