@@ -39,12 +39,16 @@ bool every_pe_mapped(const Job& j) {
 }
 
 // The Waiter of a collective: serve Active Messages while waiting unless
-// nobody can need it (no AM engine, a progress thread that serves them, or
-// every PE mapped).
+// nobody can need it (no AM engine, or every PE mapped).  With a progress
+// thread, data collectives stay blocking (their nonblocking forms cost
+// 2-3x at 8 B) and leave serving to it; barriers serve from this thread
+// too, because PEs reach them at very different times: AMOs to a PE
+// blocked in MPI_Barrier waited for the progress thread's next wake-up
+// (shmem_amo_stress off the fast path went from 1 s to 16 s).
 class Serving {
 public:
-    explicit Serving(Job& j)
-        : job_(j), needed_(j.am && !j.am->progress_thread_running() && !every_pe_mapped(j)) {}
+    explicit Serving(Job& j, bool barrier = false)
+        : job_(j), needed_(j.am && !every_pe_mapped(j) && (barrier || !j.am->progress_thread_running())) {}
     mpi::Waiter waiter() { return needed_ ? mpi::Waiter{&Serving::poll, this} : mpi::Waiter{}; }
 
 private:
@@ -98,7 +102,7 @@ void synchronize(const char* routine, const Team& team, bool quiet_first) {
         std::atomic_thread_fence(std::memory_order_seq_cst);
         return;
     }
-    Serving serving(j);
+    Serving serving(j, true);
     mpi::barrier(team.comm(), serving.waiter());
     // Puts by other PEs through MPI, completed before they entered, become
     // visible to this PE's loads.
