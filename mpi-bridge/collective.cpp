@@ -12,6 +12,7 @@
 #include <memory>
 
 #include "check.hpp"
+#include "happens_before.hpp"
 #include "node_memory.hpp"
 #include "split_barrier.hpp"
 
@@ -72,13 +73,18 @@ void wait(MPI_Request& request, Waiter w) {
 // nonblocking and completed while polling.
 template <class Blocking, class Nonblocking>
 void run(Waiter w, const char* name, const char* iname, Blocking blocking, Nonblocking nonblocking) {
+    // What this thread did before the collective happens before what any
+    // thread does after a later one: TSan cannot see the order that goes
+    // through MPI and the other processes (happens_before.hpp).
+    release_before_send();
     if (!w.poll) {
         check(blocking(), name);
-        return;
+    } else {
+        MPI_Request request;
+        check(nonblocking(&request), iname);
+        wait(request, w);
     }
-    MPI_Request request;
-    check(nonblocking(&request), iname);
-    wait(request, w);
+    acquire_before_delivery();
 }
 
 MPI_Datatype datatype(Elem e) {
@@ -156,8 +162,10 @@ SplitBarrier& split_barrier_of(MPI_Comm comm) {
 }  // namespace
 
 void barrier(MPI_Comm comm, Waiter w) {
+    release_before_send();  // (see run)
     if (!w.poll) {
         check(MPI_Barrier(comm), "MPI_Barrier");
+        acquire_before_delivery();
         return;
     }
     // Polling: the dissemination barrier of eager messages that GASNet's
@@ -168,6 +176,7 @@ void barrier(MPI_Comm comm, Waiter w) {
     long long ignored[SplitBarrier::kValues];
     b.start(none);
     while (!b.test(ignored)) w.poll(w.context);
+    acquire_before_delivery();
 }
 
 namespace {
