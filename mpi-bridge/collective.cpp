@@ -135,28 +135,28 @@ std::size_t elem_bytes(Elem e) {
 
 namespace {
 
-int delete_split_barrier(MPI_Comm, int, void* attribute, void*) {
-    delete static_cast<SplitBarrier*>(attribute);
-    return MPI_SUCCESS;
-}
-
-// The polling barrier of `comm`, made at its first barrier (collectively,
-// as barriers are) and freed with it.
-SplitBarrier& split_barrier_of(MPI_Comm comm) {
+// The T of `comm`: made at its first use (collectively: the barriers that
+// use this are collective) and deleted when comm is freed, as an MPI
+// attribute.
+template <class T>
+T& cached_on(MPI_Comm comm) {
     static int keyval = [] {
         int k = MPI_KEYVAL_INVALID;
-        check(MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_split_barrier, &k, nullptr),
-              "MPI_Comm_create_keyval");
+        MPI_Comm_delete_attr_function* erase = [](MPI_Comm, int, void* attribute, void*) {
+            delete static_cast<T*>(attribute);
+            return MPI_SUCCESS;
+        };
+        check(MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, erase, &k, nullptr), "MPI_Comm_create_keyval");
         return k;
     }();
     void* attribute = nullptr;
     int found = 0;
     check(MPI_Comm_get_attr(comm, keyval, &attribute, &found), "MPI_Comm_get_attr");
     if (!found) {
-        attribute = new SplitBarrier(comm);
+        attribute = new T(comm);
         check(MPI_Comm_set_attr(comm, keyval, attribute), "MPI_Comm_set_attr");
     }
-    return *static_cast<SplitBarrier*>(attribute);
+    return *static_cast<T*>(attribute);
 }
 
 }  // namespace
@@ -171,7 +171,7 @@ void barrier(MPI_Comm comm, Waiter w) {
     // Polling: the dissemination barrier of eager messages that GASNet's
     // barrier uses (split_barrier.hpp) costs about what MPI_Barrier costs;
     // MPI_Ibarrier cost 1.5x (bench-coll, off the node fast path).
-    SplitBarrier& b = split_barrier_of(comm);
+    SplitBarrier& b = cached_on<SplitBarrier>(comm);
     const long long none[SplitBarrier::kValues] = {};
     long long ignored[SplitBarrier::kValues];
     b.start(none);
@@ -224,29 +224,9 @@ private:
     int size_ = 1;
 };
 
-int delete_shm_barrier(MPI_Comm, int, void* attribute, void*) {
-    delete static_cast<ShmBarrier*>(attribute);
-    return MPI_SUCCESS;
-}
-
 }  // namespace
 
-void shared_memory_barrier(MPI_Comm comm) {
-    static int keyval = [] {
-        int k = MPI_KEYVAL_INVALID;
-        check(MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_shm_barrier, &k, nullptr),
-              "MPI_Comm_create_keyval");
-        return k;
-    }();
-    void* attribute = nullptr;
-    int found = 0;
-    check(MPI_Comm_get_attr(comm, keyval, &attribute, &found), "MPI_Comm_get_attr");
-    if (!found) {
-        attribute = new ShmBarrier(comm);
-        check(MPI_Comm_set_attr(comm, keyval, attribute), "MPI_Comm_set_attr");
-    }
-    static_cast<ShmBarrier*>(attribute)->wait();
-}
+void shared_memory_barrier(MPI_Comm comm) { cached_on<ShmBarrier>(comm).wait(); }
 
 void broadcast(MPI_Comm comm, void* buf, std::size_t bytes, int root, Waiter w) {
     char* p = static_cast<char*>(buf);

@@ -199,17 +199,24 @@ const void* reduction_source(const void* dest, const void* source, std::size_t b
     copy.assign(static_cast<const char*>(source), static_cast<const char*>(source) + bytes);
     return copy.data();
 }
+
+// Checks a reduction's or scan's buffers (count elements of e) and returns
+// what MPI reads (see reduction_source).
+const void* checked_reduction_source(const char* routine, void* dest, const void* source, std::size_t count, Elem e,
+                                     std::vector<char>& copy) {
+    const std::size_t bytes = count * mpi::elem_bytes(e);
+    check_symmetric(routine, "source", source, bytes);
+    check_symmetric(routine, "dest", dest, bytes);
+    return reduction_source(dest, source, bytes, copy);
+}
 }  // namespace
 
 void reduce(const char* routine, const Team& team, void* dest, const void* source, std::size_t count, Elem e,
             ReduceOp op) {
     Job& j = job(routine);
-    const std::size_t bytes = count * mpi::elem_bytes(e);
-    check_symmetric(routine, "source", source, bytes);
-    check_symmetric(routine, "dest", dest, bytes);
-    if (count == 0) return;
     std::vector<char> copy;
-    const void* src = reduction_source(dest, source, bytes, copy);
+    const void* src = checked_reduction_source(routine, dest, source, count, e, copy);
+    if (count == 0) return;
     Serving serving(j);
     mpi::allreduce(team.comm(), src, dest, count, e, op, serving.waiter());
     after_collective(j);
@@ -218,17 +225,14 @@ void reduce(const char* routine, const Team& team, void* dest, const void* sourc
 void scan(const char* routine, const Team& team, void* dest, const void* source, std::size_t count, Elem e,
           bool inclusive) {
     Job& j = job(routine);
-    const std::size_t bytes = count * mpi::elem_bytes(e);
-    check_symmetric(routine, "source", source, bytes);
-    check_symmetric(routine, "dest", dest, bytes);
-    if (count == 0) return;
     std::vector<char> copy;
-    const void* src = reduction_source(dest, source, bytes, copy);
+    const void* src = checked_reduction_source(routine, dest, source, count, e, copy);
+    if (count == 0) return;
     Serving serving(j);
     mpi::scan_sum(team.comm(), src, dest, count, e, inclusive, serving.waiter());
     // MPI_Exscan leaves rank 0's result undefined; §9.10.10 says zero (all
     // bits zero is 0 for every type of Table 10).
-    if (!inclusive && team.my_pe() == 0) std::memset(dest, 0, bytes);
+    if (!inclusive && team.my_pe() == 0) std::memset(dest, 0, count * mpi::elem_bytes(e));
     after_collective(j);
 }
 
