@@ -50,7 +50,7 @@ void check_node(const char* routine, rt::Job& j, gasnet_node_t node) {
         rt::fatal(routine, "node %u is out of range: the job has nodes 0..%d", node, j.n_pes - 1);
 }
 
-rt::Target remote(const char* routine, rt::Job& j, gasnet_node_t node, const void* addr, std::size_t nbytes) {
+[[gnu::always_inline]] inline rt::Target remote(const char* routine, rt::Job& j, gasnet_node_t node, const void* addr, std::size_t nbytes) {
     check_node(routine, j, node);
     const gasnet_seginfo_t& seg = g_state.segments[node];
     const auto a = reinterpret_cast<std::uintptr_t>(addr), base = reinterpret_cast<std::uintptr_t>(seg.addr);
@@ -159,7 +159,7 @@ void put_nbi_small(rt::Job& j, const rt::Target& t, gasnet_node_t node, const vo
 // How an operation must end.
 enum class Sync { blocking, explicit_handle, implicit };
 
-gasnet_handle_t finish(rt::Job& j, const rt::Target& t, gasnet_node_t node, Sync sync, bool is_put) {
+[[gnu::always_inline]] inline gasnet_handle_t finish(rt::Job& j, const rt::Target& t, gasnet_node_t node, Sync sync, bool is_put) {
     if (t.direct) {
         std::atomic_thread_fence(std::memory_order_seq_cst);  // visible before anything that follows
         return GASNET_INVALID_HANDLE;
@@ -176,7 +176,7 @@ gasnet_handle_t finish(rt::Job& j, const rt::Target& t, gasnet_node_t node, Sync
     return GASNET_INVALID_HANDLE;
 }
 
-gasnet_handle_t put(const char* routine, gasnet_node_t node, void* dest, const void* src, std::size_t nbytes,
+[[gnu::always_inline]] inline gasnet_handle_t put(const char* routine, gasnet_node_t node, void* dest, const void* src, std::size_t nbytes,
                     Sync sync, rt::Completion local) {
     rt::Job& j = extended_job(routine);
     if (nbytes == 0) {
@@ -202,7 +202,7 @@ gasnet_handle_t put(const char* routine, gasnet_node_t node, void* dest, const v
     return finish(j, t, node, sync, true);
 }
 
-gasnet_handle_t get(const char* routine, void* dest, gasnet_node_t node, const void* src, std::size_t nbytes,
+[[gnu::always_inline]] inline gasnet_handle_t get(const char* routine, void* dest, gasnet_node_t node, const void* src, std::size_t nbytes,
                     Sync sync) {
     rt::Job& j = extended_job(routine);
     if (nbytes == 0) {
