@@ -15,30 +15,25 @@
 
 inline int shmem_sync(shmem_team_t team) { return shmem_team_sync(team); }
 
+/* GASKET_CXX_FORWARD comes from gasket/shmem_cxx.h, included just before. */
+#define GASKET_CXX_COLL_COUNT(TYPE, NAME, OP)                                                               \
+    GASKET_CXX_FORWARD(int, OP, NAME##_##OP, (shmem_team_t team, TYPE * dest, const TYPE *source, size_t n), \
+                       (team, dest, source, n))
 #define GASKET_CXX_COLL_RMA(TYPE, NAME)                                                                         \
-    inline int shmem_alltoall(shmem_team_t team, TYPE *dest, const TYPE *source, size_t nelems) {               \
-        return shmem_##NAME##_alltoall(team, dest, source, nelems);                                             \
-    }                                                                                                           \
-    inline int shmem_alltoalls(shmem_team_t team, TYPE *dest, const TYPE *source, ptrdiff_t dst, ptrdiff_t sst, \
-                               size_t nelems) {                                                                 \
-        return shmem_##NAME##_alltoalls(team, dest, source, dst, sst, nelems);                                  \
-    }                                                                                                           \
-    inline int shmem_broadcast(shmem_team_t team, TYPE *dest, const TYPE *source, size_t nelems, int PE_root) { \
-        return shmem_##NAME##_broadcast(team, dest, source, nelems, PE_root);                                   \
-    }                                                                                                           \
-    inline int shmem_collect(shmem_team_t team, TYPE *dest, const TYPE *source, size_t nelems) {                \
-        return shmem_##NAME##_collect(team, dest, source, nelems);                                              \
-    }                                                                                                           \
-    inline int shmem_fcollect(shmem_team_t team, TYPE *dest, const TYPE *source, size_t nelems) {               \
-        return shmem_##NAME##_fcollect(team, dest, source, nelems);                                             \
-    }
+    GASKET_CXX_COLL_COUNT(TYPE, NAME, alltoall)                                                                 \
+    GASKET_CXX_FORWARD(int, alltoalls, NAME##_alltoalls,                                                        \
+                       (shmem_team_t team, TYPE * dest, const TYPE *source, ptrdiff_t dst, ptrdiff_t sst,       \
+                        size_t nelems),                                                                         \
+                       (team, dest, source, dst, sst, nelems))                                                  \
+    GASKET_CXX_FORWARD(int, broadcast, NAME##_broadcast,                                                        \
+                       (shmem_team_t team, TYPE * dest, const TYPE *source, size_t nelems, int PE_root),        \
+                       (team, dest, source, nelems, PE_root))                                                   \
+    GASKET_CXX_COLL_COUNT(TYPE, NAME, collect)                                                                  \
+    GASKET_CXX_COLL_COUNT(TYPE, NAME, fcollect)
 GASKET_STD_RMA_DISTINCT_TYPES(GASKET_CXX_COLL_RMA)
 #undef GASKET_CXX_COLL_RMA
 
-#define GASKET_CXX_REDUCE_OP(TYPE, NAME, OP)                                                                \
-    inline int shmem_##OP##_reduce(shmem_team_t team, TYPE *dest, const TYPE *source, size_t nreduce) {     \
-        return shmem_##NAME##_##OP##_reduce(team, dest, source, nreduce);                                   \
-    }
+#define GASKET_CXX_REDUCE_OP(TYPE, NAME, OP) GASKET_CXX_COLL_COUNT(TYPE, NAME, OP##_reduce)
 #define GASKET_CXX_REDUCE_BITWISE(TYPE, NAME) \
     GASKET_CXX_REDUCE_OP(TYPE, NAME, and)     \
     GASKET_CXX_REDUCE_OP(TYPE, NAME, or)      \
@@ -46,15 +41,11 @@ GASKET_STD_RMA_DISTINCT_TYPES(GASKET_CXX_COLL_RMA)
 #define GASKET_CXX_REDUCE_MINMAX(TYPE, NAME) \
     GASKET_CXX_REDUCE_OP(TYPE, NAME, max)    \
     GASKET_CXX_REDUCE_OP(TYPE, NAME, min)
-#define GASKET_CXX_REDUCE_ARITH(TYPE, NAME)                                                                 \
-    GASKET_CXX_REDUCE_OP(TYPE, NAME, sum)                                                                   \
-    GASKET_CXX_REDUCE_OP(TYPE, NAME, prod)                                                                  \
-    inline int shmem_sum_inscan(shmem_team_t team, TYPE *dest, const TYPE *source, size_t nelems) {         \
-        return shmem_##NAME##_sum_inscan(team, dest, source, nelems);                                       \
-    }                                                                                                       \
-    inline int shmem_sum_exscan(shmem_team_t team, TYPE *dest, const TYPE *source, size_t nelems) {         \
-        return shmem_##NAME##_sum_exscan(team, dest, source, nelems);                                       \
-    }
+#define GASKET_CXX_REDUCE_ARITH(TYPE, NAME)       \
+    GASKET_CXX_REDUCE_OP(TYPE, NAME, sum)         \
+    GASKET_CXX_REDUCE_OP(TYPE, NAME, prod)        \
+    GASKET_CXX_COLL_COUNT(TYPE, NAME, sum_inscan) \
+    GASKET_CXX_COLL_COUNT(TYPE, NAME, sum_exscan)
 GASKET_TEAM_REDUCE_BITWISE_DISTINCT_TYPES(GASKET_CXX_REDUCE_BITWISE)
 GASKET_TEAM_REDUCE_MINMAX_DISTINCT_TYPES(GASKET_CXX_REDUCE_MINMAX)
 GASKET_TEAM_REDUCE_ARITH_DISTINCT_TYPES(GASKET_CXX_REDUCE_ARITH)
@@ -62,5 +53,6 @@ GASKET_TEAM_REDUCE_ARITH_DISTINCT_TYPES(GASKET_CXX_REDUCE_ARITH)
 #undef GASKET_CXX_REDUCE_MINMAX
 #undef GASKET_CXX_REDUCE_ARITH
 #undef GASKET_CXX_REDUCE_OP
+#undef GASKET_CXX_COLL_COUNT
 
 #endif /* GASKET_SHMEM_COLL_CXX_H */

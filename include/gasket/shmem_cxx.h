@@ -24,178 +24,96 @@
 #ifndef GASKET_SHMEM_CXX_H
 #define GASKET_SHMEM_CXX_H
 
-/* ---- §9.6 RMA, §9.8.3-4 put-with-signal: Table 5 ---------------------- */
-#define GASKET_CXX_RMA(T, N)                                                                                       \
-    inline void shmem_put(T *dest, const T *source, size_t nelems, int pe) {                                       \
-        shmem_##N##_put(dest, source, nelems, pe);                                                                 \
-    }                                                                                                              \
-    inline void shmem_put(shmem_ctx_t ctx, T *dest, const T *source, size_t nelems, int pe) {                      \
-        shmem_ctx_##N##_put(ctx, dest, source, nelems, pe);                                                        \
-    }                                                                                                              \
-    inline void shmem_get(T *dest, const T *source, size_t nelems, int pe) {                                       \
-        shmem_##N##_get(dest, source, nelems, pe);                                                                 \
-    }                                                                                                              \
-    inline void shmem_get(shmem_ctx_t ctx, T *dest, const T *source, size_t nelems, int pe) {                      \
-        shmem_ctx_##N##_get(ctx, dest, source, nelems, pe);                                                        \
-    }                                                                                                              \
-    inline void shmem_p(T *dest, T value, int pe) { shmem_##N##_p(dest, value, pe); }                              \
-    inline void shmem_p(shmem_ctx_t ctx, T *dest, T value, int pe) { shmem_ctx_##N##_p(ctx, dest, value, pe); }    \
-    inline T shmem_g(const T *source, int pe) { return shmem_##N##_g(source, pe); }                                \
-    inline T shmem_g(shmem_ctx_t ctx, const T *source, int pe) { return shmem_ctx_##N##_g(ctx, source, pe); }      \
-    inline void shmem_iput(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) {        \
-        shmem_##N##_iput(dest, source, dst, sst, nelems, pe);                                                      \
-    }                                                                                                              \
-    inline void shmem_iput(shmem_ctx_t ctx, T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst,               \
-                           size_t nelems, int pe) {                                                                \
-        shmem_ctx_##N##_iput(ctx, dest, source, dst, sst, nelems, pe);                                             \
-    }                                                                                                              \
-    inline void shmem_iget(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) {        \
-        shmem_##N##_iget(dest, source, dst, sst, nelems, pe);                                                      \
-    }                                                                                                              \
-    inline void shmem_iget(shmem_ctx_t ctx, T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst,               \
-                           size_t nelems, int pe) {                                                                \
-        shmem_ctx_##N##_iget(ctx, dest, source, dst, sst, nelems, pe);                                             \
-    }                                                                                                              \
-    inline void shmem_ibput(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, \
-                            int pe) {                                                                              \
-        shmem_##N##_ibput(dest, source, dst, sst, bsize, nblocks, pe);                                             \
-    }                                                                                                              \
-    inline void shmem_ibput(shmem_ctx_t ctx, T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst,              \
-                            size_t bsize, size_t nblocks, int pe) {                                                \
-        shmem_ctx_##N##_ibput(ctx, dest, source, dst, sst, bsize, nblocks, pe);                                    \
-    }                                                                                                              \
-    inline void shmem_ibget(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, \
-                            int pe) {                                                                              \
-        shmem_##N##_ibget(dest, source, dst, sst, bsize, nblocks, pe);                                             \
-    }                                                                                                              \
-    inline void shmem_ibget(shmem_ctx_t ctx, T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst,              \
-                            size_t bsize, size_t nblocks, int pe) {                                                \
-        shmem_ctx_##N##_ibget(ctx, dest, source, dst, sst, bsize, nblocks, pe);                                    \
-    }                                                                                                              \
-    inline void shmem_put_nbi(T *dest, const T *source, size_t nelems, int pe) {                                   \
-        shmem_##N##_put_nbi(dest, source, nelems, pe);                                                             \
-    }                                                                                                              \
-    inline void shmem_put_nbi(shmem_ctx_t ctx, T *dest, const T *source, size_t nelems, int pe) {                  \
-        shmem_ctx_##N##_put_nbi(ctx, dest, source, nelems, pe);                                                    \
-    }                                                                                                              \
-    inline void shmem_get_nbi(T *dest, const T *source, size_t nelems, int pe) {                                   \
-        shmem_##N##_get_nbi(dest, source, nelems, pe);                                                             \
-    }                                                                                                              \
-    inline void shmem_get_nbi(shmem_ctx_t ctx, T *dest, const T *source, size_t nelems, int pe) {                  \
-        shmem_ctx_##N##_get_nbi(ctx, dest, source, nelems, pe);                                                    \
-    }                                                                                                              \
-    inline void shmem_put_signal(T *dest, const T *source, size_t nelems, uint64_t *sig_addr, uint64_t signal,     \
-                                 int sig_op, int pe) {                                                             \
-        shmem_##N##_put_signal(dest, source, nelems, sig_addr, signal, sig_op, pe);                                \
-    }                                                                                                              \
-    inline void shmem_put_signal(shmem_ctx_t ctx, T *dest, const T *source, size_t nelems, uint64_t *sig_addr,    \
-                                 uint64_t signal, int sig_op, int pe) {                                            \
-        shmem_ctx_##N##_put_signal(ctx, dest, source, nelems, sig_addr, signal, sig_op, pe);                       \
-    }                                                                                                              \
-    inline void shmem_put_signal_nbi(T *dest, const T *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, \
-                                     int sig_op, int pe) {                                                         \
-        shmem_##N##_put_signal_nbi(dest, source, nelems, sig_addr, signal, sig_op, pe);                            \
-    }                                                                                                              \
-    inline void shmem_put_signal_nbi(shmem_ctx_t ctx, T *dest, const T *source, size_t nelems,                    \
-                                     uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) {                    \
-        shmem_ctx_##N##_put_signal_nbi(ctx, dest, source, nelems, sig_addr, signal, sig_op, pe);                   \
+/* One overload forwarding to its typed C routine: shmem_NAME PARAMS calls
+ * shmem_FN ARGS (PARAMS, ARGS: parenthesized lists).  The _CTX form adds
+ * shmem_NAME(ctx, PARAMS...) calling shmem_ctx_FN(ctx, ARGS...).  Also used
+ * by gasket/shmem_coll_cxx.h. */
+#define GASKET_CXX_LIST(...) __VA_ARGS__
+#define GASKET_CXX_FORWARD(RET, NAME, FN, PARAMS, ARGS) \
+    inline RET shmem_##NAME PARAMS { return shmem_##FN ARGS; }
+#define GASKET_CXX_FORWARD_CTX(RET, NAME, FN, PARAMS, ARGS)                              \
+    GASKET_CXX_FORWARD(RET, NAME, FN, PARAMS, ARGS)                                      \
+    inline RET shmem_##NAME(shmem_ctx_t ctx, GASKET_CXX_LIST PARAMS) {                   \
+        return shmem_ctx_##FN(ctx, GASKET_CXX_LIST ARGS);                                \
     }
+
+/* ---- §9.6 RMA, §9.8.3-4 put-with-signal: Table 5 ---------------------- */
+#define GASKET_CXX_CONTIGUOUS(T, N, OP) \
+    GASKET_CXX_FORWARD_CTX(void, OP, N##_##OP, (T * dest, const T *source, size_t nelems, int pe), \
+                           (dest, source, nelems, pe))
+#define GASKET_CXX_STRIDED(T, N, OP)                                                                        \
+    GASKET_CXX_FORWARD_CTX(void, OP, N##_##OP,                                                              \
+                           (T * dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe), \
+                           (dest, source, dst, sst, nelems, pe))
+#define GASKET_CXX_BLOCKED(T, N, OP)                                                                      \
+    GASKET_CXX_FORWARD_CTX(void, OP, N##_##OP,                                                            \
+                           (T * dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,        \
+                            size_t nblocks, int pe),                                                      \
+                           (dest, source, dst, sst, bsize, nblocks, pe))
+#define GASKET_CXX_PUT_SIGNAL(T, N, OP)                                                                    \
+    GASKET_CXX_FORWARD_CTX(void, OP, N##_##OP,                                                             \
+                           (T * dest, const T *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, \
+                            int sig_op, int pe),                                                           \
+                           (dest, source, nelems, sig_addr, signal, sig_op, pe))
+#define GASKET_CXX_RMA(T, N)                                                                       \
+    GASKET_CXX_CONTIGUOUS(T, N, put)                                                               \
+    GASKET_CXX_CONTIGUOUS(T, N, get)                                                               \
+    GASKET_CXX_CONTIGUOUS(T, N, put_nbi)                                                           \
+    GASKET_CXX_CONTIGUOUS(T, N, get_nbi)                                                           \
+    GASKET_CXX_FORWARD_CTX(void, p, N##_p, (T * dest, T value, int pe), (dest, value, pe))         \
+    GASKET_CXX_FORWARD_CTX(T, g, N##_g, (const T *source, int pe), (source, pe))                   \
+    GASKET_CXX_STRIDED(T, N, iput)                                                                 \
+    GASKET_CXX_STRIDED(T, N, iget)                                                                 \
+    GASKET_CXX_BLOCKED(T, N, ibput)                                                                \
+    GASKET_CXX_BLOCKED(T, N, ibget)                                                                \
+    GASKET_CXX_PUT_SIGNAL(T, N, put_signal)                                                        \
+    GASKET_CXX_PUT_SIGNAL(T, N, put_signal_nbi)
 GASKET_STD_RMA_DISTINCT_TYPES(GASKET_CXX_RMA)
 #undef GASKET_CXX_RMA
+#undef GASKET_CXX_PUT_SIGNAL
+#undef GASKET_CXX_BLOCKED
+#undef GASKET_CXX_STRIDED
+#undef GASKET_CXX_CONTIGUOUS
 
 /* ---- §9.7 AMOs --------------------------------------------------------- */
+/* The shapes: (dest, value) -> T, and the fetching nbi (fetch, dest, value). */
+#define GASKET_CXX_AMO_VALUE(T, N, RET, OP) \
+    GASKET_CXX_FORWARD_CTX(RET, OP, N##_##OP, (T * dest, T value, int pe), (dest, value, pe))
+#define GASKET_CXX_AMO_VALUE_NBI(T, N, OP) \
+    GASKET_CXX_FORWARD_CTX(void, OP, N##_##OP, (T * fetch, T * dest, T value, int pe), (fetch, dest, value, pe))
+
 /* Table 7: fetch, set, swap and their nbi forms. */
-#define GASKET_CXX_AMO_EXT(T, N)                                                                                  \
-    inline T shmem_atomic_fetch(const T *source, int pe) { return shmem_##N##_atomic_fetch(source, pe); }         \
-    inline T shmem_atomic_fetch(shmem_ctx_t ctx, const T *source, int pe) {                                       \
-        return shmem_ctx_##N##_atomic_fetch(ctx, source, pe);                                                     \
-    }                                                                                                             \
-    inline void shmem_atomic_set(T *dest, T value, int pe) { shmem_##N##_atomic_set(dest, value, pe); }           \
-    inline void shmem_atomic_set(shmem_ctx_t ctx, T *dest, T value, int pe) {                                     \
-        shmem_ctx_##N##_atomic_set(ctx, dest, value, pe);                                                         \
-    }                                                                                                             \
-    inline T shmem_atomic_swap(T *dest, T value, int pe) { return shmem_##N##_atomic_swap(dest, value, pe); }     \
-    inline T shmem_atomic_swap(shmem_ctx_t ctx, T *dest, T value, int pe) {                                       \
-        return shmem_ctx_##N##_atomic_swap(ctx, dest, value, pe);                                                 \
-    }                                                                                                             \
-    inline void shmem_atomic_fetch_nbi(T *fetch, const T *source, int pe) {                                       \
-        shmem_##N##_atomic_fetch_nbi(fetch, source, pe);                                                          \
-    }                                                                                                             \
-    inline void shmem_atomic_fetch_nbi(shmem_ctx_t ctx, T *fetch, const T *source, int pe) {                      \
-        shmem_ctx_##N##_atomic_fetch_nbi(ctx, fetch, source, pe);                                                 \
-    }                                                                                                             \
-    inline void shmem_atomic_swap_nbi(T *fetch, T *dest, T value, int pe) {                                       \
-        shmem_##N##_atomic_swap_nbi(fetch, dest, value, pe);                                                      \
-    }                                                                                                             \
-    inline void shmem_atomic_swap_nbi(shmem_ctx_t ctx, T *fetch, T *dest, T value, int pe) {                      \
-        shmem_ctx_##N##_atomic_swap_nbi(ctx, fetch, dest, value, pe);                                             \
-    }
+#define GASKET_CXX_AMO_EXT(T, N)                                                                              \
+    GASKET_CXX_FORWARD_CTX(T, atomic_fetch, N##_atomic_fetch, (const T *source, int pe), (source, pe))         \
+    GASKET_CXX_AMO_VALUE(T, N, void, atomic_set)                                                              \
+    GASKET_CXX_AMO_VALUE(T, N, T, atomic_swap)                                                                \
+    GASKET_CXX_FORWARD_CTX(void, atomic_fetch_nbi, N##_atomic_fetch_nbi, (T * fetch, const T *source, int pe), \
+                           (fetch, source, pe))                                                               \
+    GASKET_CXX_AMO_VALUE_NBI(T, N, atomic_swap_nbi)
 GASKET_EXT_AMO_DISTINCT_TYPES(GASKET_CXX_AMO_EXT)
 #undef GASKET_CXX_AMO_EXT
 
 /* Table 6: compare_swap, fetch_inc, inc, fetch_add, add and their nbi forms. */
-#define GASKET_CXX_AMO_STD(T, N)                                                                                  \
-    inline T shmem_atomic_compare_swap(T *dest, T cond, T value, int pe) {                                        \
-        return shmem_##N##_atomic_compare_swap(dest, cond, value, pe);                                            \
-    }                                                                                                             \
-    inline T shmem_atomic_compare_swap(shmem_ctx_t ctx, T *dest, T cond, T value, int pe) {                       \
-        return shmem_ctx_##N##_atomic_compare_swap(ctx, dest, cond, value, pe);                                   \
-    }                                                                                                             \
-    inline T shmem_atomic_fetch_inc(T *dest, int pe) { return shmem_##N##_atomic_fetch_inc(dest, pe); }           \
-    inline T shmem_atomic_fetch_inc(shmem_ctx_t ctx, T *dest, int pe) {                                           \
-        return shmem_ctx_##N##_atomic_fetch_inc(ctx, dest, pe);                                                   \
-    }                                                                                                             \
-    inline void shmem_atomic_inc(T *dest, int pe) { shmem_##N##_atomic_inc(dest, pe); }                           \
-    inline void shmem_atomic_inc(shmem_ctx_t ctx, T *dest, int pe) { shmem_ctx_##N##_atomic_inc(ctx, dest, pe); } \
-    inline T shmem_atomic_fetch_add(T *dest, T value, int pe) {                                                   \
-        return shmem_##N##_atomic_fetch_add(dest, value, pe);                                                     \
-    }                                                                                                             \
-    inline T shmem_atomic_fetch_add(shmem_ctx_t ctx, T *dest, T value, int pe) {                                  \
-        return shmem_ctx_##N##_atomic_fetch_add(ctx, dest, value, pe);                                            \
-    }                                                                                                             \
-    inline void shmem_atomic_add(T *dest, T value, int pe) { shmem_##N##_atomic_add(dest, value, pe); }           \
-    inline void shmem_atomic_add(shmem_ctx_t ctx, T *dest, T value, int pe) {                                     \
-        shmem_ctx_##N##_atomic_add(ctx, dest, value, pe);                                                         \
-    }                                                                                                             \
-    inline void shmem_atomic_compare_swap_nbi(T *fetch, T *dest, T cond, T value, int pe) {                       \
-        shmem_##N##_atomic_compare_swap_nbi(fetch, dest, cond, value, pe);                                        \
-    }                                                                                                             \
-    inline void shmem_atomic_compare_swap_nbi(shmem_ctx_t ctx, T *fetch, T *dest, T cond, T value, int pe) {      \
-        shmem_ctx_##N##_atomic_compare_swap_nbi(ctx, fetch, dest, cond, value, pe);                               \
-    }                                                                                                             \
-    inline void shmem_atomic_fetch_inc_nbi(T *fetch, T *dest, int pe) {                                           \
-        shmem_##N##_atomic_fetch_inc_nbi(fetch, dest, pe);                                                        \
-    }                                                                                                             \
-    inline void shmem_atomic_fetch_inc_nbi(shmem_ctx_t ctx, T *fetch, T *dest, int pe) {                          \
-        shmem_ctx_##N##_atomic_fetch_inc_nbi(ctx, fetch, dest, pe);                                               \
-    }                                                                                                             \
-    inline void shmem_atomic_fetch_add_nbi(T *fetch, T *dest, T value, int pe) {                                  \
-        shmem_##N##_atomic_fetch_add_nbi(fetch, dest, value, pe);                                                 \
-    }                                                                                                             \
-    inline void shmem_atomic_fetch_add_nbi(shmem_ctx_t ctx, T *fetch, T *dest, T value, int pe) {                 \
-        shmem_ctx_##N##_atomic_fetch_add_nbi(ctx, fetch, dest, value, pe);                                        \
-    }
+#define GASKET_CXX_AMO_STD(T, N)                                                                                 \
+    GASKET_CXX_FORWARD_CTX(T, atomic_compare_swap, N##_atomic_compare_swap, (T * dest, T cond, T value, int pe), \
+                           (dest, cond, value, pe))                                                              \
+    GASKET_CXX_FORWARD_CTX(T, atomic_fetch_inc, N##_atomic_fetch_inc, (T * dest, int pe), (dest, pe))            \
+    GASKET_CXX_FORWARD_CTX(void, atomic_inc, N##_atomic_inc, (T * dest, int pe), (dest, pe))                     \
+    GASKET_CXX_AMO_VALUE(T, N, T, atomic_fetch_add)                                                              \
+    GASKET_CXX_AMO_VALUE(T, N, void, atomic_add)                                                                 \
+    GASKET_CXX_FORWARD_CTX(void, atomic_compare_swap_nbi, N##_atomic_compare_swap_nbi,                           \
+                           (T * fetch, T * dest, T cond, T value, int pe), (fetch, dest, cond, value, pe))       \
+    GASKET_CXX_FORWARD_CTX(void, atomic_fetch_inc_nbi, N##_atomic_fetch_inc_nbi, (T * fetch, T * dest, int pe),  \
+                           (fetch, dest, pe))                                                                    \
+    GASKET_CXX_AMO_VALUE_NBI(T, N, atomic_fetch_add_nbi)
 GASKET_STD_AMO_DISTINCT_TYPES(GASKET_CXX_AMO_STD)
 #undef GASKET_CXX_AMO_STD
 
 /* Table 8: and, or, xor -- fetching, non-fetching, fetching nbi. */
-#define GASKET_CXX_AMO_BITWISE_OP(T, N, OP)                                                                      \
-    inline T shmem_atomic_fetch_##OP(T *dest, T value, int pe) {                                                 \
-        return shmem_##N##_atomic_fetch_##OP(dest, value, pe);                                                   \
-    }                                                                                                            \
-    inline T shmem_atomic_fetch_##OP(shmem_ctx_t ctx, T *dest, T value, int pe) {                                \
-        return shmem_ctx_##N##_atomic_fetch_##OP(ctx, dest, value, pe);                                          \
-    }                                                                                                            \
-    inline void shmem_atomic_##OP(T *dest, T value, int pe) { shmem_##N##_atomic_##OP(dest, value, pe); }        \
-    inline void shmem_atomic_##OP(shmem_ctx_t ctx, T *dest, T value, int pe) {                                   \
-        shmem_ctx_##N##_atomic_##OP(ctx, dest, value, pe);                                                       \
-    }                                                                                                            \
-    inline void shmem_atomic_fetch_##OP##_nbi(T *fetch, T *dest, T value, int pe) {                              \
-        shmem_##N##_atomic_fetch_##OP##_nbi(fetch, dest, value, pe);                                             \
-    }                                                                                                            \
-    inline void shmem_atomic_fetch_##OP##_nbi(shmem_ctx_t ctx, T *fetch, T *dest, T value, int pe) {             \
-        shmem_ctx_##N##_atomic_fetch_##OP##_nbi(ctx, fetch, dest, value, pe);                                    \
-    }
+#define GASKET_CXX_AMO_BITWISE_OP(T, N, OP)          \
+    GASKET_CXX_AMO_VALUE(T, N, T, atomic_fetch_##OP) \
+    GASKET_CXX_AMO_VALUE(T, N, void, atomic_##OP)    \
+    GASKET_CXX_AMO_VALUE_NBI(T, N, atomic_fetch_##OP##_nbi)
 #define GASKET_CXX_AMO_BITWISE(T, N)          \
     GASKET_CXX_AMO_BITWISE_OP(T, N, and)      \
     GASKET_CXX_AMO_BITWISE_OP(T, N, or)       \
@@ -203,6 +121,8 @@ GASKET_STD_AMO_DISTINCT_TYPES(GASKET_CXX_AMO_STD)
 GASKET_BITWISE_AMO_DISTINCT_TYPES(GASKET_CXX_AMO_BITWISE)
 #undef GASKET_CXX_AMO_BITWISE
 #undef GASKET_CXX_AMO_BITWISE_OP
+#undef GASKET_CXX_AMO_VALUE_NBI
+#undef GASKET_CXX_AMO_VALUE
 
 /* Deprecated generic AMO names (Annex F.2.12): fetch, set, swap over
  * {float, double, int, long, long long}; cswap, finc, inc, fadd, add over
@@ -224,12 +144,10 @@ GASKET_DEPRECATED_STD_AMO_TYPES(GASKET_CXX_AMO_OLD_STD)
 
 /* ---- §9.8.5, §9.8.7 signal_add/set with a context (the C11 form; the
  * three-argument form is the C routine itself) ----------------------------- */
-inline void shmem_signal_add(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe) {
-    shmem_ctx_signal_add(ctx, sig_addr, signal, pe);
-}
-inline void shmem_signal_set(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe) {
-    shmem_ctx_signal_set(ctx, sig_addr, signal, pe);
-}
+GASKET_CXX_FORWARD(void, signal_add, ctx_signal_add, (shmem_ctx_t ctx, uint64_t * sig_addr, uint64_t signal, int pe),
+                   (ctx, sig_addr, signal, pe))
+GASKET_CXX_FORWARD(void, signal_set, ctx_signal_set, (shmem_ctx_t ctx, uint64_t * sig_addr, uint64_t signal, int pe),
+                   (ctx, sig_addr, signal, pe))
 
 /* ---- §9.11 point-to-point synchronization: Table 6 (+ short and unsigned
  * short for wait_until and test, deprecated) ------------------------------- */
@@ -263,51 +181,31 @@ inline void shmem_wait_until(T *ivar, int cmp, typename gasket_cxx_same<T>::type
     gasket_cxx_wait_until(ivar, cmp, cmp_value);
 }
 
-#define GASKET_CXX_P2P_SET(T, N)                                                                                  \
-    inline void shmem_wait_until_all(T *ivars, size_t nelems, const int *status, int cmp, T cmp_value) {          \
-        shmem_##N##_wait_until_all(ivars, nelems, status, cmp, cmp_value);                                        \
-    }                                                                                                             \
-    inline size_t shmem_wait_until_any(T *ivars, size_t nelems, const int *status, int cmp, T cmp_value) {        \
-        return shmem_##N##_wait_until_any(ivars, nelems, status, cmp, cmp_value);                                 \
-    }                                                                                                             \
-    inline size_t shmem_wait_until_some(T *ivars, size_t nelems, size_t *indices, const int *status, int cmp,     \
-                                        T cmp_value) {                                                            \
-        return shmem_##N##_wait_until_some(ivars, nelems, indices, status, cmp, cmp_value);                       \
-    }                                                                                                             \
-    inline void shmem_wait_until_all_vector(T *ivars, size_t nelems, const int *status, int cmp,                  \
-                                            const T *cmp_values) {                                                \
-        shmem_##N##_wait_until_all_vector(ivars, nelems, status, cmp, cmp_values);                                \
-    }                                                                                                             \
-    inline size_t shmem_wait_until_any_vector(T *ivars, size_t nelems, const int *status, int cmp,                \
-                                              const T *cmp_values) {                                              \
-        return shmem_##N##_wait_until_any_vector(ivars, nelems, status, cmp, cmp_values);                         \
-    }                                                                                                             \
-    inline size_t shmem_wait_until_some_vector(T *ivars, size_t nelems, size_t *indices, const int *status,       \
-                                               int cmp, const T *cmp_values) {                                    \
-        return shmem_##N##_wait_until_some_vector(ivars, nelems, indices, status, cmp, cmp_values);               \
-    }                                                                                                             \
-    inline int shmem_test_all(T *ivars, size_t nelems, const int *status, int cmp, T cmp_value) {                 \
-        return shmem_##N##_test_all(ivars, nelems, status, cmp, cmp_value);                                       \
-    }                                                                                                             \
-    inline size_t shmem_test_any(T *ivars, size_t nelems, const int *status, int cmp, T cmp_value) {              \
-        return shmem_##N##_test_any(ivars, nelems, status, cmp, cmp_value);                                       \
-    }                                                                                                             \
-    inline size_t shmem_test_some(T *ivars, size_t nelems, size_t *indices, const int *status, int cmp,           \
-                                  T cmp_value) {                                                                  \
-        return shmem_##N##_test_some(ivars, nelems, indices, status, cmp, cmp_value);                             \
-    }                                                                                                             \
-    inline int shmem_test_all_vector(T *ivars, size_t nelems, const int *status, int cmp, const T *cmp_values) {  \
-        return shmem_##N##_test_all_vector(ivars, nelems, status, cmp, cmp_values);                               \
-    }                                                                                                             \
-    inline size_t shmem_test_any_vector(T *ivars, size_t nelems, const int *status, int cmp,                      \
-                                        const T *cmp_values) {                                                    \
-        return shmem_##N##_test_any_vector(ivars, nelems, status, cmp, cmp_values);                               \
-    }                                                                                                             \
-    inline size_t shmem_test_some_vector(T *ivars, size_t nelems, size_t *indices, const int *status, int cmp,    \
-                                         const T *cmp_values) {                                                   \
-        return shmem_##N##_test_some_vector(ivars, nelems, indices, status, cmp, cmp_values);                     \
-    }
+/* The shapes: wait_until/test over a set (scalar or vector cmp value),
+ * with or without an indices output. */
+#define GASKET_CXX_P2P_SET_FORMS(T, N, RET, OP, VALUE)                                                      \
+    GASKET_CXX_FORWARD(RET, OP, N##_##OP, (T * ivars, size_t nelems, const int *status, int cmp, VALUE),   \
+                       (ivars, nelems, status, cmp, cmp_value))
+#define GASKET_CXX_P2P_SET_SOME(T, N, OP, VALUE)                                                             \
+    GASKET_CXX_FORWARD(size_t, OP, N##_##OP,                                                                 \
+                       (T * ivars, size_t nelems, size_t *indices, const int *status, int cmp, VALUE),       \
+                       (ivars, nelems, indices, status, cmp, cmp_value))
+#define GASKET_CXX_P2P_SET(T, N)                                                                \
+    GASKET_CXX_P2P_SET_FORMS(T, N, void, wait_until_all, T cmp_value)                           \
+    GASKET_CXX_P2P_SET_FORMS(T, N, size_t, wait_until_any, T cmp_value)                         \
+    GASKET_CXX_P2P_SET_SOME(T, N, wait_until_some, T cmp_value)                                 \
+    GASKET_CXX_P2P_SET_FORMS(T, N, void, wait_until_all_vector, const T *cmp_value)             \
+    GASKET_CXX_P2P_SET_FORMS(T, N, size_t, wait_until_any_vector, const T *cmp_value)           \
+    GASKET_CXX_P2P_SET_SOME(T, N, wait_until_some_vector, const T *cmp_value)                   \
+    GASKET_CXX_P2P_SET_FORMS(T, N, int, test_all, T cmp_value)                                  \
+    GASKET_CXX_P2P_SET_FORMS(T, N, size_t, test_any, T cmp_value)                               \
+    GASKET_CXX_P2P_SET_SOME(T, N, test_some, T cmp_value)                                       \
+    GASKET_CXX_P2P_SET_FORMS(T, N, int, test_all_vector, const T *cmp_value)                    \
+    GASKET_CXX_P2P_SET_FORMS(T, N, size_t, test_any_vector, const T *cmp_value)                 \
+    GASKET_CXX_P2P_SET_SOME(T, N, test_some_vector, const T *cmp_value)
 GASKET_STD_AMO_DISTINCT_TYPES(GASKET_CXX_P2P_SET)
 #undef GASKET_CXX_P2P_SET
+#undef GASKET_CXX_P2P_SET_SOME
+#undef GASKET_CXX_P2P_SET_FORMS
 
 #endif /* GASKET_SHMEM_CXX_H */
