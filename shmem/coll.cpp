@@ -20,10 +20,10 @@ void shmem_sync_all(void) {
 
 int shmem_team_sync(shmem_team_t team) {
     constexpr const char* routine = "shmem_team_sync";
-    rt::Team* t = shmem::collective_team(routine, team);
-    if (!t) return 1;
-    rt::synchronize(routine, *t, false);
-    return 0;
+    return shmem::on_team(routine, team, [&](rt::Team& t) {
+        rt::synchronize(routine, t, false);
+        return 0;
+    });
 }
 
 void shmem_barrier(int PE_start, int logPE_stride, int PE_size, long* pSync) {

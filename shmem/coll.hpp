@@ -22,6 +22,15 @@ inline rt::Team* collective_team(const char* routine, shmem_team_t team) {
     return &team_of(routine, team);
 }
 
+// The shape of every team-based collective: `run(team)` on the runtime
+// team, returning its result (0, or nonzero after an error message); 1
+// for SHMEM_TEAM_INVALID (see collective_team).
+template <class Run>
+int on_team(const char* routine, shmem_team_t team, Run&& run) {
+    rt::Team* t = collective_team(routine, team);
+    return t ? run(*t) : 1;
+}
+
 // Fatal, naming `routine`, unless pSync is a symmetric array of `longs`.
 inline void check_psync(const char* routine, const long* pSync, std::size_t longs) {
     rt::check_symmetric(routine, "pSync", pSync, longs * sizeof(long));

@@ -12,36 +12,36 @@ namespace {
 template <std::size_t Elem>
 int alltoall_team(const char* routine, shmem_team_t team, void* dest, const void* source, std::ptrdiff_t dst,
                   std::ptrdiff_t sst, std::size_t nelems) {
-    rt::Team* t = shmem::collective_team(routine, team);
-    if (!t) return 1;
-    if (dst < 1 || sst < 1) [[unlikely]] {
-        rt::error(routine, "strides dst %td and sst %td must be >= 1: nothing done", dst, sst);
-        return 1;
-    }
-    rt::alltoall(routine, *t, dest, source, Elem, nelems, std::size_t(dst), std::size_t(sst));
-    return 0;
+    return shmem::on_team(routine, team, [&](rt::Team& t) {
+        if (dst < 1 || sst < 1) [[unlikely]] {
+            rt::error(routine, "strides dst %td and sst %td must be >= 1: nothing done", dst, sst);
+            return 1;
+        }
+        rt::alltoall(routine, t, dest, source, Elem, nelems, std::size_t(dst), std::size_t(sst));
+        return 0;
+    });
 }
 
 template <std::size_t Elem>
 int broadcast_team(const char* routine, shmem_team_t team, void* dest, const void* source, std::size_t nelems,
                    int root) {
-    rt::Team* t = shmem::collective_team(routine, team);
-    if (!t) return 1;
-    if (root < 0 || root >= t->n_pes()) [[unlikely]] {
-        rt::error(routine, "PE_root %d is not a PE of the team (0..%d): nothing done", root, t->n_pes() - 1);
-        return 1;
-    }
-    rt::broadcast(routine, *t, dest, source, nelems * Elem, root, true);
-    return 0;
+    return shmem::on_team(routine, team, [&](rt::Team& t) {
+        if (root < 0 || root >= t.n_pes()) [[unlikely]] {
+            rt::error(routine, "PE_root %d is not a PE of the team (0..%d): nothing done", root, t.n_pes() - 1);
+            return 1;
+        }
+        rt::broadcast(routine, t, dest, source, nelems * Elem, root, true);
+        return 0;
+    });
 }
 
 template <std::size_t Elem>
 int collect_team(const char* routine, shmem_team_t team, void* dest, const void* source, std::size_t nelems,
                  bool fixed) {
-    rt::Team* t = shmem::collective_team(routine, team);
-    if (!t) return 1;
-    rt::collect(routine, *t, dest, source, nelems * Elem, fixed);
-    return 0;
+    return shmem::on_team(routine, team, [&](rt::Team& t) {
+        rt::collect(routine, t, dest, source, nelems * Elem, fixed);
+        return 0;
+    });
 }
 
 // Deprecated active-set forms: a malformed set, a bad root or stride and a

@@ -15,19 +15,19 @@ namespace {
 template <class T>
 int reduce_team(const char* routine, shmem_team_t team, T* dest, const T* source, std::size_t nreduce,
                 ReduceOp op) {
-    rt::Team* t = shmem::collective_team(routine, team);
-    if (!t) return 1;
-    rt::reduce(routine, *t, dest, source, nreduce, rt::elem_of<T>(), op);
-    return 0;
+    return shmem::on_team(routine, team, [&](rt::Team& t) {
+        rt::reduce(routine, t, dest, source, nreduce, rt::elem_of<T>(), op);
+        return 0;
+    });
 }
 
 template <class T>
 int scan_team(const char* routine, shmem_team_t team, T* dest, const T* source, std::size_t nelems,
               bool inclusive) {
-    rt::Team* t = shmem::collective_team(routine, team);
-    if (!t) return 1;
-    rt::scan(routine, *t, dest, source, nelems, rt::elem_of<T>(), inclusive);
-    return 0;
+    return shmem::on_team(routine, team, [&](rt::Team& t) {
+        rt::scan(routine, t, dest, source, nelems, rt::elem_of<T>(), inclusive);
+        return 0;
+    });
 }
 
 template <class T>
