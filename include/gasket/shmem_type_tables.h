@@ -12,24 +12,33 @@
 #ifndef GASKET_SHMEM_TYPE_TABLES_H
 #define GASKET_SHMEM_TYPE_TABLES_H
 
-/* Table 5: Standard RMA Types and Names (§9.6, §9.8, §9.10), in two parts:
- * the distinct C types (what a C11 _Generic selection may list) and the
- * exact-width/size rows, which are typedefs of those. */
-#define GASKET_STD_RMA_DISTINCT_TYPES(X) \
-    X(float, float)                      \
-    X(double, double)                    \
-    X(long double, longdouble)           \
-    X(char, char)                        \
-    X(signed char, schar)                \
-    X(short, short)                      \
-    X(int, int)                          \
-    X(long, long)                        \
-    X(long long, longlong)               \
+/* Rows shared by several tables: the standard signed and unsigned integer
+ * types and the floating types (each table below lists which it uses). */
+#define GASKET_SIGNED_INTEGER_TYPES(X) \
+    X(char, char)                      \
+    X(signed char, schar)              \
+    X(short, short)                    \
+    X(int, int)                        \
+    X(long, long)                      \
+    X(long long, longlong)
+#define GASKET_UNSIGNED_INTEGER_TYPES(X) \
     X(unsigned char, uchar)              \
     X(unsigned short, ushort)            \
     X(unsigned int, uint)                \
     X(unsigned long, ulong)              \
     X(unsigned long long, ulonglong)
+#define GASKET_FLOATING_TYPES(X) \
+    X(float, float)              \
+    X(double, double)            \
+    X(long double, longdouble)
+
+/* Table 5: Standard RMA Types and Names (§9.6, §9.8, §9.10), in two parts:
+ * the distinct C types (what a C11 _Generic selection may list) and the
+ * exact-width/size rows, which are typedefs of those. */
+#define GASKET_STD_RMA_DISTINCT_TYPES(X) \
+    GASKET_FLOATING_TYPES(X)             \
+    GASKET_SIGNED_INTEGER_TYPES(X)       \
+    GASKET_UNSIGNED_INTEGER_TYPES(X)
 #define GASKET_STD_RMA_ALIAS_TYPES(X) \
     X(int8_t, int8)                   \
     X(int16_t, int16)                 \
@@ -143,32 +152,16 @@
 #define GASKET_REDUCE_COMPLEX_TYPES(X)
 #endif
 #define GASKET_TEAM_REDUCE_SIGNED_TYPES(X) \
-    X(char, char)                          \
-    X(signed char, schar)                  \
-    X(short, short)                        \
-    X(int, int)                            \
-    X(long, long)                          \
-    X(long long, longlong)                 \
+    GASKET_SIGNED_INTEGER_TYPES(X)         \
     X(ptrdiff_t, ptrdiff)
-#define GASKET_TEAM_REDUCE_BITWISE_TYPES(X) \
-    X(unsigned char, uchar)                 \
-    X(unsigned short, ushort)               \
-    X(unsigned int, uint)                   \
-    X(unsigned long, ulong)                 \
-    X(unsigned long long, ulonglong)        \
-    X(int8_t, int8)                         \
-    X(int16_t, int16)                       \
-    X(int32_t, int32)                       \
-    X(int64_t, int64)                       \
-    X(uint8_t, uint8)                       \
-    X(uint16_t, uint16)                     \
-    X(uint32_t, uint32)                     \
-    X(uint64_t, uint64)                     \
+#define GASKET_TEAM_REDUCE_BITWISE_TYPES(X)     \
+    GASKET_TEAM_REDUCE_BITWISE_DISTINCT_TYPES(X) \
+    X(uint8_t, uint8)                           \
+    X(uint16_t, uint16)                         \
+    X(uint32_t, uint32)                         \
+    X(uint64_t, uint64)                         \
     X(size_t, size)
-#define GASKET_REDUCE_FLOAT_TYPES(X) \
-    X(float, float)                  \
-    X(double, double)                \
-    X(long double, longdouble)
+#define GASKET_REDUCE_FLOAT_TYPES(X) GASKET_FLOATING_TYPES(X)
 #define GASKET_TEAM_REDUCE_MINMAX_TYPES(X) \
     GASKET_TEAM_REDUCE_SIGNED_TYPES(X)     \
     GASKET_TEAM_REDUCE_BITWISE_TYPES(X)    \
@@ -183,28 +176,15 @@
  * char, short, int, long on LP64) are the only signed rows of the bitwise
  * column. */
 #define GASKET_TEAM_REDUCE_BITWISE_DISTINCT_TYPES(X) \
-    X(unsigned char, uchar)                          \
-    X(unsigned short, ushort)                        \
-    X(unsigned int, uint)                            \
-    X(unsigned long, ulong)                          \
-    X(unsigned long long, ulonglong)                 \
+    GASKET_UNSIGNED_INTEGER_TYPES(X)                 \
     X(int8_t, int8)                                  \
     X(int16_t, int16)                                \
     X(int32_t, int32)                                \
     X(int64_t, int64)
 #define GASKET_TEAM_REDUCE_MINMAX_DISTINCT_TYPES(X) \
-    X(char, char)                                   \
-    X(signed char, schar)                           \
-    X(short, short)                                 \
-    X(int, int)                                     \
-    X(long, long)                                   \
-    X(long long, longlong)                          \
-    X(unsigned char, uchar)                         \
-    X(unsigned short, ushort)                       \
-    X(unsigned int, uint)                           \
-    X(unsigned long, ulong)                         \
-    X(unsigned long long, ulonglong)                \
-    GASKET_REDUCE_FLOAT_TYPES(X)
+    GASKET_SIGNED_INTEGER_TYPES(X)                  \
+    GASKET_UNSIGNED_INTEGER_TYPES(X)                \
+    GASKET_FLOATING_TYPES(X)
 #define GASKET_TEAM_REDUCE_ARITH_DISTINCT_TYPES(X) \
     GASKET_TEAM_REDUCE_MINMAX_DISTINCT_TYPES(X)    \
     GASKET_REDUCE_COMPLEX_TYPES(X)
