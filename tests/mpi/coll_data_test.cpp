@@ -31,25 +31,6 @@ T poison() {
     return T(-3);
 }
 
-constexpr std::size_t kBytes = 64 << 10;
-void* g_a = nullptr;
-void* g_b = nullptr;
-void heap_buffers() {
-    if (!g_a) {
-        g_a = shmem_malloc(kBytes);
-        g_b = shmem_malloc(kBytes);
-    }
-}
-
-// The teams of coll_teams.hpp this PE belongs to (in the same order on
-// every PE, so each team's collectives are called by exactly its members).
-std::vector<shmem_team_t> teams() {
-    std::vector<shmem_team_t> mine;
-    for (shmem_team_t t : coll_teams())
-        if (t != SHMEM_TEAM_INVALID) mine.push_back(t);
-    return mine;
-}
-
 template <class T>
 using BcastFn = int (*)(shmem_team_t, T*, const T*, size_t, int);
 template <class T>
@@ -59,10 +40,10 @@ using StridedFn = int (*)(shmem_team_t, T*, const T*, ptrdiff_t, ptrdiff_t, size
 
 template <class T>
 void check_broadcast(const char* name, BcastFn<T> fn, shmem_team_t team) {
-    heap_buffers();
+    coll_buffers();
     const int p = shmem_team_my_pe(team), n = shmem_team_n_pes(team);
-    T* src = static_cast<T*>(g_a);
-    T* dst = static_cast<T*>(g_b);
+    T* src = static_cast<T*>(coll_buffers().a);
+    T* dst = static_cast<T*>(coll_buffers().b);
     constexpr std::size_t kN = 5;
     for (int root = 0; root < n; ++root) {
         for (std::size_t i = 0; i < kN + 1; ++i) {
@@ -83,10 +64,10 @@ void check_broadcast(const char* name, BcastFn<T> fn, shmem_team_t team) {
 
 template <class T>
 void check_collect(const char* name, GatherFn<T> fn, bool fixed, shmem_team_t team) {
-    heap_buffers();
+    coll_buffers();
     const int p = shmem_team_my_pe(team), n = shmem_team_n_pes(team);
-    T* src = static_cast<T*>(g_a);
-    T* dst = static_cast<T*>(g_b);
+    T* src = static_cast<T*>(coll_buffers().a);
+    T* dst = static_cast<T*>(coll_buffers().b);
     // collect: PE q contributes q + 1 elements (PE 0 one); fcollect: 3 each.
     auto count = [&](int q) { return fixed ? std::size_t(3) : std::size_t(q) + 1; };
     std::size_t total = 0;
@@ -107,10 +88,10 @@ void check_collect(const char* name, GatherFn<T> fn, bool fixed, shmem_team_t te
 
 template <class T>
 void check_alltoall(const char* name, GatherFn<T> fn, shmem_team_t team) {
-    heap_buffers();
+    coll_buffers();
     const int p = shmem_team_my_pe(team), n = shmem_team_n_pes(team);
-    T* src = static_cast<T*>(g_a);
-    T* dst = static_cast<T*>(g_b);
+    T* src = static_cast<T*>(coll_buffers().a);
+    T* dst = static_cast<T*>(coll_buffers().b);
     constexpr std::size_t kN = 3;
     // Block j of PE p's source holds value(p, j * kN + i): sender and target.
     for (int j = 0; j < n; ++j)
@@ -127,10 +108,10 @@ void check_alltoall(const char* name, GatherFn<T> fn, shmem_team_t team) {
 template <class T>
 void check_alltoalls(const char* name, StridedFn<T> fn, shmem_team_t team, std::ptrdiff_t dst_stride,
                      std::ptrdiff_t sst) {
-    heap_buffers();
+    coll_buffers();
     const int p = shmem_team_my_pe(team), n = shmem_team_n_pes(team);
-    T* src = static_cast<T*>(g_a);
-    T* dst = static_cast<T*>(g_b);
+    T* src = static_cast<T*>(coll_buffers().a);
+    T* dst = static_cast<T*>(coll_buffers().b);
     constexpr std::size_t kN = 2;
     const std::size_t all = kN * std::size_t(n);
     for (std::size_t e = 0; e < all * std::size_t(sst); ++e) src[e] = poison<T>();
@@ -161,7 +142,7 @@ TEST(CollTeams, Shapes) {
 }
 
 #define CHECK_DATA(TYPE, NAME)                                                                               \
-    for (shmem_team_t t : teams()) {                                                                         \
+    for (shmem_team_t t : my_coll_teams()) {                                                                 \
         check_broadcast<TYPE>("shmem_" #NAME "_broadcast", shmem_##NAME##_broadcast, t);                     \
         check_collect<TYPE>("shmem_" #NAME "_collect", shmem_##NAME##_collect, false, t);                    \
         check_collect<TYPE>("shmem_" #NAME "_fcollect", shmem_##NAME##_fcollect, true, t);                   \
@@ -173,7 +154,7 @@ TEST(CollData, EveryTable5Type) { GASKET_STD_RMA_TYPES(CHECK_DATA) }
 
 TEST(CollData, AlltoallsStrides) {
     const std::ptrdiff_t strides[][2] = {{1, 1}, {1, 4}, {3, 1}, {5, 2}};
-    for (shmem_team_t t : teams())
+    for (shmem_team_t t : my_coll_teams())
         for (auto& s : strides) {
             check_alltoalls<long>("shmem_long_alltoalls", shmem_long_alltoalls, t, s[0], s[1]);
             check_alltoalls<short>("shmem_short_alltoalls", shmem_short_alltoalls, t, s[0], s[1]);
@@ -182,10 +163,10 @@ TEST(CollData, AlltoallsStrides) {
 
 // The *mem forms count bytes; odd sizes.
 TEST(CollData, MemForms) {
-    heap_buffers();
+    coll_buffers();
     const int p = me(), n = npes();
-    unsigned char* a = static_cast<unsigned char*>(g_a);
-    unsigned char* b = static_cast<unsigned char*>(g_b);
+    unsigned char* a = static_cast<unsigned char*>(coll_buffers().a);
+    unsigned char* b = static_cast<unsigned char*>(coll_buffers().b);
     for (int i = 0; i < 13; ++i) a[i] = (unsigned char)(p * 50 + i);
     EXPECT_EQ(shmem_broadcastmem(SHMEM_TEAM_WORLD, b, a, 13, n - 1), 0);
     for (int i = 0; i < 13; ++i) EXPECT_EQ(b[i], (unsigned char)((n - 1) * 50 + i));
@@ -207,9 +188,9 @@ TEST(CollData, MemForms) {
 
 // fcollect with source already in place in dest (dest + me * bytes).
 TEST(CollData, FcollectInPlace) {
-    heap_buffers();
+    coll_buffers();
     const int p = me(), n = npes();
-    int* d = static_cast<int*>(g_b);
+    int* d = static_cast<int*>(coll_buffers().b);
     for (int i = 0; i < 4 * n; ++i) d[i] = -1;
     for (int i = 0; i < 4; ++i) d[p * 4 + i] = p * 10 + i;
     EXPECT_EQ(shmem_int_fcollect(SHMEM_TEAM_WORLD, d, d + p * 4, 4), 0);
@@ -231,9 +212,9 @@ TEST(CollData, LargeBroadcast) {
 
 // The error returns: nothing is done and no PE waits.
 TEST(CollData, ErrorReturns) {
-    heap_buffers();
-    long* a = static_cast<long*>(g_a);
-    long* b = static_cast<long*>(g_b);
+    coll_buffers();
+    long* a = static_cast<long*>(coll_buffers().a);
+    long* b = static_cast<long*>(coll_buffers().b);
     b[0] = 7;
     EXPECT_NE(shmem_team_sync(SHMEM_TEAM_INVALID), 0);
     EXPECT_NE(shmem_long_broadcast(SHMEM_TEAM_INVALID, b, a, 1, 0), 0);
@@ -338,10 +319,10 @@ void check_sized(const char* bits,
                  void (*fcollect)(void*, const void*, size_t, int, int, int, long*),
                  void (*alltoall)(void*, const void*, size_t, int, int, int, long*),
                  void (*alltoalls)(void*, const void*, ptrdiff_t, ptrdiff_t, size_t, int, int, int, long*)) {
-    heap_buffers();
+    coll_buffers();
     reset_psync();
-    T* src = static_cast<T*>(g_a);
-    T* dst = static_cast<T*>(g_b);
+    T* src = static_cast<T*>(coll_buffers().a);
+    T* dst = static_cast<T*>(coll_buffers().b);
     for (const ActiveSet& s : active_sets()) {
         const int k = set_index(s, me());
         if (k >= 0) {
@@ -411,9 +392,9 @@ TEST(CollServe, AmosBeforeCollectives) {
     long fetched_sum = 0;
     for (int i = 0; i < kAmos; ++i) fetched_sum += shmem_long_atomic_fetch_add(&g_counter, 1, right());
     EXPECT_EQ(fetched_sum, long(kAmos) * (kAmos - 1) / 2);
-    heap_buffers();
-    long* src = static_cast<long*>(g_a);
-    long* dst = static_cast<long*>(g_b);
+    coll_buffers();
+    long* src = static_cast<long*>(coll_buffers().a);
+    long* dst = static_cast<long*>(coll_buffers().b);
     for (int round = 0; round < 10; ++round) {
         for (int i = 0; i < 20; ++i) shmem_long_atomic_add(&g_counter, 1, right());
         src[0] = 1;

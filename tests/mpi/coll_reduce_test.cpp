@@ -127,18 +127,6 @@ std::string show(T v) {
     else return std::to_string((unsigned long long)v);
 }
 
-// Symmetric arrays for every case: 64 KiB each on the heap (allocated once,
-// collectively, by the first test that needs them).
-constexpr std::size_t kBytes = 64 << 10;
-void* g_src = nullptr;
-void* g_dst = nullptr;
-void heap_buffers() {
-    if (!g_src) {
-        g_src = shmem_malloc(kBytes);
-        g_dst = shmem_malloc(kBytes);
-    }
-}
-
 // Large counts on the global data.
 alignas(64) long double g_big_src[50000];
 alignas(64) long double g_big_dst[50000];
@@ -149,10 +137,10 @@ using ReduceFn = int (*)(shmem_team_t, T*, const T*, size_t);
 // Runs `fn` (reduction `op`) on `team`: 7 elements, in place on 5, and 0.
 template <class T>
 void check_reduce(const char* name, ReduceFn<T> fn, Op op, shmem_team_t team) {
-    heap_buffers();
+    coll_buffers();
     const int p = shmem_team_my_pe(team), n = shmem_team_n_pes(team);
-    T* src = static_cast<T*>(g_src);
-    T* dst = static_cast<T*>(g_dst);
+    T* src = static_cast<T*>(coll_buffers().a);
+    T* dst = static_cast<T*>(coll_buffers().b);
     constexpr std::size_t kN = 7, kInPlace = 5;
     for (std::size_t i = 0; i < kN; ++i) {
         src[i] = value<T>(op, p, i);
@@ -178,10 +166,10 @@ void check_reduce(const char* name, ReduceFn<T> fn, Op op, shmem_team_t team) {
 
 template <class T>
 void check_scan(const char* name, ReduceFn<T> fn, bool inclusive, shmem_team_t team) {
-    heap_buffers();
+    coll_buffers();
     const int p = shmem_team_my_pe(team);
-    T* src = static_cast<T*>(g_src);
-    T* dst = static_cast<T*>(g_dst);
+    T* src = static_cast<T*>(coll_buffers().a);
+    T* dst = static_cast<T*>(coll_buffers().b);
     constexpr std::size_t kN = 6;
     for (std::size_t i = 0; i < kN; ++i) {
         src[i] = value<T>(Op::sum, p, i);
@@ -201,16 +189,9 @@ void check_scan(const char* name, ReduceFn<T> fn, bool inclusive, shmem_team_t t
     for (std::size_t i = 0; i < kN; ++i) EXPECT_TRUE(equal(src[i], want(i))) << name << " in place, element " << i;
 }
 
-// Every team the reductions run on, this PE's memberships only.
-std::vector<shmem_team_t> teams() {
-    std::vector<shmem_team_t> mine;
-    for (shmem_team_t t : coll_teams())
-        if (t != SHMEM_TEAM_INVALID) mine.push_back(t);
-    return mine;
-}
-
-#define CHECK_REDUCE(TYPE, NAME, OP, ENUM) \
-    for (shmem_team_t t : teams()) check_reduce<TYPE>("shmem_" #NAME "_" #OP "_reduce", shmem_##NAME##_##OP##_reduce, ENUM, t);
+#define CHECK_REDUCE(TYPE, NAME, OP, ENUM)   \
+    for (shmem_team_t t : my_coll_teams()) \
+        check_reduce<TYPE>("shmem_" #NAME "_" #OP "_reduce", shmem_##NAME##_##OP##_reduce, ENUM, t);
 #define CHECK_BITWISE(TYPE, NAME)           \
     CHECK_REDUCE(TYPE, NAME, and, Op::band) \
     CHECK_REDUCE(TYPE, NAME, or, Op::bor)   \
@@ -222,7 +203,7 @@ std::vector<shmem_team_t> teams() {
     CHECK_REDUCE(TYPE, NAME, sum, Op::sum) \
     CHECK_REDUCE(TYPE, NAME, prod, Op::prod)
 #define CHECK_SCANS(TYPE, NAME)                                                                      \
-    for (shmem_team_t t : teams()) {                                                                 \
+    for (shmem_team_t t : my_coll_teams()) {                                                       \
         check_scan<TYPE>("shmem_" #NAME "_sum_inscan", shmem_##NAME##_sum_inscan, true, t);          \
         check_scan<TYPE>("shmem_" #NAME "_sum_exscan", shmem_##NAME##_sum_exscan, false, t);         \
     }
@@ -234,10 +215,10 @@ TEST(CollScan, InscanExscanEveryType) { GASKET_TEAM_REDUCE_ARITH_TYPES(CHECK_SCA
 
 // The C++ overloads of the generic names pick the typed routine.
 TEST(CollReduce, GenericNames) {
-    heap_buffers();
+    coll_buffers();
     const int p = me(), n = npes();
-    long* src = static_cast<long*>(g_src);
-    long* dst = static_cast<long*>(g_dst);
+    long* src = static_cast<long*>(coll_buffers().a);
+    long* dst = static_cast<long*>(coll_buffers().b);
     src[0] = p + 1;
     EXPECT_EQ(shmem_sum_reduce(SHMEM_TEAM_WORLD, dst, src, 1), 0);
     EXPECT_EQ(dst[0], long(n) * (n + 1) / 2);
@@ -245,13 +226,13 @@ TEST(CollReduce, GenericNames) {
     EXPECT_EQ(dst[0], long(n));
     EXPECT_EQ(shmem_sum_exscan(SHMEM_TEAM_WORLD, dst, src, 1), 0);
     EXPECT_EQ(dst[0], long(p) * (p + 1) / 2);
-    unsigned* usrc = static_cast<unsigned*>(g_src);
-    unsigned* udst = static_cast<unsigned*>(g_dst);
+    unsigned* usrc = static_cast<unsigned*>(coll_buffers().a);
+    unsigned* udst = static_cast<unsigned*>(coll_buffers().b);
     usrc[0] = 1u << p;
     EXPECT_EQ(shmem_or_reduce(SHMEM_TEAM_WORLD, udst, usrc, 1), 0);
     EXPECT_EQ(udst[0], (1u << n) - 1);
-    double* dsrc = static_cast<double*>(g_src);
-    double* ddst = static_cast<double*>(g_dst);
+    double* dsrc = static_cast<double*>(coll_buffers().a);
+    double* ddst = static_cast<double*>(coll_buffers().b);
     dsrc[0] = 0.5 * (p + 1);
     EXPECT_EQ(shmem_sum_inscan(SHMEM_TEAM_WORLD, ddst, dsrc, 1), 0);
     EXPECT_EQ(ddst[0], 0.25 * (p + 1) * (p + 2));
@@ -304,13 +285,13 @@ using ToAllFn = void (*)(T*, const T*, int, int, int, int, T*, long*);
 
 template <class T>
 void check_to_all(const char* name, ToAllFn<T> fn, Op op) {
-    heap_buffers();
+    coll_buffers();
     for (int i = 0; i < SHMEM_REDUCE_SYNC_SIZE; ++i) g_psync[i] = SHMEM_SYNC_VALUE;
     for (const ActiveSet& s : active_sets()) {
         const int k = set_index(s, me());
         if (k >= 0) {
-            T* src = static_cast<T*>(g_src);
-            T* dst = static_cast<T*>(g_dst);
+            T* src = static_cast<T*>(coll_buffers().a);
+            T* dst = static_cast<T*>(coll_buffers().b);
             constexpr int kN = 5;
             for (int i = 0; i < kN; ++i) {
                 src[i] = value<T>(op, k, std::size_t(i));

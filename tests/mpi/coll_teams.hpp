@@ -8,6 +8,7 @@
 
 #include <shmem.h>
 
+#include <cstddef>
 #include <vector>
 
 namespace gasket_test {
@@ -28,6 +29,28 @@ inline const std::vector<shmem_team_t>& coll_teams() {
         return v;
     }();
     return teams;
+}
+
+// The teams of coll_teams() this PE belongs to, in the same order on every
+// PE (so each team's collectives are called by exactly its members).
+inline std::vector<shmem_team_t> my_coll_teams() {
+    std::vector<shmem_team_t> mine;
+    for (shmem_team_t t : coll_teams())
+        if (t != SHMEM_TEAM_INVALID) mine.push_back(t);
+    return mine;
+}
+
+// Two symmetric arrays of kCollBytes on the heap for the collective tests,
+// allocated collectively by the first call: call it on every PE at the
+// same point (the check functions call it first thing).
+inline constexpr std::size_t kCollBytes = 64 << 10;
+struct CollBuffers {
+    void* a;
+    void* b;
+};
+inline const CollBuffers& coll_buffers() {
+    static const CollBuffers buffers{shmem_malloc(kCollBytes), shmem_malloc(kCollBytes)};
+    return buffers;
 }
 
 }  // namespace gasket_test
