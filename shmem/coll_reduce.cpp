@@ -46,18 +46,13 @@ void reduce_to_all(const char* routine, T* dest, const T* source, int nreduce, i
 
 #define GASKET_REDUCE_OP(TYPE, NAME, OP, ENUM)                                                              \
     int shmem_##NAME##_##OP##_reduce(shmem_team_t team, TYPE* dest, const TYPE* source, size_t nreduce) {   \
-        return reduce_team<TYPE>("shmem_" #NAME "_" #OP "_reduce", team, dest, source, nreduce, ENUM);       \
+        return reduce_team<TYPE>("shmem_" #NAME "_" #OP "_reduce", team, dest, source, nreduce,              \
+                                 ReduceOp::ENUM);                                                           \
     }
-#define GASKET_REDUCE_BITWISE(TYPE, NAME)                 \
-    GASKET_REDUCE_OP(TYPE, NAME, and, ReduceOp::band)     \
-    GASKET_REDUCE_OP(TYPE, NAME, or, ReduceOp::bor)       \
-    GASKET_REDUCE_OP(TYPE, NAME, xor, ReduceOp::bxor)
-#define GASKET_REDUCE_MINMAX(TYPE, NAME)              \
-    GASKET_REDUCE_OP(TYPE, NAME, max, ReduceOp::max)  \
-    GASKET_REDUCE_OP(TYPE, NAME, min, ReduceOp::min)
+#define GASKET_REDUCE_BITWISE(TYPE, NAME) GASKET_REDUCE_BITWISE_OPS(GASKET_REDUCE_OP, TYPE, NAME)
+#define GASKET_REDUCE_MINMAX(TYPE, NAME) GASKET_REDUCE_MINMAX_OPS(GASKET_REDUCE_OP, TYPE, NAME)
 #define GASKET_REDUCE_ARITH(TYPE, NAME)                                                                     \
-    GASKET_REDUCE_OP(TYPE, NAME, sum, ReduceOp::sum)                                                        \
-    GASKET_REDUCE_OP(TYPE, NAME, prod, ReduceOp::prod)                                                      \
+    GASKET_REDUCE_ARITH_OPS(GASKET_REDUCE_OP, TYPE, NAME)                                                   \
     int shmem_##NAME##_sum_inscan(shmem_team_t team, TYPE* dest, const TYPE* source, size_t nelems) {       \
         return scan_team<TYPE>("shmem_" #NAME "_sum_inscan", team, dest, source, nelems, true);              \
     }                                                                                                       \
@@ -69,18 +64,11 @@ void reduce_to_all(const char* routine, T* dest, const T* source, int nreduce, i
     void shmem_##NAME##_##OP##_to_all(TYPE* dest, const TYPE* source, int nreduce, int PE_start,            \
                                       int logPE_stride, int PE_size, TYPE* pWrk, long* pSync) {             \
         reduce_to_all<TYPE>("shmem_" #NAME "_" #OP "_to_all", dest, source, nreduce, PE_start, logPE_stride, \
-                            PE_size, pWrk, pSync, ENUM);                                                    \
+                            PE_size, pWrk, pSync, ReduceOp::ENUM);                                  \
     }
-#define GASKET_TO_ALL_BITWISE(TYPE, NAME)                 \
-    GASKET_TO_ALL_OP(TYPE, NAME, and, ReduceOp::band)     \
-    GASKET_TO_ALL_OP(TYPE, NAME, or, ReduceOp::bor)       \
-    GASKET_TO_ALL_OP(TYPE, NAME, xor, ReduceOp::bxor)
-#define GASKET_TO_ALL_MINMAX(TYPE, NAME)              \
-    GASKET_TO_ALL_OP(TYPE, NAME, max, ReduceOp::max)  \
-    GASKET_TO_ALL_OP(TYPE, NAME, min, ReduceOp::min)
-#define GASKET_TO_ALL_ARITH(TYPE, NAME)               \
-    GASKET_TO_ALL_OP(TYPE, NAME, sum, ReduceOp::sum)  \
-    GASKET_TO_ALL_OP(TYPE, NAME, prod, ReduceOp::prod)
+#define GASKET_TO_ALL_BITWISE(TYPE, NAME) GASKET_REDUCE_BITWISE_OPS(GASKET_TO_ALL_OP, TYPE, NAME)
+#define GASKET_TO_ALL_MINMAX(TYPE, NAME) GASKET_REDUCE_MINMAX_OPS(GASKET_TO_ALL_OP, TYPE, NAME)
+#define GASKET_TO_ALL_ARITH(TYPE, NAME) GASKET_REDUCE_ARITH_OPS(GASKET_TO_ALL_OP, TYPE, NAME)
 
 extern "C" {
 

@@ -139,18 +139,12 @@ GASKET_COLL_SIZES(GASKET_DECLARE_COLL_SIZED)
  *   results depend on MPI's order of operations.
  * sum_inscan: dest[i] on team PE p = the sum of source[i] over PEs 0..p;
  * sum_exscan: over PEs 0..p-1, and 0 on PE 0. */
-#define GASKET_DECLARE_REDUCE_OP(TYPE, NAME, OP) \
+#define GASKET_DECLARE_REDUCE_OP(TYPE, NAME, OP, ENUM) \
     int shmem_##NAME##_##OP##_reduce(shmem_team_t team, TYPE *dest, const TYPE *source, size_t nreduce);
-#define GASKET_DECLARE_REDUCE_BITWISE(TYPE, NAME) \
-    GASKET_DECLARE_REDUCE_OP(TYPE, NAME, and)     \
-    GASKET_DECLARE_REDUCE_OP(TYPE, NAME, or)      \
-    GASKET_DECLARE_REDUCE_OP(TYPE, NAME, xor)
-#define GASKET_DECLARE_REDUCE_MINMAX(TYPE, NAME) \
-    GASKET_DECLARE_REDUCE_OP(TYPE, NAME, max)    \
-    GASKET_DECLARE_REDUCE_OP(TYPE, NAME, min)
+#define GASKET_DECLARE_REDUCE_BITWISE(TYPE, NAME) GASKET_REDUCE_BITWISE_OPS(GASKET_DECLARE_REDUCE_OP, TYPE, NAME)
+#define GASKET_DECLARE_REDUCE_MINMAX(TYPE, NAME) GASKET_REDUCE_MINMAX_OPS(GASKET_DECLARE_REDUCE_OP, TYPE, NAME)
 #define GASKET_DECLARE_REDUCE_ARITH(TYPE, NAME)                                                        \
-    GASKET_DECLARE_REDUCE_OP(TYPE, NAME, sum)                                                          \
-    GASKET_DECLARE_REDUCE_OP(TYPE, NAME, prod)                                                         \
+    GASKET_REDUCE_ARITH_OPS(GASKET_DECLARE_REDUCE_OP, TYPE, NAME)                                      \
     int shmem_##NAME##_sum_inscan(shmem_team_t team, TYPE *dest, const TYPE *source, size_t nelems); \
     int shmem_##NAME##_sum_exscan(shmem_team_t team, TYPE *dest, const TYPE *source, size_t nelems);
 GASKET_TEAM_REDUCE_BITWISE_TYPES(GASKET_DECLARE_REDUCE_BITWISE)
@@ -165,19 +159,12 @@ GASKET_TEAM_REDUCE_ARITH_TYPES(GASKET_DECLARE_REDUCE_ARITH)
  * set; nreduce >= 0 (negative ends the job).  pWrk: max(nreduce/2 + 1,
  * SHMEM_REDUCE_MIN_WRKDATA_SIZE) elements; pSync: SHMEM_REDUCE_SYNC_SIZE
  * longs. */
-#define GASKET_DECLARE_TO_ALL_OP(TYPE, NAME, OP)                                                             \
+#define GASKET_DECLARE_TO_ALL_OP(TYPE, NAME, OP, ENUM)                                                       \
     void shmem_##NAME##_##OP##_to_all(TYPE *dest, const TYPE *source, int nreduce, int PE_start,           \
                                       int logPE_stride, int PE_size, TYPE *pWrk, long *pSync);
-#define GASKET_DECLARE_TO_ALL_BITWISE(TYPE, NAME) \
-    GASKET_DECLARE_TO_ALL_OP(TYPE, NAME, and)     \
-    GASKET_DECLARE_TO_ALL_OP(TYPE, NAME, or)      \
-    GASKET_DECLARE_TO_ALL_OP(TYPE, NAME, xor)
-#define GASKET_DECLARE_TO_ALL_MINMAX(TYPE, NAME) \
-    GASKET_DECLARE_TO_ALL_OP(TYPE, NAME, max)    \
-    GASKET_DECLARE_TO_ALL_OP(TYPE, NAME, min)
-#define GASKET_DECLARE_TO_ALL_ARITH(TYPE, NAME) \
-    GASKET_DECLARE_TO_ALL_OP(TYPE, NAME, sum)   \
-    GASKET_DECLARE_TO_ALL_OP(TYPE, NAME, prod)
+#define GASKET_DECLARE_TO_ALL_BITWISE(TYPE, NAME) GASKET_REDUCE_BITWISE_OPS(GASKET_DECLARE_TO_ALL_OP, TYPE, NAME)
+#define GASKET_DECLARE_TO_ALL_MINMAX(TYPE, NAME) GASKET_REDUCE_MINMAX_OPS(GASKET_DECLARE_TO_ALL_OP, TYPE, NAME)
+#define GASKET_DECLARE_TO_ALL_ARITH(TYPE, NAME) GASKET_REDUCE_ARITH_OPS(GASKET_DECLARE_TO_ALL_OP, TYPE, NAME)
 GASKET_TO_ALL_BITWISE_TYPES(GASKET_DECLARE_TO_ALL_BITWISE)
 GASKET_TO_ALL_MINMAX_TYPES(GASKET_DECLARE_TO_ALL_MINMAX)
 GASKET_TO_ALL_ARITH_TYPES(GASKET_DECLARE_TO_ALL_ARITH)

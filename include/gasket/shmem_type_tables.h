@@ -189,6 +189,14 @@
     GASKET_TEAM_REDUCE_MINMAX_DISTINCT_TYPES(X)    \
     GASKET_REDUCE_COMPLEX_TYPES(X)
 
+/* The operator columns of Tables 10 and 11: F(TYPE, NAME, OP, ENUM) for
+ * each operator OP of the column (ENUM: the library's rt::ReduceOp name).
+ * A type row of column C expands GASKET_REDUCE_C_OPS(F, TYPE, NAME). */
+#define GASKET_REDUCE_BITWISE_OPS(F, TYPE, NAME) \
+    F(TYPE, NAME, and, band) F(TYPE, NAME, or, bor) F(TYPE, NAME, xor, bxor)
+#define GASKET_REDUCE_MINMAX_OPS(F, TYPE, NAME) F(TYPE, NAME, max, max) F(TYPE, NAME, min, min)
+#define GASKET_REDUCE_ARITH_OPS(F, TYPE, NAME) F(TYPE, NAME, sum, sum) F(TYPE, NAME, prod, prod)
+
 /* Table 11: Reduction Types, Names and Supporting Operations for
  * Active-Set-Based Reductions: the deprecated shmem_TYPENAME_OP_to_all.
  * AND/OR/XOR: 4 rows; MAX/MIN: 7; SUM/PROD: 9. */
