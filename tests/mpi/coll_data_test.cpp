@@ -257,22 +257,6 @@ TEST(CollSync, QuietThenSync) {
     }
 }
 
-struct ActiveSet {
-    int start, log_stride, size;
-};
-std::vector<ActiveSet> active_sets() {
-    const int n = npes();
-    std::vector<ActiveSet> v{{0, 0, n}, {0, 1, (n + 1) / 2}};
-    if (n > 1) v.push_back({1, 0, n - 1});
-    if (n > 2) v.push_back({n - 1, 3, 1});
-    return v;
-}
-int set_index(const ActiveSet& s, int pe) {
-    const int stride = 1 << s.log_stride;
-    if (pe < s.start || (pe - s.start) % stride) return -1;
-    const int k = (pe - s.start) / stride;
-    return k < s.size ? k : -1;
-}
 int set_pe(const ActiveSet& s, int k) { return s.start + (k << s.log_stride); }
 
 long g_psync[SHMEM_SYNC_SIZE];

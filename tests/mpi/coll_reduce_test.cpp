@@ -263,22 +263,6 @@ TEST(CollReduce, LargeCountOnGlobals) {
 long g_psync[SHMEM_REDUCE_SYNC_SIZE];
 alignas(64) unsigned char g_pwrk[4096];
 
-struct ActiveSet {
-    int start, log_stride, size;
-};
-// Whole job, even PEs, PEs 1..n-1 (when n > 1).
-std::vector<ActiveSet> active_sets() {
-    const int n = npes();
-    std::vector<ActiveSet> v{{0, 0, n}, {0, 1, (n + 1) / 2}};
-    if (n > 1) v.push_back({1, 0, n - 1});
-    return v;
-}
-int set_index(const ActiveSet& s, int pe) {
-    const int stride = 1 << s.log_stride;
-    if (pe < s.start || (pe - s.start) % stride) return -1;
-    const int k = (pe - s.start) / stride;
-    return k < s.size ? k : -1;
-}
 
 template <class T>
 using ToAllFn = void (*)(T*, const T*, int, int, int, int, T*, long*);

@@ -40,6 +40,27 @@ inline std::vector<shmem_team_t> my_coll_teams() {
     return mine;
 }
 
+// The active sets of the deprecated collective tests (PE_start,
+// logPE_stride, PE_size): the whole job, the even PEs, PEs 1..n-1 (n > 1)
+// and PE n-1 alone with stride 8 (n > 2).
+struct ActiveSet {
+    int start, log_stride, size;
+};
+inline std::vector<ActiveSet> active_sets() {
+    const int n = shmem_n_pes();
+    std::vector<ActiveSet> v{{0, 0, n}, {0, 1, (n + 1) / 2}};
+    if (n > 1) v.push_back({1, 0, n - 1});
+    if (n > 2) v.push_back({n - 1, 3, 1});
+    return v;
+}
+// The index of world PE `pe` in active set `s`, or -1 when outside it.
+inline int set_index(const ActiveSet& s, int pe) {
+    const int stride = 1 << s.log_stride;
+    if (pe < s.start || (pe - s.start) % stride) return -1;
+    const int k = (pe - s.start) / stride;
+    return k < s.size ? k : -1;
+}
+
 // Two symmetric arrays of kCollBytes on the heap for the collective tests,
 // allocated collectively by the first call: call it on every PE at the
 // same point (the check functions call it first thing).
