@@ -83,13 +83,18 @@ struct Rounds {
 
 // Runs every loop once per round: one untimed warm-up round, then `reps`
 // timed rounds, so drifts in the machine's load hit all loops of a row
-// alike.
+// alike.  Odd rounds run the loops in reverse order: a loop's figure
+// depends a little on what the loop before it left in the caches, and
+// alternating gives each loop both neighbours.
 inline Rounds measure(int reps, const std::vector<Loop>& loops) {
     for (const Loop& l : loops) (void)l();
     Rounds out;
     out.figure.resize(loops.size());
     for (int r = 0; r < reps; ++r)
-        for (std::size_t k = 0; k < loops.size(); ++k) out.figure[k].push_back(loops[k]());
+        for (std::size_t i = 0; i < loops.size(); ++i) {
+            const std::size_t k = r % 2 ? loops.size() - 1 - i : i;
+            out.figure[k].push_back(loops[k]());
+        }
     return out;
 }
 
