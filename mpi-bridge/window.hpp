@@ -59,6 +59,33 @@ public:
         check(MPI_Put(src, int(bytes), MPI_BYTE, target, at(target, disp), int(bytes), MPI_BYTE, win_), "MPI_Put");
         note_pending(target);
     }
+    // The displacement of byte `disp` of target's usable block, for callers
+    // that keep it per target and then use put_nbi_at/get_nbi_at.
+    MPI_Aint displacement(int target, std::size_t disp = 0) const { return at(target, disp); }
+    // put_nbi/get_nbi of at most kMaxAtBytes bytes (one MPI call) to the
+    // window displacement `target_disp` (from displacement()): the lean
+    // form for small transfers whose caller already has the displacement.
+    static constexpr std::size_t kMaxAtBytes = std::size_t(1) << 30;
+    void put_nbi_at(const void* src, std::size_t bytes, int target, MPI_Aint target_disp) {
+        check(MPI_Put(src, int(bytes), MPI_BYTE, target, target_disp, int(bytes), MPI_BYTE, win_), "MPI_Put");
+        note_pending(target);  // after: a flush_all racing with us then cannot miss this put
+    }
+    void get_nbi_at(void* dst, std::size_t bytes, int target, MPI_Aint target_disp) {
+        check(MPI_Get(dst, int(bytes), MPI_BYTE, target, target_disp, int(bytes), MPI_BYTE, win_), "MPI_Get");
+        note_pending(target);
+    }
+    // The same, recording the operation before the MPI call, so that
+    // nothing lives across it: for a caller that no flush_all() can race,
+    // because every thread that completes operations on this window (takes
+    // the record) is serialized with it.  Other threads may still issue.
+    void put_nbi_at_recorded_first(const void* src, std::size_t bytes, int target, MPI_Aint target_disp) {
+        note_pending(target);
+        check(MPI_Put(src, int(bytes), MPI_BYTE, target, target_disp, int(bytes), MPI_BYTE, win_), "MPI_Put");
+    }
+    void get_nbi_at_recorded_first(void* dst, std::size_t bytes, int target, MPI_Aint target_disp) {
+        note_pending(target);
+        check(MPI_Get(dst, int(bytes), MPI_BYTE, target, target_disp, int(bytes), MPI_BYTE, win_), "MPI_Get");
+    }
     // Contiguous get; returns with the data in `dst`.  Complete on return,
     // so nothing is left pending for quiet.
     void get(void* dst, std::size_t bytes, int target, std::size_t disp) {
@@ -165,7 +192,7 @@ private:
     static constexpr int kMany = -1;  // pending_: several targets (else: the one target)
     static constexpr std::size_t kBounceMax = 256;        // bytes: puts sent from the ring
     static constexpr std::size_t kRingBytes = 64 * 1024;  // bounce ring size
-    static constexpr std::size_t kMaxChunk = std::size_t(1) << 30;  // keeps MPI counts in int
+    static constexpr std::size_t kMaxChunk = kMaxAtBytes;  // keeps MPI counts in int
     enum class Direction { put, get };
     // One MPI_Put or MPI_Get (local buffer `local`), recorded as pending.
     void issue(Direction d, const void* local, int count, MPI_Datatype local_type, int target, MPI_Aint disp,

@@ -201,6 +201,7 @@ int gasnet_attach(gasnet_handlerentry_t* table, int numentries, uintptr_t segsiz
         g_state.node_barrier = std::make_unique<mpi::NodeBarrier>(job.env->node());
     else
         g_state.barrier = std::make_unique<mpi::SplitBarrier>(job.env->world());
+    gasnet::set_routes(job);
     g_state.attached = true;
     job.env->barrier();
     return GASNET_OK;

@@ -42,6 +42,10 @@ inline rt::Job* attached_job(const char* routine) {
     return nullptr;
 }
 
+// Fills the extended API's table of where each node's segment is
+// (extended.cpp), at gasnet_attach once the segments are known.
+void set_routes(rt::Job& job);
+
 // Called by application polls: if another node has called gasnet_exit,
 // exits too (with its code), so that node's exit completes at once.
 void watch_for_exit();

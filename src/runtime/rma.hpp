@@ -44,6 +44,24 @@ inline void get_from(const Target& t, void* dest, std::size_t bytes, int pe, Com
     }
 }
 
+// The same two entry points for a caller that keeps window displacements
+// itself (the GASNet extended API's table of routes; its small-operation
+// rate is most of an MPI_Put's, so it skips the per-target block-start
+// lookup of put_to/get_from): one MPI put or get of `bytes` (at most
+// mpi::Window::kMaxAtBytes) at displacement `disp` (Window::displacement)
+// of `pe`'s block on window `w`, completed by the window's flushes.
+// `serialized`: no other thread completes this window's operations
+// meanwhile, so the operation is recorded before the MPI call and nothing
+// lives across it (Window::put_nbi_at_recorded_first).
+inline void put_at(mpi::Window& w, const void* src, std::size_t bytes, int pe, MPI_Aint disp, bool serialized) {
+    if (serialized) w.put_nbi_at_recorded_first(src, bytes, pe, disp);
+    else w.put_nbi_at(src, bytes, pe, disp);
+}
+inline void get_at(mpi::Window& w, void* dest, std::size_t bytes, int pe, MPI_Aint disp, bool serialized) {
+    if (serialized) w.get_nbi_at_recorded_first(dest, bytes, pe, disp);
+    else w.get_nbi_at(dest, bytes, pe, disp);
+}
+
 // Copies `bytes` from local `src` to symmetric `dest` on `pe`.
 inline void put(const char* routine, void* dest, const void* src, std::size_t bytes, int pe,
                 Completion c = Completion::local) {
