@@ -811,6 +811,37 @@ TEST_F(ExtendedRegion, RegionHandleSyncsItsOperationsOnly) {
     expect_region("put_nbi to this node in the region", my_slot(self) + kA, kABytes, kGuard, false, 5000 + self, 0);
 }
 
+// Small adjacent put_nbi inside a region join into runs like those outside
+// it; ending the region hands the runs to MPI, so the region's handle
+// completes them wherever it is synchronized: on another thread (PAR;
+// PARSYNC allows it too), else after a put elsewhere from this thread.
+TEST_F(ExtendedRegion, JoinedPutsCompleteThroughTheHandle) {
+    if (!enough_segment()) GTEST_SKIP() << "needs <= 8 nodes and 16 MiB segments";
+    const gasnet_node_t n = nodes(), self = me(), next = (self + 1) % n, prev = (self + n - 1) % n;
+    for (gasnet_node_t w = 0; w < n; ++w) std::memset(my_slot(w), kFill, kSlot);
+    barrier();
+    constexpr std::size_t kBytes = 40000;  // 5000 adjacent 8-byte puts: runs across ring refills
+    const unsigned char* want = pattern(600 + self);
+    gasnet_begin_nbi_accessregion();
+    for (std::size_t off = 0; off < kBytes; off += 8) {
+        std::uint64_t v;
+        std::memcpy(&v, want + off, 8);
+        gasnet_put_nbi(next, slot(next, self) + off, &v, 8);
+    }
+    const gasnet_handle_t h = gasnet_end_nbi_accessregion();  // invalid when the puts were direct copies
+#if defined(GASNET_PAR)
+    std::thread([h] { gasnet_wait_syncnb(h); }).join();
+#else
+    std::uint64_t other = 1;  // a put elsewhere from this thread, completed on its own
+    gasnet_wait_syncnb(gasnet_put_nb(next, slot(next, self) + kBytes + 64, &other, 8));
+    gasnet_wait_syncnb(h);
+#endif
+    barrier();
+    std::string why;
+    EXPECT_TRUE(matches_pattern(my_slot(prev), kBytes, 600 + prev, &why))
+        << "adjacent put_nbi in a region from node " << prev << ": " << why;
+}
+
 // Several regions in a row, their handles kept and synchronized together
 // (with other explicit handles) by gasnet_wait_syncnb_all, while implicit
 // operations between them are synchronized on their own.
@@ -1007,6 +1038,9 @@ TEST_F(ExtendedThreads, ThreadInfoMacros) {
 // §3.3.5: nbi operations are synchronized per thread; include/gasnet.h:
 // explicit handles may be synchronized from any thread.
 TEST_F(ExtendedThreads, NbiPerThreadAndHandlesAcrossThreads) {
+#if !defined(GASNET_PAR)
+    GTEST_SKIP() << "threads calling GASNet at once need GASNET_PAR";
+#endif
     if (!enough_segment()) GTEST_SKIP() << "needs <= 8 nodes and 16 MiB segments";
     const gasnet_node_t n = nodes(), self = me(), next = (self + 1) % n;
     fill_get_area();
