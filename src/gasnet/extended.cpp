@@ -40,8 +40,9 @@ gasnet_handle_t all_handle() { return reinterpret_cast<gasnet_handle_t>(kAll); }
 struct Route {
     std::uintptr_t base;  // the node's segment address
     // The leading bytes of the segment that the lean forms below serve:
-    // min(size, Window::kMaxAtBytes) when the node is reached through MPI
-    // and client calls are serialized (GASNET_SEQ, GASNET_PARSYNC), else 0.
+    // all of it when mapped here; min(size, Window::kMaxAtBytes) when the
+    // node is reached through MPI and client calls are serialized
+    // (GASNET_SEQ, GASNET_PARSYNC); else 0.
     std::size_t lean_size;
     MPI_Aint disp;  // segment window displacement of the segment's first byte
     char* direct;   // the segment mapped here (node fast path), or null
@@ -277,24 +278,32 @@ constexpr unsigned mode(Sync sync, bool bulk) { return unsigned(sync) | (bulk ? 
 }
 
 // ---- The lean forms: the commonest cases, inline ----
-// Non-blocking puts and gets through MPI that lie in the route's
-// lean_size, with client calls serialized; any other case, and any case
-// that needs a ring refill, is passed whole to the general form.  The
-// lean forms record the operation before the MPI call (rt::put_at,
-// serialized) and leave nothing to do after it, so the
-// compiler saves no registers, and they test what decides the case in
-// the fewest instructions: on a 15-18 ns MPI_Put, every nanosecond is 6%
-// of the rate (docs/performance.md).
+// Direct copies, and puts and gets through MPI with client calls
+// serialized, that lie in the route's lean_size; any other case, and any
+// case that needs a ring refill, is passed whole to the general form.  The non-blocking lean forms record
+// the operation before the MPI call (rt::put_at, serialized) and leave
+// nothing to do after it, so the compiler saves no registers, and they
+// test what decides the case in the fewest instructions: on a 15-18 ns
+// MPI_Put, every nanosecond is 6% of the rate (docs/performance.md).
+// Blocking ones record after the call (their own flush must find it).
 
-// Whether the lean forms serve [addr, +nbytes) on `node`; sets `disp`,
-// its segment window displacement.
-[[gnu::always_inline]] inline bool lean(gasnet_node_t node, const void* addr, std::size_t nbytes, MPI_Aint& disp) {
+// The route when the lean forms serve [addr, +nbytes) on `node`, else
+// null; sets `offset`, the byte offset of addr in the node's segment.
+[[gnu::always_inline]] inline const Route* lean(gasnet_node_t node, const void* addr, std::size_t nbytes,
+                                               std::size_t& offset) {
     if (node >= g_routes.nodes) [[unlikely]]
-        return false;
+        return nullptr;
     const Route& r = g_routes.node[node];
-    const std::size_t offset = reinterpret_cast<std::uintptr_t>(addr) - r.base;
-    disp = r.disp + MPI_Aint(offset);
-    return offset < r.lean_size && nbytes - 1 < r.lean_size - offset;  // 1 <= nbytes <= lean_size - offset
+    offset = reinterpret_cast<std::uintptr_t>(addr) - r.base;
+    // 1 <= nbytes <= lean_size - offset
+    return offset < r.lean_size && nbytes - 1 < r.lean_size - offset ? &r : nullptr;
+}
+
+// A direct copy: complete at once, and the fence makes it visible before
+// anything that follows.
+[[gnu::always_inline]] inline gasnet_handle_t copy_direct(void* dst, const void* src, std::size_t nbytes) {
+    rt::copy_direct(dst, src, nbytes);
+    return fence_direct();
 }
 
 // A non-bulk implicit-handle put of at most kLeanCopyMax bytes:
@@ -330,9 +339,16 @@ constexpr unsigned mode(Sync sync, bool bulk) { return unsigned(sync) | (bulk ? 
 
 [[gnu::always_inline]] inline gasnet_handle_t put(const char* routine, gasnet_node_t node, void* dest,
                                                   const void* src, std::size_t nbytes, Sync sync, bool bulk) {
-    MPI_Aint disp;
-    if (sync != Sync::blocking && lean(node, dest, nbytes, disp)) [[likely]] {
+    std::size_t offset;
+    if (const Route* r = lean(node, dest, nbytes, offset)) [[likely]] {
+        if (r->direct) return copy_direct(r->direct + offset, src, nbytes);
+        const MPI_Aint disp = r->disp + MPI_Aint(offset);
         ThreadState& t = t_self;
+        if (sync == Sync::blocking) {  // the flush completes it locally too: no copy
+            rt::put_at(*g_routes.window, src, nbytes, int(node), disp, false);
+            g_routes.window->flush(int(node));
+            return GASNET_INVALID_HANDLE;
+        }
         if (bulk) {
             if (sync == Sync::implicit) t.issued = true;
             rt::put_at(*g_routes.window, src, nbytes, int(node), disp, true);
@@ -358,8 +374,15 @@ constexpr unsigned mode(Sync sync, bool bulk) { return unsigned(sync) | (bulk ? 
 
 [[gnu::always_inline]] inline gasnet_handle_t get(const char* routine, void* dest, gasnet_node_t node, const void* src,
                                                   std::size_t nbytes, Sync sync) {
-    MPI_Aint disp;
-    if (sync != Sync::blocking && lean(node, src, nbytes, disp)) [[likely]] {
+    std::size_t offset;
+    if (const Route* r = lean(node, src, nbytes, offset)) [[likely]] {
+        if (r->direct) return copy_direct(dest, r->direct + offset, nbytes);
+        const MPI_Aint disp = r->disp + MPI_Aint(offset);
+        if (sync == Sync::blocking) {
+            rt::get_at(*g_routes.window, dest, nbytes, int(node), disp, false);
+            g_routes.window->flush(int(node));
+            return GASNET_INVALID_HANDLE;
+        }
         if (sync == Sync::implicit) t_self.issued = true;
         rt::get_at(*g_routes.window, dest, nbytes, int(node), disp, true);
         return sync == Sync::implicit ? GASNET_INVALID_HANDLE : node_handle(node);
@@ -474,9 +497,12 @@ void set_routes(rt::Job& j) {
     for (int n = 0; n < j.n_pes; ++n) {
         const gasnet_seginfo_t& seg = g_state.segments[std::size_t(n)];
         char* direct = j.heap.direct[std::size_t(n)];
-        const bool lean = !direct && j.heap.window && g_state.thread_mode != 2;  // not GASNET_PAR
-        g_route_table[std::size_t(n)] = {reinterpret_cast<std::uintptr_t>(seg.addr),
-                                         lean ? std::min(std::size_t(seg.size), mpi::Window::kMaxAtBytes) : 0,
+        const std::size_t size = seg.size;
+        const bool serialized = g_state.thread_mode != 2;  // not GASNET_PAR
+        const std::size_t lean_size = direct                            ? size
+                                      : j.heap.window && serialized ? std::min(size, mpi::Window::kMaxAtBytes)
+                                                                        : 0;
+        g_route_table[std::size_t(n)] = {reinterpret_cast<std::uintptr_t>(seg.addr), lean_size,
                                          j.heap.window ? j.heap.window->displacement(n) : 0, direct};
     }
     g_routes = {gasnet_node_t(j.n_pes), g_route_table.data(), j.heap.window};
