@@ -415,17 +415,14 @@ GASKET_EXT_AMO_TYPES(GASKET_DECLARE_AMO_EXT)
 GASKET_STD_AMO_TYPES(GASKET_DECLARE_AMO_STD)
 #undef GASKET_DECLARE_AMO_STD
 
-#define GASKET_DECLARE_AMO_BITWISE_OP(TYPE, NAME, OP)                                                       \
+#define GASKET_DECLARE_AMO_BITWISE_OP(TYPE, NAME, OP, ATOMIC)                                               \
     TYPE shmem_##NAME##_atomic_fetch_##OP(TYPE *dest, TYPE value, int pe);                                 \
     TYPE shmem_ctx_##NAME##_atomic_fetch_##OP(shmem_ctx_t ctx, TYPE *dest, TYPE value, int pe);           \
     void shmem_##NAME##_atomic_##OP(TYPE *dest, TYPE value, int pe);                                       \
     void shmem_ctx_##NAME##_atomic_##OP(shmem_ctx_t ctx, TYPE *dest, TYPE value, int pe);                 \
     void shmem_##NAME##_atomic_fetch_##OP##_nbi(TYPE *fetch, TYPE *dest, TYPE value, int pe);              \
     void shmem_ctx_##NAME##_atomic_fetch_##OP##_nbi(shmem_ctx_t ctx, TYPE *fetch, TYPE *dest, TYPE value, int pe);
-#define GASKET_DECLARE_AMO_BIT(TYPE, NAME)             \
-    GASKET_DECLARE_AMO_BITWISE_OP(TYPE, NAME, and)     \
-    GASKET_DECLARE_AMO_BITWISE_OP(TYPE, NAME, or)      \
-    GASKET_DECLARE_AMO_BITWISE_OP(TYPE, NAME, xor)
+#define GASKET_DECLARE_AMO_BIT(TYPE, NAME) GASKET_AMO_BITWISE_OPS(GASKET_DECLARE_AMO_BITWISE_OP, TYPE, NAME)
 GASKET_BITWISE_AMO_TYPES(GASKET_DECLARE_AMO_BIT)
 #undef GASKET_DECLARE_AMO_BIT
 #undef GASKET_DECLARE_AMO_BITWISE_OP

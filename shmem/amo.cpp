@@ -129,10 +129,7 @@ GASKET_STD_AMO_TYPES(GASKET_AMO_STD)
                     posted<T>(c, routine, dest, AmoOp::ATOMIC, value, pe))                                        \
     GASKET_AMO_PAIR(void, N, atomic_fetch_##OP##_nbi, (T * fetch, T* dest, T value, int pe),                   \
                     deferred<T>(c, routine, fetch, dest, AmoOp::ATOMIC, value, zero<T>(), pe))
-#define GASKET_AMO_BIT(T, N)                         \
-    GASKET_AMO_BITWISE_OP(T, N, and, fetch_and)      \
-    GASKET_AMO_BITWISE_OP(T, N, or, fetch_or)        \
-    GASKET_AMO_BITWISE_OP(T, N, xor, fetch_xor)
+#define GASKET_AMO_BIT(T, N) GASKET_AMO_BITWISE_OPS(GASKET_AMO_BITWISE_OP, T, N)
 GASKET_BITWISE_AMO_TYPES(GASKET_AMO_BIT)
 #undef GASKET_AMO_BIT
 #undef GASKET_AMO_BITWISE_OP

@@ -110,14 +110,11 @@ GASKET_STD_AMO_DISTINCT_TYPES(GASKET_CXX_AMO_STD)
 #undef GASKET_CXX_AMO_STD
 
 /* Table 8: and, or, xor -- fetching, non-fetching, fetching nbi. */
-#define GASKET_CXX_AMO_BITWISE_OP(T, N, OP)          \
+#define GASKET_CXX_AMO_BITWISE_OP(T, N, OP, ATOMIC)  \
     GASKET_CXX_AMO_VALUE(T, N, T, atomic_fetch_##OP) \
     GASKET_CXX_AMO_VALUE(T, N, void, atomic_##OP)    \
     GASKET_CXX_AMO_VALUE_NBI(T, N, atomic_fetch_##OP##_nbi)
-#define GASKET_CXX_AMO_BITWISE(T, N)          \
-    GASKET_CXX_AMO_BITWISE_OP(T, N, and)      \
-    GASKET_CXX_AMO_BITWISE_OP(T, N, or)       \
-    GASKET_CXX_AMO_BITWISE_OP(T, N, xor)
+#define GASKET_CXX_AMO_BITWISE(T, N) GASKET_AMO_BITWISE_OPS(GASKET_CXX_AMO_BITWISE_OP, T, N)
 GASKET_BITWISE_AMO_DISTINCT_TYPES(GASKET_CXX_AMO_BITWISE)
 #undef GASKET_CXX_AMO_BITWISE
 #undef GASKET_CXX_AMO_BITWISE_OP

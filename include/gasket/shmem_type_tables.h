@@ -106,6 +106,9 @@
     GASKET_BITWISE_AMO_DISTINCT_TYPES(X)    \
     X(uint32_t, uint32)                     \
     X(uint64_t, uint64)
+/* Table 8's operations: F(TYPE, NAME, op, runtime operation) for each. */
+#define GASKET_AMO_BITWISE_OPS(F, TYPE, NAME) \
+    F(TYPE, NAME, and, fetch_and) F(TYPE, NAME, or, fetch_or) F(TYPE, NAME, xor, fetch_xor)
 
 /* Deprecated AMO names (Annex F): shmem_TYPENAME_fetch/set/swap for
  * {float, double, int, long, long long}; cswap/finc/inc/fadd/add for
