@@ -189,19 +189,14 @@ void check_scan(const char* name, ReduceFn<T> fn, bool inclusive, shmem_team_t t
     for (std::size_t i = 0; i < kN; ++i) EXPECT_TRUE(equal(src[i], want(i))) << name << " in place, element " << i;
 }
 
-#define CHECK_REDUCE(TYPE, NAME, OP, ENUM)   \
+// The operator columns come from the type tables (GASKET_REDUCE_*_OPS):
+// (TYPE, NAME, op, Op enumerator).
+#define CHECK_REDUCE(TYPE, NAME, OP, ENUM) \
     for (shmem_team_t t : my_coll_teams()) \
-        check_reduce<TYPE>("shmem_" #NAME "_" #OP "_reduce", shmem_##NAME##_##OP##_reduce, ENUM, t);
-#define CHECK_BITWISE(TYPE, NAME)           \
-    CHECK_REDUCE(TYPE, NAME, and, Op::band) \
-    CHECK_REDUCE(TYPE, NAME, or, Op::bor)   \
-    CHECK_REDUCE(TYPE, NAME, xor, Op::bxor)
-#define CHECK_MINMAX(TYPE, NAME)           \
-    CHECK_REDUCE(TYPE, NAME, max, Op::max) \
-    CHECK_REDUCE(TYPE, NAME, min, Op::min)
-#define CHECK_ARITH(TYPE, NAME)            \
-    CHECK_REDUCE(TYPE, NAME, sum, Op::sum) \
-    CHECK_REDUCE(TYPE, NAME, prod, Op::prod)
+        check_reduce<TYPE>("shmem_" #NAME "_" #OP "_reduce", shmem_##NAME##_##OP##_reduce, Op::ENUM, t);
+#define CHECK_BITWISE(TYPE, NAME) GASKET_REDUCE_BITWISE_OPS(CHECK_REDUCE, TYPE, NAME)
+#define CHECK_MINMAX(TYPE, NAME) GASKET_REDUCE_MINMAX_OPS(CHECK_REDUCE, TYPE, NAME)
+#define CHECK_ARITH(TYPE, NAME) GASKET_REDUCE_ARITH_OPS(CHECK_REDUCE, TYPE, NAME)
 #define CHECK_SCANS(TYPE, NAME)                                                                      \
     for (shmem_team_t t : my_coll_teams()) {                                                       \
         check_scan<TYPE>("shmem_" #NAME "_sum_inscan", shmem_##NAME##_sum_inscan, true, t);          \
@@ -293,17 +288,11 @@ void check_to_all(const char* name, ToAllFn<T> fn, Op op) {
     }
 }
 
-#define CHECK_TO_ALL(TYPE, NAME, OP, ENUM) check_to_all<TYPE>("shmem_" #NAME "_" #OP "_to_all", shmem_##NAME##_##OP##_to_all, ENUM);
-#define CHECK_TO_ALL_BITWISE(TYPE, NAME)    \
-    CHECK_TO_ALL(TYPE, NAME, and, Op::band) \
-    CHECK_TO_ALL(TYPE, NAME, or, Op::bor)   \
-    CHECK_TO_ALL(TYPE, NAME, xor, Op::bxor)
-#define CHECK_TO_ALL_MINMAX(TYPE, NAME)    \
-    CHECK_TO_ALL(TYPE, NAME, max, Op::max) \
-    CHECK_TO_ALL(TYPE, NAME, min, Op::min)
-#define CHECK_TO_ALL_ARITH(TYPE, NAME)     \
-    CHECK_TO_ALL(TYPE, NAME, sum, Op::sum) \
-    CHECK_TO_ALL(TYPE, NAME, prod, Op::prod)
+#define CHECK_TO_ALL(TYPE, NAME, OP, ENUM) \
+    check_to_all<TYPE>("shmem_" #NAME "_" #OP "_to_all", shmem_##NAME##_##OP##_to_all, Op::ENUM);
+#define CHECK_TO_ALL_BITWISE(TYPE, NAME) GASKET_REDUCE_BITWISE_OPS(CHECK_TO_ALL, TYPE, NAME)
+#define CHECK_TO_ALL_MINMAX(TYPE, NAME) GASKET_REDUCE_MINMAX_OPS(CHECK_TO_ALL, TYPE, NAME)
+#define CHECK_TO_ALL_ARITH(TYPE, NAME) GASKET_REDUCE_ARITH_OPS(CHECK_TO_ALL, TYPE, NAME)
 
 TEST(CollToAll, BitwiseEveryType) { GASKET_TO_ALL_BITWISE_TYPES(CHECK_TO_ALL_BITWISE) }
 TEST(CollToAll, MaxMinEveryType) { GASKET_TO_ALL_MINMAX_TYPES(CHECK_TO_ALL_MINMAX) }
