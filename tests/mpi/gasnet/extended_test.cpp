@@ -196,37 +196,30 @@ void sync_nb(std::vector<gasnet_handle_t>& hs, int si, const std::string& what) 
             break;
     }
 }
-void sync_nbi_puts(int si, const std::string& what) {
+// Synchronizes this thread's nbi operations of one kind (puts or gets): by
+// round si % 4, that kind's wait, wait_syncnbi_all, a loop of that kind's
+// try, or a loop of try_syncnbi_all; then nothing may be outstanding.
+void sync_nbi(int si, const std::string& what, const char* kind, void (*wait_kind)(), int (*try_kind)()) {
     switch (si % 4) {
-        case 0: gasnet_wait_syncnbi_puts(); break;
+        case 0: wait_kind(); break;
         case 1: gasnet_wait_syncnbi_all(); break;
         case 2:
-            EXPECT_EQ(try_until_done(gasnet_try_syncnbi_puts), GASNET_OK)
-                << what << ": gasnet_try_syncnbi_puts never returned GASNET_OK";
+            EXPECT_EQ(try_until_done(try_kind), GASNET_OK)
+                << what << ": gasnet_try_syncnbi_" << kind << " never returned GASNET_OK";
             break;
         default:
             EXPECT_EQ(try_until_done(gasnet_try_syncnbi_all), GASNET_OK)
                 << what << ": gasnet_try_syncnbi_all never returned GASNET_OK";
             break;
     }
-    EXPECT_EQ(gasnet_try_syncnbi_puts(), GASNET_OK) << what << ": nbi puts outstanding after the sync";
+    EXPECT_EQ(try_kind(), GASNET_OK) << what << ": nbi " << kind << " outstanding after the sync";
     EXPECT_EQ(gasnet_try_syncnbi_all(), GASNET_OK) << what << ": nbi operations outstanding after the sync";
 }
+void sync_nbi_puts(int si, const std::string& what) {
+    sync_nbi(si, what, "puts", gasnet_wait_syncnbi_puts, gasnet_try_syncnbi_puts);
+}
 void sync_nbi_gets(int si, const std::string& what) {
-    switch (si % 4) {
-        case 0: gasnet_wait_syncnbi_gets(); break;
-        case 1: gasnet_wait_syncnbi_all(); break;
-        case 2:
-            EXPECT_EQ(try_until_done(gasnet_try_syncnbi_gets), GASNET_OK)
-                << what << ": gasnet_try_syncnbi_gets never returned GASNET_OK";
-            break;
-        default:
-            EXPECT_EQ(try_until_done(gasnet_try_syncnbi_all), GASNET_OK)
-                << what << ": gasnet_try_syncnbi_all never returned GASNET_OK";
-            break;
-    }
-    EXPECT_EQ(gasnet_try_syncnbi_gets(), GASNET_OK) << what << ": nbi gets outstanding after the sync";
-    EXPECT_EQ(gasnet_try_syncnbi_all(), GASNET_OK) << what << ": nbi operations outstanding after the sync";
+    sync_nbi(si, what, "gets", gasnet_wait_syncnbi_gets, gasnet_try_syncnbi_gets);
 }
 void sync_region(gasnet_handle_t h, int si, const std::string& what) {
     if (si % 2 == 0) {
