@@ -147,6 +147,13 @@ inline void clobber() { asm volatile("" ::: "memory"); }
 std::size_t round_up(std::size_t n, std::size_t to) { return (n + to - 1) / to * to; }
 
 // ---- handler -----------------------------------------------------------
+// A table row pairing a Gasket loop with its raw MPI counterpart (indices
+// into one measure() call's loops).
+struct PairRow {
+    const char* op;
+    int gasket, mpi;
+};
+
 // MPI_Put one out-of-line call down, as from any library over MPI: the
 // throughput table's floor row.  noipa: the compiler may neither inline it
 // nor specialize it for its caller.
@@ -318,11 +325,7 @@ struct Bench {
         check("gasnet_get_val 8 B", got[1], value_at(Layout::lat_get));
         check("MPI_Get 8 B", got[2], value_at(Layout::lat_get));
 
-        struct Row {
-            const char* op;
-            int gasket, mpi;
-        };
-        const Row rows[] = {
+        const PairRow rows[] = {
             {"gasnet_put 8 B (blocking)", g_put, m_put},
             {"gasnet_put_val 8 B", g_put_val, m_put},
             {"gasnet_get 8 B", g_get, m_get},
@@ -332,7 +335,7 @@ struct Bench {
         std::printf("| operation | Gasket µs | raw MPI counterpart | MPI µs | Gasket/MPI |\n");
         std::printf("|---|---:|---|---:|---:|\n");
         std::vector<double> time_ratios;
-        for (const Row& r : rows) {
+        for (const PairRow& r : rows) {
             const double q = f.ratio(r.gasket, r.mpi);
             time_ratios.push_back(q);
             std::printf("| %s | %.4f | %s | %.4f | %.2f |\n", r.op, f.median_of(r.gasket),
@@ -596,11 +599,7 @@ struct Bench {
                 break;
             }
 
-        struct Row {
-            const char* op;
-            int gasket, mpi;
-        };
-        const Row rows[] = {
+        const PairRow rows[] = {
             {"gasnet_put_nbi 8 B x n, gasnet_wait_syncnbi_puts", g_nbi, m_put},
             {"gasnet_put_nbi 8 B x n scattered (slot 97i mod n), gasnet_wait_syncnbi_puts", g_scat, m_scat},
             {"gasnet_put_nbi_bulk 8 B x n scattered, gasnet_wait_syncnbi_puts", g_scat_bulk, m_scat},
@@ -613,7 +612,7 @@ struct Bench {
         std::printf("| operations | Gasket Mops per s | raw MPI counterpart | MPI Mops per s | Gasket/MPI |\n");
         std::printf("|---|---:|---|---:|---:|\n");
         std::vector<double> time_ratios;
-        for (const Row& r : rows) {
+        for (const PairRow& r : rows) {
             const double q = f.ratio(r.gasket, r.mpi);
             if (r.gasket != w_scat) time_ratios.push_back(1.0 / q);  // the floor row is no Gasket figure
             std::printf("| %s | %.3f | %s | %.3f | %.2f |\n", r.op, f.median_of(r.gasket),
