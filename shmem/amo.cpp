@@ -41,31 +41,23 @@ constexpr T one() {
     return static_cast<T>(1);
 }
 
-// One AMO on context `c` (null: the default context; the constant folds
-// away in the plain forms).
-inline std::uint64_t amo_on(rt::Context* c, const char* routine, void* dest, unsigned width, AmoOp op,
-                            std::uint64_t value, std::uint64_t cond, int pe, AmoResult result, void* fetch) {
-    if (c) return rt::amo(*c, routine, dest, width, op, value, cond, pe, result, fetch);
-    return rt::amo(routine, dest, width, op, value, cond, pe, result, fetch);
-}
-
 // A fetching AMO: returns the old value.
 template <class T>
-inline T fetching(rt::Context* c, const char* routine, const T* dest, AmoOp op, T value, T cond, int pe) {
+inline T fetching(rt::Context& c, const char* routine, const T* dest, AmoOp op, T value, T cond, int pe) {
     return from_bits<T>(
-        amo_on(c, routine, const_cast<T*>(dest), sizeof(T), op, bits(value), bits(cond), pe, AmoResult::wait, nullptr));
+        rt::amo(c, routine, const_cast<T*>(dest), sizeof(T), op, bits(value), bits(cond), pe, AmoResult::wait, nullptr));
 }
 
 // A non-fetching AMO: complete at the target by the next quiet.
 template <class T>
-inline void posted(rt::Context* c, const char* routine, T* dest, AmoOp op, T value, int pe) {
-    amo_on(c, routine, dest, sizeof(T), op, bits(value), 0, pe, AmoResult::none, nullptr);
+inline void posted(rt::Context& c, const char* routine, T* dest, AmoOp op, T value, int pe) {
+    rt::amo(c, routine, dest, sizeof(T), op, bits(value), 0, pe, AmoResult::none, nullptr);
 }
 
 // A fetching _nbi AMO: *fetch holds the old value by the next quiet.
 template <class T>
-inline void deferred(rt::Context* c, const char* routine, T* fetch, const T* dest, AmoOp op, T value, T cond, int pe) {
-    amo_on(c, routine, const_cast<T*>(dest), sizeof(T), op, bits(value), bits(cond), pe, AmoResult::deferred, fetch);
+inline void deferred(rt::Context& c, const char* routine, T* fetch, const T* dest, AmoOp op, T value, T cond, int pe) {
+    rt::amo(c, routine, const_cast<T*>(dest), sizeof(T), op, bits(value), bits(cond), pe, AmoResult::deferred, fetch);
 }
 
 }  // namespace
@@ -76,12 +68,12 @@ extern "C" {
 #define GASKET_AMO_PAIR(RET, NAME, OP, PARAMS, CALL)                        \
     RET shmem_##NAME##_##OP PARAMS {                                        \
         const char* routine = "shmem_" #NAME "_" #OP;                       \
-        rt::Context* const c = nullptr;                                     \
+        rt::Context& c = shmem::default_context(routine);                                     \
         return CALL;                                                        \
     }                                                                       \
     RET shmem_ctx_##NAME##_##OP(shmem_ctx_t ctx, GASKET_UNPAREN PARAMS) {   \
         const char* routine = "shmem_ctx_" #NAME "_" #OP;                   \
-        rt::Context* const c = shmem::context_of(routine, ctx);             \
+        rt::Context& c = shmem::context_of(routine, ctx);             \
         return CALL;                                                        \
     }
 #define GASKET_UNPAREN(...) __VA_ARGS__
@@ -137,26 +129,26 @@ GASKET_BITWISE_AMO_TYPES(GASKET_AMO_BIT)
 // Deprecated names (Annex F.2.6): no ctx forms.
 #define GASKET_AMO_OLD_EXT(T, N)                                                                         \
     T shmem_##N##_fetch(const T* source, int pe) {                                                       \
-        return fetching<T>(nullptr, "shmem_" #N "_fetch", source, AmoOp::fetch, zero<T>(), zero<T>(), pe);                    \
+        return fetching<T>(shmem::default_context("shmem_" #N "_fetch"), "shmem_" #N "_fetch", source, AmoOp::fetch, zero<T>(), zero<T>(), pe);                    \
     }                                                                                                    \
-    void shmem_##N##_set(T* dest, T value, int pe) { posted<T>(nullptr, "shmem_" #N "_set", dest, AmoOp::set, value, pe); } \
+    void shmem_##N##_set(T* dest, T value, int pe) { posted<T>(shmem::default_context("shmem_" #N "_set"), "shmem_" #N "_set", dest, AmoOp::set, value, pe); } \
     T shmem_##N##_swap(T* dest, T value, int pe) {                                                       \
-        return fetching<T>(nullptr, "shmem_" #N "_swap", dest, AmoOp::swap, value, zero<T>(), pe);                      \
+        return fetching<T>(shmem::default_context("shmem_" #N "_swap"), "shmem_" #N "_swap", dest, AmoOp::swap, value, zero<T>(), pe);                      \
     }
 GASKET_DEPRECATED_EXT_AMO_TYPES(GASKET_AMO_OLD_EXT)
 #undef GASKET_AMO_OLD_EXT
 #define GASKET_AMO_OLD_STD(T, N)                                                                         \
     T shmem_##N##_cswap(T* dest, T cond, T value, int pe) {                                              \
-        return fetching<T>(nullptr, "shmem_" #N "_cswap", dest, AmoOp::compare_swap, value, cond, pe);            \
+        return fetching<T>(shmem::default_context("shmem_" #N "_cswap"), "shmem_" #N "_cswap", dest, AmoOp::compare_swap, value, cond, pe);            \
     }                                                                                                    \
     T shmem_##N##_finc(T* dest, int pe) {                                                                \
-        return fetching<T>(nullptr, "shmem_" #N "_finc", dest, AmoOp::fetch_add, one<T>(), zero<T>(), pe);                  \
+        return fetching<T>(shmem::default_context("shmem_" #N "_finc"), "shmem_" #N "_finc", dest, AmoOp::fetch_add, one<T>(), zero<T>(), pe);                  \
     }                                                                                                    \
-    void shmem_##N##_inc(T* dest, int pe) { posted<T>(nullptr, "shmem_" #N "_inc", dest, AmoOp::fetch_add, one<T>(), pe); } \
+    void shmem_##N##_inc(T* dest, int pe) { posted<T>(shmem::default_context("shmem_" #N "_inc"), "shmem_" #N "_inc", dest, AmoOp::fetch_add, one<T>(), pe); } \
     T shmem_##N##_fadd(T* dest, T value, int pe) {                                                       \
-        return fetching<T>(nullptr, "shmem_" #N "_fadd", dest, AmoOp::fetch_add, value, zero<T>(), pe);                 \
+        return fetching<T>(shmem::default_context("shmem_" #N "_fadd"), "shmem_" #N "_fadd", dest, AmoOp::fetch_add, value, zero<T>(), pe);                 \
     }                                                                                                    \
-    void shmem_##N##_add(T* dest, T value, int pe) { posted<T>(nullptr, "shmem_" #N "_add", dest, AmoOp::fetch_add, value, pe); }
+    void shmem_##N##_add(T* dest, T value, int pe) { posted<T>(shmem::default_context("shmem_" #N "_add"), "shmem_" #N "_add", dest, AmoOp::fetch_add, value, pe); }
 GASKET_DEPRECATED_STD_AMO_TYPES(GASKET_AMO_OLD_STD)
 #undef GASKET_AMO_OLD_STD
 

@@ -4,8 +4,8 @@
 // Contexts live in one fixed table: a handle is the address of its entry,
 // so checking a handle is a range check and a load, never a dereference of
 // whatever the program passed.  SHMEM_CTX_DEFAULT is not in the table: it
-// resolves to nullptr, which every caller maps to the job's default path
-// (unchanged, no extra work per operation).
+// resolves to the job's default context (rt::default_context), an ordinary
+// rt::Context, so every operation takes one path whatever context it names.
 #pragma once
 
 #include <shmem.h>
@@ -50,17 +50,20 @@ inline gasket_shmem_ctx* entry_of(shmem_ctx_t ctx) {
     return &g_contexts[at / sizeof(gasket_shmem_ctx)];
 }
 
-// The runtime context behind `ctx`: nullptr for SHMEM_CTX_DEFAULT; fatal,
-// naming `routine`, for SHMEM_CTX_INVALID, a destroyed context or anything
-// that is not a context handle.
-inline rt::Context* context_of(const char* routine, shmem_ctx_t ctx) {
+// The runtime context behind `ctx`: the job's default context for
+// SHMEM_CTX_DEFAULT; fatal, naming `routine`, before shmem_init, for
+// SHMEM_CTX_INVALID, a destroyed context or anything that is not a context
+// handle.
+inline rt::Context& context_of(const char* routine, shmem_ctx_t ctx) {
     if (ctx == SHMEM_CTX_DEFAULT) [[likely]]
-        return nullptr;
+        return rt::default_context(routine);
     gasket_shmem_ctx* e = entry_of(ctx);
     if (!e || !e->ctx) [[unlikely]]
         bad_ctx(routine, ctx);
-    return e->ctx.get();
+    return *e->ctx;
 }
+// The default context (the plain, context-less routines).
+inline rt::Context& default_context(const char* routine) { return rt::default_context(routine); }
 
 // Frees every live context (shmem_finalize, before the job goes).
 void release_contexts();

@@ -11,6 +11,7 @@
 #include <mutex>
 #include <unordered_map>
 
+#include "context.hpp"
 #include "src/runtime/amo.hpp"
 #include "src/runtime/sync.hpp"
 
@@ -36,7 +37,7 @@ void check_lock(const char* routine, long* lock) {
 }
 
 std::uint64_t fetch(const char* routine, long* lock) {
-    return rt::amo(routine, lock, 8, rt::AmoOp::fetch, 0, 0, kHome);
+    return rt::amo(shmem::default_context(routine), routine, lock, 8, rt::AmoOp::fetch, 0, 0, kHome);
 }
 
 void hold(long* lock, std::uint32_t ticket) {
@@ -52,7 +53,7 @@ extern "C" {
 void shmem_set_lock(long* lock) {
     const char* routine = "shmem_set_lock";
     check_lock(routine, lock);
-    const std::uint32_t ticket = next_ticket(rt::amo(routine, lock, 8, rt::AmoOp::fetch_add, kTicket, 0, kHome));
+    const std::uint32_t ticket = next_ticket(rt::amo(shmem::default_context(routine), routine, lock, 8, rt::AmoOp::fetch_add, kTicket, 0, kHome));
     rt::Job& j = rt::job(routine);
     rt::Poller poller(j);
     while (serving(fetch(routine, lock)) != ticket) poller.pause();
@@ -65,7 +66,7 @@ int shmem_test_lock(long* lock) {
     const std::uint64_t word = fetch(routine, lock);
     if (next_ticket(word) != serving(word)) return 1;  // held, or waited for
     // Free: take the next ticket, if nobody took it first.
-    if (rt::amo(routine, lock, 8, rt::AmoOp::compare_swap, word + kTicket, word, kHome) != word) return 1;
+    if (rt::amo(shmem::default_context(routine), routine, lock, 8, rt::AmoOp::compare_swap, word + kTicket, word, kHome) != word) return 1;
     hold(lock, next_ticket(word));
     return 0;
 }
@@ -85,13 +86,13 @@ void shmem_clear_lock(long* lock) {
     }
     // Everything done under the lock is complete before the next holder
     // may start.
-    rt::quiet(routine);
+    rt::quiet(shmem::default_context(routine), routine);
     // Serve the next ticket: the low half only, so it wraps without
     // carrying into the ticket half.
     const std::uint64_t next = std::uint64_t(std::uint32_t(ticket + 1));
     for (std::uint64_t word = fetch(routine, lock);;) {
         const std::uint64_t updated = (word & ~std::uint64_t(0xffffffff)) | next;
-        const std::uint64_t seen = rt::amo(routine, lock, 8, rt::AmoOp::compare_swap, updated, word, kHome);
+        const std::uint64_t seen = rt::amo(shmem::default_context(routine), routine, lock, 8, rt::AmoOp::compare_swap, updated, word, kHome);
         if (seen == word) break;
         word = seen;
     }

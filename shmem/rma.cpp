@@ -12,35 +12,28 @@ using rt::Completion;
 
 namespace {
 
-// Contiguous forms: elem-byte elements.  `ctx` is null for the default
-// context (the constant folds away in the plain forms).
+// Contiguous forms: elem-byte elements.
 template <std::size_t Elem>
-inline void put_elems(rt::Context* ctx, const char* routine, void* dest, const void* src, std::size_t n, int pe,
+inline void put_elems(rt::Context& ctx, const char* routine, void* dest, const void* src, std::size_t n, int pe,
                       Completion c) {
-    if (ctx)
-        rt::put(*ctx, routine, dest, src, n * Elem, pe, c);
-    else
-        rt::put(routine, dest, src, n * Elem, pe, c);
+    rt::put(ctx, routine, dest, src, n * Elem, pe, c);
 }
 template <std::size_t Elem>
-inline void get_elems(rt::Context* ctx, const char* routine, void* dest, const void* src, std::size_t n, int pe,
+inline void get_elems(rt::Context& ctx, const char* routine, void* dest, const void* src, std::size_t n, int pe,
                       Completion c) {
-    if (ctx)
-        rt::get(*ctx, routine, dest, src, n * Elem, pe, c);
-    else
-        rt::get(routine, dest, src, n * Elem, pe, c);
+    rt::get(ctx, routine, dest, src, n * Elem, pe, c);
 }
 // iput/ibput: the symmetric side is dest (remote stride dst).
 template <std::size_t Elem>
-inline void put_blocks(rt::Context* ctx, const char* routine, void* dest, const void* src, std::ptrdiff_t dst,
+inline void put_blocks(rt::Context& ctx, const char* routine, void* dest, const void* src, std::ptrdiff_t dst,
                        std::ptrdiff_t sst, std::size_t bsize, std::size_t nblocks, int pe) {
-    rt::put_strided(routine, dest, src, {Elem, dst, sst, bsize, nblocks}, pe, ctx);
+    rt::put_strided(ctx, routine, dest, src, {Elem, dst, sst, bsize, nblocks}, pe);
 }
 // iget/ibget: the symmetric side is source (remote stride sst).
 template <std::size_t Elem>
-inline void get_blocks(rt::Context* ctx, const char* routine, void* dest, const void* src, std::ptrdiff_t dst,
+inline void get_blocks(rt::Context& ctx, const char* routine, void* dest, const void* src, std::ptrdiff_t dst,
                        std::ptrdiff_t sst, std::size_t bsize, std::size_t nblocks, int pe) {
-    rt::get_strided(routine, dest, src, {Elem, sst, dst, bsize, nblocks}, pe, ctx);
+    rt::get_strided(ctx, routine, dest, src, {Elem, sst, dst, bsize, nblocks}, pe);
 }
 
 }  // namespace
@@ -50,7 +43,8 @@ inline void get_blocks(rt::Context* ctx, const char* routine, void* dest, const 
 // element size in bytes.
 #define GASKET_CONTIGUOUS(NAME, CTXNAME, PTR, CPTR, ELEM, OP, COMPLETION)                            \
     void shmem_##NAME(PTR dest, CPTR source, size_t nelems, int pe) {                                  \
-        OP<ELEM>(nullptr, "shmem_" #NAME, dest, source, nelems, pe, Completion::COMPLETION);           \
+        OP<ELEM>(shmem::default_context("shmem_" #NAME), "shmem_" #NAME, dest, source, nelems, pe,   \
+                 Completion::COMPLETION);                                                              \
     }                                                                                                  \
     void shmem_##CTXNAME(shmem_ctx_t ctx, PTR dest, CPTR source, size_t nelems, int pe) {              \
         const char* routine = "shmem_" #CTXNAME;                                                       \
@@ -59,7 +53,8 @@ inline void get_blocks(rt::Context* ctx, const char* routine, void* dest, const 
     }
 #define GASKET_STRIDED(NAME, CTXNAME, PTR, CPTR, ELEM, OP)                                             \
     void shmem_##NAME(PTR dest, CPTR source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) {    \
-        OP<ELEM>(nullptr, "shmem_" #NAME, dest, source, dst, sst, 1, nelems, pe);                      \
+        OP<ELEM>(shmem::default_context("shmem_" #NAME), "shmem_" #NAME, dest, source, dst, sst, 1,  \
+                 nelems, pe);                                                                          \
     }                                                                                                  \
     void shmem_##CTXNAME(shmem_ctx_t ctx, PTR dest, CPTR source, ptrdiff_t dst, ptrdiff_t sst,         \
                          size_t nelems, int pe) {                                                      \
@@ -69,7 +64,8 @@ inline void get_blocks(rt::Context* ctx, const char* routine, void* dest, const 
 #define GASKET_BLOCKED(NAME, CTXNAME, PTR, CPTR, ELEM, OP)                                             \
     void shmem_##NAME(PTR dest, CPTR source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,               \
                       size_t nblocks, int pe) {                                                        \
-        OP<ELEM>(nullptr, "shmem_" #NAME, dest, source, dst, sst, bsize, nblocks, pe);                 \
+        OP<ELEM>(shmem::default_context("shmem_" #NAME), "shmem_" #NAME, dest, source, dst, sst,     \
+                 bsize, nblocks, pe);                                                                  \
     }                                                                                                  \
     void shmem_##CTXNAME(shmem_ctx_t ctx, PTR dest, CPTR source, ptrdiff_t dst, ptrdiff_t sst,         \
                          size_t bsize, size_t nblocks, int pe) {                                       \
@@ -79,7 +75,8 @@ inline void get_blocks(rt::Context* ctx, const char* routine, void* dest, const 
 // Single elements: p and g.
 #define GASKET_SINGLE(TYPE, NAME)                                                                      \
     void shmem_##NAME##_p(TYPE* dest, TYPE value, int pe) {                                            \
-        rt::put("shmem_" #NAME "_p", dest, &value, sizeof(TYPE), pe);                                  \
+        const char* routine = "shmem_" #NAME "_p";                                                     \
+        rt::put(shmem::default_context(routine), routine, dest, &value, sizeof(TYPE), pe);             \
     }                                                                                                  \
     void shmem_ctx_##NAME##_p(shmem_ctx_t ctx, TYPE* dest, TYPE value, int pe) {                       \
         const char* routine = "shmem_ctx_" #NAME "_p";                                                 \
@@ -88,7 +85,8 @@ inline void get_blocks(rt::Context* ctx, const char* routine, void* dest, const 
     }                                                                                                  \
     TYPE shmem_##NAME##_g(const TYPE* source, int pe) {                                                \
         TYPE value;                                                                                    \
-        rt::get("shmem_" #NAME "_g", &value, source, sizeof(TYPE), pe);                                \
+        const char* routine = "shmem_" #NAME "_g";                                                     \
+        rt::get(shmem::default_context(routine), routine, &value, source, sizeof(TYPE), pe);           \
         return value;                                                                                  \
     }                                                                                                  \
     TYPE shmem_ctx_##NAME##_g(shmem_ctx_t ctx, const TYPE* source, int pe) {                           \

@@ -22,31 +22,20 @@ rt::AmoOp signal_op(const char* routine, int sig_op) {
               SHMEM_SIGNAL_SET, SHMEM_SIGNAL_ADD);
 }
 
-// On context `c` (null: the default context).
-void put_signal(rt::Context* c, const char* routine, void* dest, const void* source, std::size_t bytes,
+// On context `c`.
+void put_signal(rt::Context& c, const char* routine, void* dest, const void* source, std::size_t bytes,
                 std::uint64_t* sig_addr, std::uint64_t signal, int sig_op, int pe) {
     const rt::AmoOp op = signal_op(routine, sig_op);
-    rt::Job& j = rt::job(routine);
-    if (c) {
-        const int world = c->world_pe(routine, pe);
-        const rt::Target t = c->resolve(j, routine, dest, bytes, world);
-        rt::put(*c, routine, dest, source, bytes, pe);
-        if (!t.direct && bytes) t.window->flush(world);  // the data is at the target before the signal leaves
-        rt::amo(*c, routine, sig_addr, sizeof(std::uint64_t), op, signal, 0, pe, rt::AmoResult::none);
-        return;
-    }
-    const rt::Target t = j.resolve(routine, dest, bytes, pe);
-    rt::put(routine, dest, source, bytes, pe);
-    if (!t.direct && bytes) j.flush(pe);  // the data is at the target before the signal leaves
-    rt::amo(routine, sig_addr, sizeof(std::uint64_t), op, signal, 0, pe, rt::AmoResult::none);
+    const int world = c.world_pe(routine, pe);
+    const rt::Target t = c.resolve(routine, dest, bytes, world);
+    rt::put(c, routine, dest, source, bytes, pe);
+    if (!t.direct && bytes) t.window->flush(world);  // the data is at the target before the signal leaves
+    rt::amo(c, routine, sig_addr, sizeof(std::uint64_t), op, signal, 0, pe, rt::AmoResult::none);
 }
 
-void signal_update(rt::Context* c, const char* routine, std::uint64_t* sig_addr, std::uint64_t signal, rt::AmoOp op,
+void signal_update(rt::Context& c, const char* routine, std::uint64_t* sig_addr, std::uint64_t signal, rt::AmoOp op,
                    int pe) {
-    if (c)
-        rt::amo(*c, routine, sig_addr, sizeof(std::uint64_t), op, signal, 0, pe, rt::AmoResult::none);
-    else
-        rt::amo(routine, sig_addr, sizeof(std::uint64_t), op, signal, 0, pe, rt::AmoResult::none);
+    rt::amo(c, routine, sig_addr, sizeof(std::uint64_t), op, signal, 0, pe, rt::AmoResult::none);
 }
 
 }  // namespace
@@ -56,7 +45,7 @@ extern "C" {
 #define GASKET_PUT_SIGNAL_FORMS(NAME, CTXNAME, PTR, CPTR, ELEM)                                                \
     void shmem_##NAME(PTR dest, CPTR source, size_t nelems, uint64_t* sig_addr, uint64_t signal, int sig_op,   \
                       int pe) {                                                                                \
-        put_signal(nullptr, "shmem_" #NAME, dest, source, nelems * (ELEM), sig_addr, signal, sig_op, pe);      \
+        put_signal(shmem::default_context("shmem_" #NAME), "shmem_" #NAME, dest, source, nelems * (ELEM), sig_addr, signal, sig_op, pe);      \
     }                                                                                                          \
     void shmem_##CTXNAME(shmem_ctx_t ctx, PTR dest, CPTR source, size_t nelems, uint64_t* sig_addr,            \
                          uint64_t signal, int sig_op, int pe) {                                                \
@@ -81,7 +70,7 @@ GASKET_PUT_SIGNAL_FORMS(putmem_signal_nbi, ctx_putmem_signal_nbi, void*, const v
 
 #define GASKET_SIGNAL_UPDATE(NAME, OP)                                                                         \
     void(shmem_signal_##NAME)(uint64_t * sig_addr, uint64_t signal, int pe) {                                  \
-        signal_update(nullptr, "shmem_signal_" #NAME, sig_addr, signal, OP, pe);                               \
+        signal_update(shmem::default_context("shmem_signal_" #NAME), "shmem_signal_" #NAME, sig_addr, signal, OP, pe);                               \
     }                                                                                                          \
     void shmem_ctx_signal_##NAME(shmem_ctx_t ctx, uint64_t* sig_addr, uint64_t signal, int pe) {               \
         const char* routine = "shmem_ctx_signal_" #NAME;                                                       \

@@ -249,7 +249,7 @@ constexpr unsigned mode(Sync sync, bool bulk) { return unsigned(sync) | (bulk ? 
     const rt::Target t{w.route.direct ? w.route.direct + w.offset : nullptr, g_routes.window, w.offset};
     rt::Completion c = rt::Completion::deferred;  // blocking: the flush in finish() completes it locally too
     if (t.direct) {
-        rt::put_to(*rt::g_job, t, src, nbytes, int(node), c);
+        rt::put_to(*rt::g_job->default_ctx, t, src, nbytes, int(node), c);
         return fence_direct();
     }
     if (!bulk && sync != Sync::blocking) {
@@ -262,7 +262,7 @@ constexpr unsigned mode(Sync sync, bool bulk) { return unsigned(sync) | (bulk ? 
             src = bounce(src, nbytes);  // the caller may reuse src; MPI sends the copy
         }
     }
-    rt::put_to(*rt::g_job, t, src, nbytes, int(node), c);
+    rt::put_to(*rt::g_job->default_ctx, t, src, nbytes, int(node), c);
     return finish(node, sync);
 }
 
@@ -404,7 +404,7 @@ gasnet_handle_t memset_remote(const char* routine, gasnet_node_t node, void* des
     const std::size_t chunk = std::min<std::size_t>(nbytes, std::size_t(1) << 16);
     fill.assign(chunk, static_cast<unsigned char>(val));
     for (std::size_t done = 0; done < nbytes; done += chunk)
-        rt::put_to(*rt::g_job, rt::Target{nullptr, g_routes.window, w.offset + done}, fill.data(),
+        rt::put_to(*rt::g_job->default_ctx, rt::Target{nullptr, g_routes.window, w.offset + done}, fill.data(),
                    std::min(chunk, nbytes - done), int(node), rt::Completion::local);
     g_routes.window->flush(int(node));
     return GASNET_INVALID_HANDLE;

@@ -188,6 +188,7 @@ int gasnet_attach(gasnet_handlerentry_t* table, int numentries, uintptr_t segsiz
     const bool node_shared = true;
 #endif
     job.attach_heap(segsize, node_shared, "GASNet segment", routine);
+    job.open_contexts(0, routine);
     job.start_am(gasnet::dispatch_handler, routine);
     for (int i = 0; i < numentries; ++i) {
         table[i].index = indices[i];

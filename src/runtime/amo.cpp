@@ -22,8 +22,8 @@ struct Completion {
     std::atomic<long>* pending = nullptr;  // deferred: the count to decrement
 };
 
-// Cookie of a non-waiting, non-fetching AMO: 0 for the job's count, else a
-// context's count with the low bit set (a Completion* has it clear).
+// Cookie of a non-waiting, non-fetching AMO: its context's count with the
+// low bit set (a Completion* has it clear).
 constexpr std::uint64_t kCountTag = 1;
 
 std::int32_t lo(std::uint64_t v) { return std::int32_t(std::uint32_t(v)); }
@@ -50,11 +50,6 @@ void on_request(gasket_am_token* token, const AmMessage& m) {
 void on_reply(gasket_am_token*, const AmMessage& m) {
     const std::uint64_t cookie = join(m.args[0], m.args[1]);
     const std::uint64_t old = join(m.args[2], m.args[3]);
-    Job& j = *g_job;
-    if (cookie == 0) {
-        j.pending_am_ops.fetch_sub(1, std::memory_order_release);
-        return;
-    }
     if (cookie & kCountTag) {
         reinterpret_cast<std::atomic<long>*>(static_cast<std::uintptr_t>(cookie & ~kCountTag))
             ->fetch_sub(1, std::memory_order_release);
@@ -89,11 +84,11 @@ void misaligned_amo(const char* routine, const void* dest, unsigned width) {
     fatal(routine, "address %p is not aligned to the object's %u bytes", dest, width);
 }
 
-std::uint64_t amo_remote(const char* routine, Job& j, const Translation& t, unsigned width, AmoOp op,
-                         std::uint64_t value, std::uint64_t cond, int pe, AmoResult result, void* fetch,
-                         std::atomic<long>* pending) {
+std::uint64_t amo_remote(const char* routine, Job& j, const Segment& seg, std::size_t offset, unsigned width,
+                         AmoOp op, std::uint64_t value, std::uint64_t cond, int pe, AmoResult result, void* fetch,
+                         std::atomic<long>& pending) {
     if (!j.am) fatal(routine, "no Active Message engine to reach PE %d", pe);
-    const unsigned segment = t.segment == &j.heap ? 0 : 1;
+    const unsigned segment = &seg == &j.heap ? 0 : 1;
     Completion local;
     Completion* c = nullptr;
     std::uint64_t cookie = 0;
@@ -104,14 +99,14 @@ std::uint64_t amo_remote(const char* routine, Job& j, const Translation& t, unsi
         c->result = AmoResult::deferred;
         c->fetch = fetch;
         c->width = width;
-        c->pending = pending ? pending : &j.pending_am_ops;
-    } else if (pending) {
-        cookie = std::uint64_t(reinterpret_cast<std::uintptr_t>(pending)) | kCountTag;
+        c->pending = &pending;
+    } else {
+        cookie = std::uint64_t(reinterpret_cast<std::uintptr_t>(&pending)) | kCountTag;
     }
     if (c) cookie = std::uint64_t(reinterpret_cast<std::uintptr_t>(c));
-    if (result != AmoResult::wait) (pending ? *pending : j.pending_am_ops).fetch_add(1, std::memory_order_relaxed);
+    if (result != AmoResult::wait) pending.fetch_add(1, std::memory_order_relaxed);
     const std::int32_t args[9] = {std::int32_t(unsigned(op) | width << 8 | segment << 16),
-                                  lo(t.target.offset), hi(t.target.offset), lo(value), hi(value), lo(cond), hi(cond),
+                                  lo(offset), hi(offset), lo(value), hi(value), lo(cond), hi(cond),
                                   lo(cookie), hi(cookie)};
     j.am->request(routine, pe, AmCategory::short_am, kAmoRequest, 9, args, nullptr, 0, 0);
     if (result != AmoResult::wait) return 0;
@@ -122,8 +117,6 @@ std::uint64_t amo_remote(const char* routine, Job& j, const Translation& t, unsi
 void wait_pending(Job& j, const char* routine, std::atomic<long>& pending) {
     poll_until(j, routine, [&] { return pending.load(std::memory_order_acquire) == 0; });
 }
-
-void Job::wait_am_ops(const char* routine) { wait_pending(*this, routine, pending_am_ops); }
 
 void register_amo_handlers(AmEngine& am) {
     am.set_internal_handler(kAmoRequest, on_request);

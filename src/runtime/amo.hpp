@@ -55,52 +55,37 @@ inline std::uint64_t apply_atomic(void* p, unsigned width, AmoOp op, std::uint64
     return apply_atomic<std::uint32_t>(static_cast<std::uint32_t*>(p), op, std::uint32_t(value), std::uint32_t(cond));
 }
 
-// The AMO path through an Active Message (out of line).  A non-waiting AMO
-// counts in `pending` (the job's pending_am_ops when null, else a
-// context's) until its reply arrives.
-std::uint64_t amo_remote(const char* routine, Job& j, const Translation& t, unsigned width, AmoOp op,
-                         std::uint64_t value, std::uint64_t cond, int pe, AmoResult result, void* fetch,
-                         std::atomic<long>* pending = nullptr);
+// The AMO path through an Active Message (out of line): to world PE `pe`,
+// the object at `offset` of `segment`.  A non-waiting AMO counts in
+// `pending` (its context's pending_am_ops) until its reply arrives.
+std::uint64_t amo_remote(const char* routine, Job& j, const Segment& segment, std::size_t offset, unsigned width,
+                         AmoOp op, std::uint64_t value, std::uint64_t cond, int pe, AmoResult result, void* fetch,
+                         std::atomic<long>& pending);
 // Polls (serving Active Messages) until `pending` is zero.
 void wait_pending(Job& j, const char* routine, std::atomic<long>& pending);
 [[noreturn, gnu::cold]] void misaligned_amo(const char* routine, const void* dest, unsigned width);
 
-// Applies `op` to the `width`-byte symmetric object `dest` on `pe`.  Fatal,
-// naming `routine`, for a bad PE, a non-symmetric or misaligned address.
-inline std::uint64_t amo(const char* routine, void* dest, unsigned width, AmoOp op, std::uint64_t value,
-                         std::uint64_t cond, int pe, AmoResult result = AmoResult::wait, void* fetch = nullptr) {
-    Job& j = job(routine);
-    if (reinterpret_cast<std::uintptr_t>(dest) & (width - 1)) [[unlikely]]
-        misaligned_amo(routine, dest, width);
-    const Translation t = translate(j.heap, j.data, j.n_pes, dest, width, pe);
-    if (t.fault != Fault::none) [[unlikely]]
-        j.report(routine, t, dest, width, pe);
-    if (char* p = t.target.direct) [[likely]] {
-        const std::uint64_t old = apply_atomic(p, width, op, value, cond);
-        if (result == AmoResult::deferred) std::memcpy(fetch, &old, width);
-        return old;
-    }
-    return amo_remote(routine, j, t, width, op, value, cond, pe, result, fetch);
-}
-
-// As amo() on context `ctx`: `pe` counts in its team, and an AMO in flight
-// counts in the context's pending_am_ops (completed by its quiet).
+// The AMO entry point: applies `op` to the `width`-byte (4 or 8)
+// symmetric object `dest` on `pe`, counted in `ctx`'s team (the default
+// context: world PEs).  Returns the old value for AmoResult::wait; an AMO
+// in flight counts in ctx's pending_am_ops (completed by its quiet).
+// Fatal, naming `routine`, for a PE outside the team, a non-symmetric or
+// misaligned address.
 inline std::uint64_t amo(Context& ctx, const char* routine, void* dest, unsigned width, AmoOp op,
                          std::uint64_t value, std::uint64_t cond, int pe, AmoResult result = AmoResult::wait,
                          void* fetch = nullptr) {
-    Job& j = job(routine);
     if (reinterpret_cast<std::uintptr_t>(dest) & (width - 1)) [[unlikely]]
         misaligned_amo(routine, dest, width);
     const int world = ctx.world_pe(routine, pe);
-    const Translation t = translate(j.heap, j.data, j.n_pes, dest, width, world);
-    if (t.fault != Fault::none) [[unlikely]]
-        j.report(routine, t, dest, width, world);
-    if (char* p = t.target.direct) [[likely]] {
+    Segment* segment;
+    const Target t = ctx.resolve(routine, dest, width, world, &segment);
+    if (char* p = t.direct) [[likely]] {
         const std::uint64_t old = apply_atomic(p, width, op, value, cond);
         if (result == AmoResult::deferred) std::memcpy(fetch, &old, width);
         return old;
     }
-    return amo_remote(routine, j, t, width, op, value, cond, world, result, fetch, &ctx.pending_am_ops);
+    return amo_remote(routine, ctx.job(), *segment, t.offset, width, op, value, cond, world, result, fetch,
+                      ctx.pending_am_ops);
 }
 
 // Registers the AMO handlers with the job's Active Message engine.

@@ -92,7 +92,7 @@ void check_symmetric(const char* routine, const char* what, const void* addr, st
 
 void synchronize(const char* routine, const Team& team, bool quiet_first) {
     Job& j = job(routine);
-    if (quiet_first) quiet(routine);
+    if (quiet_first) quiet(*j.default_ctx, routine);
     else std::atomic_thread_fence(std::memory_order_seq_cst);
     if (every_pe_mapped(j)) {
         // Every member on this node and every access a load/store: a barrier

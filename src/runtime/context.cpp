@@ -57,6 +57,14 @@ Context::Context(Job& j, const Team& team, bool concurrent, bool nostore)
     }
 }
 
+Context::Context(Job& j, DefaultTag)
+    : job_(j), team_(*j.world_team), world_(true), nostore_(true), concurrent_(j.concurrent_rma),
+      heap_window_(j.heap.window), data_window_(j.data.window) {}
+
+std::unique_ptr<Context> Context::make_default(Job& j) {
+    return std::unique_ptr<Context>(new Context(j, DefaultTag{}));
+}
+
 Context::~Context() {
     if (pooled_ && job_.contexts) job_.contexts->give(pooled_);
 }

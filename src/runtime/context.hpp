@@ -12,8 +12,11 @@
 //
 // Whatever its windows, a context counts its own AMOs in flight as Active
 // Messages and its own direct stores (node fast path), so its quiet waits
-// for those only.  Hot operations on contexts live beside the default ones:
-// rma.hpp, amo.hpp, sync.hpp.
+// for those only.  The job's default context (SHMEM_CTX_DEFAULT, and every
+// GASNet transfer) is an ordinary Context over the world team and the
+// job's own windows, made when the job starts: every RMA, AMO and
+// completion entry point (rma.hpp, amo.hpp, sync.hpp) takes a Context, and
+// completion state lives here only.
 #pragma once
 
 #include <atomic>
@@ -63,6 +66,11 @@ public:
     // (SHMEM_CTX_NOSTORE).  Takes a pool pair if one is free, else shares the
     // job's windows.  Local.
     Context(Job& j, const Team& team, bool concurrent, bool nostore);
+    // The job's default context: the world team, the job's own windows
+    // (never a pool pair), concurrent when the job's RMA is.  Its quiet
+    // fences only after direct stores (as SHMEM_CTX_NOSTORE): the program's
+    // own stores are ordered by the synchronization that publishes them.
+    static std::unique_ptr<Context> make_default(Job& j);
     // Gives the windows back; the caller completes the context first.
     ~Context();
     Context(const Context&) = delete;
@@ -81,17 +89,30 @@ public:
     int world_pe(const char* routine, int pe) const {
         return world_ ? pe : team_.checked_world_pe(routine, pe);
     }
-    // As Job::resolve for world PE `pe`, through this context's windows.
-    Target resolve(Job& j, const char* routine, const void* addr, std::size_t bytes, int pe) {
+    Job& job() const { return job_; }
+    // Translates symmetric `addr` for a transfer of `bytes` to world PE
+    // `pe`, through this context's windows.  Fatal, naming `routine`, if pe
+    // is out of range, addr is not symmetric, or the transfer runs past the
+    // end of its segment.
+    Target resolve(const char* routine, const void* addr, std::size_t bytes, int pe) {
+        return resolve(routine, addr, bytes, pe, nullptr);
+    }
+    // The same, also giving the segment that holds addr (AMOs name it).
+    Target resolve(const char* routine, const void* addr, std::size_t bytes, int pe, Segment** segment) {
+        Job& j = job_;
         const Translation t = translate(j.heap, j.data, j.n_pes, addr, bytes, pe);
         if (t.fault != Fault::none) [[unlikely]]
             j.report(routine, t, addr, bytes, pe);
+        if (segment) *segment = t.segment;
         return {t.target.direct, t.segment == &j.heap ? heap_window_ : data_window_, t.target.offset};
     }
 
-    // Direct stores since this context's last quiet (see Job).
+    // Direct stores (puts by load/store) since this context's last quiet:
+    // only then does quiet need a full memory fence.
     void note_direct_store() { direct_stores_.store(true, std::memory_order_relaxed); }
-    // (A concurrent context fences on every quiet: see Job.)
+    // With threads (concurrent) the flag cannot tell whose stores it saw:
+    // another thread's quiet may have cleared it after this thread's
+    // stores, so every quiet fences.
     bool take_direct_stores() {
         if (concurrent_) return true;
         if (!direct_stores_.load(std::memory_order_relaxed)) return false;
@@ -109,10 +130,14 @@ public:
         if (data_window_) data_window_->flush(pe);
     }
 
-    // This context's AMOs in flight as Active Messages (see Job).
+    // This context's AMOs in flight as Active Messages: quiet and fence
+    // wait for zero.
     std::atomic<long> pending_am_ops{0};
 
 private:
+    struct DefaultTag {};
+    Context(Job& j, DefaultTag);
+
     Job& job_;
     const Team& team_;
     bool world_;    // team PE == world PE: no translation
@@ -123,5 +148,9 @@ private:
     mpi::Window* data_window_ = nullptr;
     std::atomic<bool> direct_stores_{false};
 };
+
+// The default context of the running job (SHMEM_CTX_DEFAULT); fatal,
+// naming `routine`, outside init..finalize.
+inline Context& default_context(const char* routine) { return *job(routine).default_ctx; }
 
 }  // namespace gasket::rt

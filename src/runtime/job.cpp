@@ -105,7 +105,8 @@ void Job::start_am(AmEngine::Dispatch dispatch, const char* routine) {
     register_amo_handlers(*am);
 }
 
-void Job::open_context_pool(int n, const char* routine) {
+void Job::open_contexts(int n, const char* routine) {
+    default_ctx = Context::make_default(*this);
     contexts = std::make_unique<ContextPool>(*this, n);
     debug(routine, "%d context window pairs", n);
 }
@@ -114,6 +115,7 @@ Job::~Job() {
     if (!mpi::mpi_usable()) return;  // the application finalized MPI first: nothing can be freed
     am.reset();
     env->barrier();
+    default_ctx.reset();
     contexts.reset();
     data_window_.reset();
     shared_data_.reset();

@@ -29,6 +29,7 @@ inline constexpr std::size_t kHeapAlignment = mpi::NodeMemory::kAlignment;
 enum class Api { shmem, gasnet };
 
 class ContextPool;
+class Context;
 
 class Job {
 public:
@@ -47,9 +48,10 @@ public:
     void attach_globals(const char* routine);
     // Starts the Active Message engine over `heap`.  Collective.
     void start_am(AmEngine::Dispatch dispatch, const char* routine);
-    // Opens the pool of `n` context window pairs (context.hpp) over the
-    // attached heap and global data.  Collective.
-    void open_context_pool(int n, const char* routine);
+    // Makes the default context over the attached segments' windows, and
+    // opens the pool of `n` (>= 0) context window pairs (context.hpp) over
+    // the heap and global data.  Collective.
+    void open_contexts(int n, const char* routine);
     ~Job();
     Job(const Job&) = delete;
     Job& operator=(const Job&) = delete;
@@ -72,35 +74,6 @@ public:
             bad_pe(routine, pe);
     }
 
-    // Direct stores (puts by load/store) since the last quiet: only then does
-    // quiet need a full memory fence.
-    void note_direct_store() { direct_stores_.store(true, std::memory_order_relaxed); }
-    // With threads (concurrent_rma) the flag cannot tell whose stores it
-    // saw: another thread's quiet may have cleared it after this thread's
-    // stores, so every quiet fences.
-    bool take_direct_stores() {
-        if (concurrent_rma) return true;
-        if (!direct_stores_.load(std::memory_order_relaxed)) return false;
-        direct_stores_.store(false, std::memory_order_relaxed);
-        return true;
-    }
-
-    // Active Message operations (AMOs, signals) sent and not yet
-    // acknowledged by their target; quiet and fence wait for zero.
-    std::atomic<long> pending_am_ops{0};
-    // Polls (serving Active Messages) until pending_am_ops is zero.
-    void wait_am_ops(const char* routine);
-
-    // Remote completion of every MPI operation outstanding (both windows).
-    void flush_all() {
-        if (heap.window) heap.window->flush_all();
-        if (data.window) data.window->flush_all();
-    }
-    // Remote completion of MPI operations to `pe`.
-    void flush(int pe) {
-        if (heap.window) heap.window->flush(pe);
-        if (data.window) data.window->flush(pe);
-    }
     // MPI_Win_sync on both windows (public/private copies agree).
     void sync_windows() {
         if (heap.window) heap.window->sync();
@@ -132,8 +105,10 @@ public:
     // path, else this PE alone).  Both made by the constructor.
     std::unique_ptr<Team> world_team, shared_team;
     std::unique_ptr<AmEngine> am;  // after start_am
-    // OpenSHMEM contexts' windows (after open_context_pool).
+    // OpenSHMEM contexts' windows, and the default context: after
+    // open_contexts.
     std::unique_ptr<ContextPool> contexts;
+    std::unique_ptr<Context> default_ctx;
 
 private:
     std::atomic<bool> direct_stores_{false};

@@ -26,36 +26,32 @@ void copy_blocks(char* to, std::ptrdiff_t to_stride, const char* from, std::ptrd
 }
 
 // Checks the whole symmetric extent and returns the target of its base
-// (world PE `pe`, through `ctx`'s windows when given).
-Target resolve_strided(const char* routine, const void* symmetric, const Strided& s, int pe, Context* ctx) {
-    Job& j = job(routine);
+// (world PE `pe`, through ctx's windows).
+Target resolve_strided(Context& ctx, const char* routine, const void* symmetric, const Strided& s, int pe) {
     const Extent e = extent_of(s, s.remote_stride);
     const char* low = static_cast<const char*>(symmetric) + e.low;
     const std::size_t bytes = std::size_t(e.high - e.low);
-    const Target lo = ctx ? ctx->resolve(j, routine, low, bytes, pe) : j.resolve(routine, low, bytes, pe);
+    const Target lo = ctx.resolve(routine, low, bytes, pe);
     return {lo.direct ? lo.direct - e.low : nullptr, lo.window, std::size_t(std::ptrdiff_t(lo.offset) - e.low)};
 }
 
 }  // namespace
 
-void put_strided(const char* routine, void* dest, const void* src, const Strided& s, int pe, Context* ctx) {
-    if (ctx) pe = ctx->world_pe(routine, pe);
-    if (s.nblocks == 0 || s.bsize == 0) return job(routine).check_pe(routine, pe);
-    const Target t = resolve_strided(routine, dest, s, pe, ctx);
+void put_strided(Context& ctx, const char* routine, void* dest, const void* src, const Strided& s, int pe) {
+    pe = ctx.world_pe(routine, pe);
+    if (s.nblocks == 0 || s.bsize == 0) return ctx.job().check_pe(routine, pe);
+    const Target t = resolve_strided(ctx, routine, dest, s, pe);
     if (t.direct) {
         copy_blocks(t.direct, s.remote_stride, static_cast<const char*>(src), s.local_stride, s);
-        if (ctx)
-            ctx->note_direct_store();
-        else
-            job(routine).note_direct_store();
+        ctx.note_direct_store();
     } else
         t.window->put_strided(src, s.elem, s.remote_stride, s.local_stride, s.bsize, s.nblocks, pe, t.offset);
 }
 
-void get_strided(const char* routine, void* dest, const void* src, const Strided& s, int pe, Context* ctx) {
-    if (ctx) pe = ctx->world_pe(routine, pe);
-    if (s.nblocks == 0 || s.bsize == 0) return job(routine).check_pe(routine, pe);
-    const Target t = resolve_strided(routine, src, s, pe, ctx);
+void get_strided(Context& ctx, const char* routine, void* dest, const void* src, const Strided& s, int pe) {
+    pe = ctx.world_pe(routine, pe);
+    if (s.nblocks == 0 || s.bsize == 0) return ctx.job().check_pe(routine, pe);
+    const Target t = resolve_strided(ctx, routine, src, s, pe);
     if (t.direct)
         copy_blocks(static_cast<char*>(dest), s.local_stride, t.direct, s.remote_stride, s);
     else

@@ -17,14 +17,11 @@ namespace gasket::rt {
 enum class Completion { local, deferred };  // blocking (source reusable) | nbi (until quiet)
 
 // Copies `bytes` from local `src` to the resolved target `t` on world PE
-// `pe`: the one put entry point (symmetric and GASNet addresses alike, any
-// context).  `domain` (the Job, or a Context) records direct stores for its
-// quiet.
-template <class Domain>
-inline void put_to(Domain& domain, const Target& t, const void* src, std::size_t bytes, int pe, Completion c) {
+// `pe`, on context `ctx` (which records direct stores for its quiet).
+inline void put_to(Context& ctx, const Target& t, const void* src, std::size_t bytes, int pe, Completion c) {
     if (t.direct) {
         copy_direct(t.direct, src, bytes);
-        domain.note_direct_store();
+        ctx.note_direct_store();
     } else if (c == Completion::local) {
         t.window->put(src, bytes, pe, t.offset);
     } else {
@@ -32,8 +29,7 @@ inline void put_to(Domain& domain, const Target& t, const void* src, std::size_t
     }
 }
 
-// Copies `bytes` from the resolved source `t` on `pe` to local `dest`: the
-// one get entry point.
+// Copies `bytes` from the resolved source `t` on `pe` to local `dest`.
 inline void get_from(const Target& t, void* dest, std::size_t bytes, int pe, Completion c) {
     if (t.direct) {
         copy_direct(dest, t.direct, bytes);
@@ -44,10 +40,10 @@ inline void get_from(const Target& t, void* dest, std::size_t bytes, int pe, Com
     }
 }
 
-// The same two entry points for a caller that keeps window displacements
-// itself (the GASNet extended API's table of routes; its small-operation
-// rate is most of an MPI_Put's, so it skips the per-target block-start
-// lookup of put_to/get_from): one MPI put or get of `bytes` (at most
+// The same two for a caller that keeps window displacements itself (the
+// GASNet extended API's table of routes; its small-operation rate is most
+// of an MPI_Put's, so it skips the per-target block-start lookup of
+// put_to/get_from): one MPI put or get of `bytes` (at most
 // mpi::Window::kMaxAtBytes) at displacement `disp` (Window::displacement)
 // of `pe`'s block on window `w`, completed by the window's flushes.
 // `serialized`: no other thread completes this window's operations
@@ -62,33 +58,23 @@ inline void get_at(mpi::Window& w, void* dest, std::size_t bytes, int pe, MPI_Ai
     else w.get_nbi_at(dest, bytes, pe, disp);
 }
 
-// Copies `bytes` from local `src` to symmetric `dest` on `pe`.
-inline void put(const char* routine, void* dest, const void* src, std::size_t bytes, int pe,
-                Completion c = Completion::local) {
-    Job& j = job(routine);
-    put_to(j, j.resolve(routine, dest, bytes, pe), src, bytes, pe, c);
-}
-
-// Copies `bytes` from symmetric `src` on `pe` to local `dest`.
-inline void get(const char* routine, void* dest, const void* src, std::size_t bytes, int pe,
-                Completion c = Completion::local) {
-    Job& j = job(routine);
-    get_from(j.resolve(routine, src, bytes, pe), dest, bytes, pe, c);
-}
-
-// Context forms: `pe` counts in the context's team; the transfer goes
-// through the context's windows and is completed by its quiet.
+// The put entry point: copies `bytes` from local `src` to symmetric `dest`
+// on `pe`, counted in `ctx`'s team (the default context: world PEs),
+// through ctx's windows; completed (remotely) by ctx's quiet.  `c`:
+// local -- src reusable on return (blocking put); deferred -- src must not
+// change until ctx's quiet (nbi).  Fatal, naming `routine`, for a PE
+// outside the team, a non-symmetric dest, or a range past its segment.
 inline void put(Context& ctx, const char* routine, void* dest, const void* src, std::size_t bytes, int pe,
                 Completion c = Completion::local) {
-    Job& j = job(routine);
     const int world = ctx.world_pe(routine, pe);
-    put_to(ctx, ctx.resolve(j, routine, dest, bytes, world), src, bytes, world, c);
+    put_to(ctx, ctx.resolve(routine, dest, bytes, world), src, bytes, world, c);
 }
+// The get entry point: copies `bytes` from symmetric `src` on `pe` to local
+// `dest` (local: on return; deferred: by ctx's quiet).  Errors as put().
 inline void get(Context& ctx, const char* routine, void* dest, const void* src, std::size_t bytes, int pe,
                 Completion c = Completion::local) {
-    Job& j = job(routine);
     const int world = ctx.world_pe(routine, pe);
-    get_from(ctx.resolve(j, routine, src, bytes, world), dest, bytes, world, c);
+    get_from(ctx.resolve(routine, src, bytes, world), dest, bytes, world, c);
 }
 
 // Strided shape (§9.6.1.3/4/7/8): nblocks blocks of bsize elements of `elem`
@@ -100,11 +86,10 @@ struct Strided {
     std::size_t bsize, nblocks;
 };
 
-// Blocking strided put/get (out of line: they loop or build MPI datatypes).
-// With `ctx`, `pe` counts in its team and its windows carry the transfer.
-void put_strided(const char* routine, void* dest, const void* src, const Strided& shape, int pe,
-                 Context* ctx = nullptr);
-void get_strided(const char* routine, void* dest, const void* src, const Strided& shape, int pe,
-                 Context* ctx = nullptr);
+// Blocking strided put/get (out of line: they loop or build MPI datatypes):
+// `pe` counts in ctx's team and ctx's windows carry the transfer.  Errors
+// as put() for the whole extent the shape touches.
+void put_strided(Context& ctx, const char* routine, void* dest, const void* src, const Strided& shape, int pe);
+void get_strided(Context& ctx, const char* routine, void* dest, const void* src, const Strided& shape, int pe);
 
 }  // namespace gasket::rt

@@ -15,20 +15,8 @@ inline void cpu_relax() {
 }
 }  // namespace
 
-void pe_quiet(const char* routine, const int* pes, std::size_t npes) {
-    Job& j = job(routine);
-    std::atomic_thread_fence(std::memory_order_seq_cst);
-    for (std::size_t i = 0; i < npes; ++i) {
-        j.check_pe(routine, pes[i]);
-        j.flush(pes[i]);
-    }
-    // AMOs to those PEs may be in flight as Active Messages: completing
-    // them all is simplest (they are not tracked per target).
-    if (npes > 0 && j.pending_am_ops.load(std::memory_order_acquire)) j.wait_am_ops(routine);
-}
-
 void pe_quiet(Context& ctx, const char* routine, const int* pes, std::size_t npes) {
-    Job& j = job(routine);
+    Job& j = ctx.job();
     std::atomic_thread_fence(std::memory_order_seq_cst);
     for (std::size_t i = 0; i < npes; ++i) {
         const int pe = ctx.world_pe(routine, pes[i]);
@@ -48,8 +36,9 @@ void serving_barrier(Job& j) {
 }  // namespace
 
 void barrier_all(const char* routine) {
-    quiet(routine);
-    Job& j = job(routine);
+    Context& ctx = default_context(routine);
+    quiet(ctx, routine);
+    Job& j = ctx.job();
     serving_barrier(j);
     j.sync_windows();
     std::atomic_thread_fence(std::memory_order_seq_cst);

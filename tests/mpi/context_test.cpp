@@ -26,7 +26,7 @@ int npes() { return shmem_n_pes(); }
 int next() { return (me() + 1) % npes(); }
 int prev() { return (me() + npes() - 1) % npes(); }
 
-gasket::rt::Context& rt_of(shmem_ctx_t ctx) { return *gasket::shmem::context_of("test", ctx); }
+gasket::rt::Context& rt_of(shmem_ctx_t ctx) { return gasket::shmem::context_of("test", ctx); }
 gasket::rt::Job& job() { return *gasket::rt::g_job; }
 int pool_size() {
     shmem_team_config_t conf{};
@@ -204,12 +204,34 @@ TEST(Contexts, QuietIsolation) {
     static long counter;
     shmem_ctx_long_atomic_add(a, &counter, 1, next());
     EXPECT_EQ(rb.pending_am_ops.load(), 0);
-    EXPECT_EQ(job().pending_am_ops.load(), 0);
+    EXPECT_EQ(rt_of(SHMEM_CTX_DEFAULT).pending_am_ops.load(), 0);
     EXPECT_LE(ra.pending_am_ops.load(), 1);
     shmem_ctx_quiet(a);
     EXPECT_EQ(ra.pending_am_ops.load(), 0);
     shmem_ctx_destroy(a);
     shmem_ctx_destroy(b);
+    shmem_barrier_all();
+}
+
+// SHMEM_CTX_DEFAULT is an ordinary runtime context: the world team, the
+// job's own windows, and its own count of AMOs in flight, which its quiet
+// completes.
+TEST(Contexts, DefaultIsAnOrdinaryContext) {
+    gasket::rt::Context& d = rt_of(SHMEM_CTX_DEFAULT);
+    EXPECT_EQ(&d, &gasket::rt::default_context("test"));
+    EXPECT_FALSE(d.own_windows());
+    EXPECT_EQ(&d.team(), job().world_team.get());
+    EXPECT_EQ(d.heap_window(), job().heap.window);
+    EXPECT_EQ(d.data_window(), job().data.window);
+    static long counter;
+    counter = 0;
+    shmem_barrier_all();
+    shmem_long_atomic_add(&counter, 1, next());
+    EXPECT_LE(d.pending_am_ops.load(), 1);
+    shmem_quiet();
+    EXPECT_EQ(d.pending_am_ops.load(), 0);
+    shmem_barrier_all();
+    EXPECT_EQ(counter, 1);
     shmem_barrier_all();
 }
 
