@@ -18,7 +18,27 @@ void finalize_mpi() {
     if (mpi_usable()) MPI_Finalize();
 }
 
-Environment::Environment(int requested_thread) {
+namespace {
+int mpi_level(ThreadLevel level) {
+    switch (level) {
+        case ThreadLevel::single: return MPI_THREAD_SINGLE;
+        case ThreadLevel::funneled: return MPI_THREAD_FUNNELED;
+        case ThreadLevel::serialized: return MPI_THREAD_SERIALIZED;
+        case ThreadLevel::multiple: break;
+    }
+    return MPI_THREAD_MULTIPLE;
+}
+}  // namespace
+
+ThreadLevel Environment::thread_level() const {
+    if (thread_level_ == MPI_THREAD_SINGLE) return ThreadLevel::single;
+    if (thread_level_ == MPI_THREAD_FUNNELED) return ThreadLevel::funneled;
+    if (thread_level_ == MPI_THREAD_SERIALIZED) return ThreadLevel::serialized;
+    return ThreadLevel::multiple;
+}
+
+Environment::Environment(ThreadLevel requested) {
+    const int requested_thread = mpi_level(requested);
     int initialized = 0;
     check(MPI_Initialized(&initialized), "MPI_Initialized");
     if (initialized) {

@@ -8,6 +8,9 @@
 
 namespace gasket::mpi {
 
+// MPI's thread levels, in their order (MPI_THREAD_SINGLE ... _MULTIPLE).
+enum class ThreadLevel { single, funneled, serialized, multiple };
+
 // Owns MPI for Gasket.  If the application initialized MPI itself, Gasket
 // uses it and never finalizes; otherwise Gasket initializes MPI with the
 // requested thread level and finalizes it in the destructor.  All of
@@ -15,8 +18,8 @@ namespace gasket::mpi {
 // application's messages.
 class Environment {
 public:
-    // requested_thread: an MPI_THREAD_* level.
-    explicit Environment(int requested_thread);
+    // Initializes MPI at `requested` (when the application has not).
+    explicit Environment(ThreadLevel requested);
     ~Environment();
     Environment(const Environment&) = delete;
     Environment& operator=(const Environment&) = delete;
@@ -25,7 +28,8 @@ public:
     int size() const { return size_; }
     int node_rank() const { return node_rank_; }
     int node_size() const { return node_size_; }
-    int thread_level() const { return thread_level_; }
+    // The level MPI provides.
+    ThreadLevel thread_level() const;
     bool initialized_mpi() const { return we_initialized_; }
     MPI_Comm world() const { return world_; }
     MPI_Comm node() const { return node_; }

@@ -1,14 +1,13 @@
 // shmem/setup.cpp -- §9.1 library setup, exit and query, §9.2 threads.
 #include <shmem.h>
 
-#include <mpi.h>
-
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
 #include "src/runtime/job.hpp"
+#include "src/runtime/start.hpp"
 #include "src/runtime/sync.hpp"
 #include "context.hpp"
 #include "team.hpp"
@@ -24,10 +23,13 @@ struct gasket_default_ctx_storage {
 int g_thread_level = SHMEM_THREAD_SINGLE;
 bool g_atexit_registered = false;
 
-int from_mpi_level(int mpi_level) {
-    if (mpi_level == MPI_THREAD_SINGLE) return SHMEM_THREAD_SINGLE;
-    if (mpi_level == MPI_THREAD_FUNNELED) return SHMEM_THREAD_FUNNELED;
-    if (mpi_level == MPI_THREAD_SERIALIZED) return SHMEM_THREAD_SERIALIZED;
+int shmem_level(rt::ThreadLevel level) {
+    switch (level) {
+        case rt::ThreadLevel::single: return SHMEM_THREAD_SINGLE;
+        case rt::ThreadLevel::funneled: return SHMEM_THREAD_FUNNELED;
+        case rt::ThreadLevel::serialized: return SHMEM_THREAD_SERIALIZED;
+        case rt::ThreadLevel::multiple: break;
+    }
     return SHMEM_THREAD_MULTIPLE;
 }
 
@@ -43,7 +45,7 @@ void print_banner(const rt::Job& j) {
 // Implicit finalization (Annex F.2.3) for programs that never call
 // shmem_finalize, e.g. start_pes programs.
 void finalize_at_exit() {
-    if (rt::g_job && mpi::mpi_usable()) {
+    if (rt::g_job && rt::runtime_usable()) {
         rt::g_job->init_count = 1;
         shmem_finalize();
     }
@@ -71,23 +73,23 @@ int start(const char* routine, int requested, int* provided) {
         std::fprintf(stderr, "gasket: %s: %s\n", routine, error.c_str());
         return 1;
     }
-    // MPI_THREAD_MULTIPLE whatever the program asks: the progress thread
-    // that serves AMOs while a PE computes calls MPI beside the program.
-    rt::g_job = new rt::Job(config, MPI_THREAD_MULTIPLE, routine);
-    rt::g_job->concurrent_rma =
-        requested == SHMEM_THREAD_MULTIPLE && rt::g_job->env->thread_level() == MPI_THREAD_MULTIPLE;
-    rt::g_job->attach_heap(config.symmetric_size, true, "symmetric heap", routine);
-    rt::g_job->attach_globals(routine);
-    rt::g_job->start_am(nullptr, routine);
-    shmem::bind_predefined_teams(rt::g_job);
-    shmem::open_contexts(*rt::g_job, routine);
-    g_thread_level = std::min(requested, from_mpi_level(rt::g_job->env->thread_level()));
+    rt::JobSpec spec;
+    spec.api = rt::Api::shmem;
+    spec.concurrent_rma = requested == SHMEM_THREAD_MULTIPLE;
+    spec.heap_bytes = config.symmetric_size;
+    spec.node_shared = true;
+    spec.heap_name = "symmetric heap";
+    spec.globals = true;
+    spec.context_windows = config.ctx_windows;
+    rt::Job& j = rt::start_job(config, spec, routine);
+    shmem::bind_predefined_teams(&j);
+    g_thread_level = std::min(requested, shmem_level(j.env->thread_level()));
     if (provided) *provided = g_thread_level;
     if (!g_atexit_registered) {
         std::atexit(finalize_at_exit);
         g_atexit_registered = true;
     }
-    print_banner(*rt::g_job);
+    print_banner(j);
     return 0;
 }
 
@@ -98,7 +100,7 @@ extern "C" {
 shmem_ctx_t const gasket_shmem_ctx_default = reinterpret_cast<shmem_ctx_t>(&g_default_ctx);
 
 void shmem_init(void) {
-    if (start("shmem_init", SHMEM_THREAD_SINGLE, nullptr) != 0) mpi::abort_job(1);
+    if (start("shmem_init", SHMEM_THREAD_SINGLE, nullptr) != 0) rt::abort_job(1);
 }
 
 int shmem_init_thread(int requested, int* provided) { return start("shmem_init_thread", requested, provided); }
@@ -114,8 +116,7 @@ void shmem_finalize(void) {
     if (--rt::g_job->init_count > 0) return;
     shmem::release_contexts();
     shmem::bind_predefined_teams(nullptr);
-    delete rt::g_job;
-    rt::g_job = nullptr;
+    rt::end_job(rt::Ending::finalize);
     rt::set_message_context(-1, false);
 }
 
@@ -126,7 +127,7 @@ void shmem_query_initialized(int* initialized) {
 void shmem_global_exit(int status) {
     std::fflush(stdout);
     std::fflush(stderr);
-    mpi::abort_job(status);
+    rt::abort_job(status);
 }
 
 int shmem_my_pe(void) { return rt::job("shmem_my_pe").my_pe; }

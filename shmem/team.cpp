@@ -56,8 +56,6 @@ void bind_predefined_teams(rt::Job* job) {
     g_shared.team = job ? job->shared_team.get() : nullptr;
 }
 
-void open_contexts(rt::Job& job, const char* routine) { job.open_contexts(job.config.ctx_windows, routine); }
-
 bool predefined(shmem_team_t team) { return team == &g_world || team == &g_shared; }
 
 }  // namespace gasket::shmem

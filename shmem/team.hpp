@@ -24,10 +24,6 @@ namespace gasket::shmem {
 
 // Points SHMEM_TEAM_WORLD/SHARED at the job's teams (nullptr: detach).
 void bind_predefined_teams(rt::Job* job);
-// Opens the job's pool of context windows, GASKET_CTX_WINDOWS pairs
-// (collective; shmem_init).  shmem_finalize frees what is left with
-// release_contexts() (context.hpp).
-void open_contexts(rt::Job& job, const char* routine);
 
 // The team behind `team`; fatal, naming `routine`, before init or for
 // SHMEM_TEAM_INVALID or a destroyed team.

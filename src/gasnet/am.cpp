@@ -6,6 +6,7 @@
 #include <sched.h>
 
 #include "dispatch.hpp"
+#include "src/runtime/start.hpp"
 #include "state.hpp"
 
 namespace gasket::gasnet {
@@ -98,7 +99,7 @@ void watch_for_exit() {
     // exits with it, which makes the exit collective (and clean).
     thread_local unsigned polls = 0;
     int code = 0;
-    if ((++polls & 63) == 0 && g_state.exit->notice_arrived(code)) gasnet_exit(code);
+    if ((++polls & 63) == 0 && rt::exit_notice_arrived(*rt::g_job, code)) gasnet_exit(code);
 }
 
 // Handler prototypes (§2.3.1), one switch case per argument count.

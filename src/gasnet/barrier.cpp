@@ -2,10 +2,10 @@
 // notify enters a barrier that combines {mismatch forced, named id, -named
 // id} by maximum (anonymous nodes contribute the minimum), so every node
 // learns at once whether anyone forced a mismatch and whether the named ids
-// agree (max id == min id).  The barrier is node-shared memory when every
-// node is on this machine, else a dissemination barrier over MPI
-// point-to-point messages (mpi::SplitBarrier).  Waiting serves Active
-// Messages.
+// agree (max id == min id).  The barrier is the runtime's split-phase
+// barrier (src/runtime/split_barrier.hpp): node-shared memory when every
+// node is on this machine, else a dissemination barrier of point-to-point
+// messages.  Waiting serves Active Messages.
 #include <gasnet.h>
 
 #include <climits>
@@ -17,22 +17,10 @@ namespace gasket::gasnet {
 
 namespace {
 
-// The barrier in use: node-shared memory when every node is on this
-// machine (and the node fast path is on), else MPI.
-struct Barrier {
-    void start(const long long (&values)[3]) {
-        if (g_state.node_barrier) g_state.node_barrier->start(values);
-        else g_state.barrier->start(values);
-    }
-    bool test(long long (&max)[3]) {
-        return g_state.node_barrier ? g_state.node_barrier->test(max) : g_state.barrier->test(max);
-    }
-};
-
-Barrier barrier(const char* routine) {
+rt::SplitPhaseBarrier& barrier(const char* routine) {
     if (!g_state.attached) [[unlikely]]
         rt::fatal(routine, "called before gasnet_attach");
-    return {};
+    return *g_state.barrier;
 }
 
 void check_flags(const char* routine, int flags) {
@@ -66,7 +54,7 @@ extern "C" {
 
 void gasnet_barrier_notify(int id, int flags) {
     const char* routine = "gasnet_barrier_notify";
-    auto b = gasnet::barrier(routine);
+    rt::SplitPhaseBarrier& b = gasnet::barrier(routine);
     gasnet::check_flags(routine, flags);
     if (g_state.barrier_notified)
         rt::fatal(routine, "called twice without gasnet_barrier_wait in between (GASNet 1.8 §3.5)");
@@ -81,7 +69,7 @@ void gasnet_barrier_notify(int id, int flags) {
 
 int gasnet_barrier_wait(int id, int flags) {
     const char* routine = "gasnet_barrier_wait";
-    auto b = gasnet::barrier(routine);
+    rt::SplitPhaseBarrier& b = gasnet::barrier(routine);
     gasnet::check_notified(routine);
     long long max[3];
     unsigned misses = 0;
@@ -101,7 +89,7 @@ int gasnet_barrier_wait(int id, int flags) {
 
 int gasnet_barrier_try(int id, int flags) {
     const char* routine = "gasnet_barrier_try";
-    auto b = gasnet::barrier(routine);
+    rt::SplitPhaseBarrier& b = gasnet::barrier(routine);
     gasnet::check_notified(routine);
     long long max[3];
     if (!b.test(max)) {

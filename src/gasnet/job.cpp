@@ -8,6 +8,7 @@
 #include <string>
 
 #include "dispatch.hpp"
+#include "src/runtime/start.hpp"
 #include "state.hpp"
 
 namespace gasket::gasnet {
@@ -42,12 +43,29 @@ const ErrorText* find_error(int code) {
     return nullptr;
 }
 
-uintptr_t max_local_segment(const rt::Job& job) {
+// FAST segments are node-shared memory (node peers load/store them); LARGE
+// ones are private.
 #if defined(GASNET_SEGMENT_LARGE)
-    std::size_t max = mpi::private_memory_per_rank(job.env->node_size(), GASNET_PAGESIZE);
+constexpr bool kNodeShared = false;
 #else
-    std::size_t max = mpi::shared_memory_per_rank(job.env->node_size(), GASNET_PAGESIZE);
+constexpr bool kNodeShared = true;
 #endif
+
+// The spec gasnet_init and gasnet_attach start the job with.
+rt::JobSpec job_spec(std::size_t segsize) {
+    rt::JobSpec spec;
+    spec.api = rt::Api::gasnet;
+    spec.concurrent_rma = true;  // handlers on the progress thread send Long replies beside the client
+    spec.heap_bytes = segsize;
+    spec.node_shared = kNodeShared;
+    spec.heap_name = "GASNet segment";
+    spec.dispatch = dispatch_handler;
+    spec.exit_notices = true;
+    return spec;
+}
+
+uintptr_t max_local_segment(const rt::Job& job) {
+    std::size_t max = rt::max_heap_bytes(job, kNodeShared, GASNET_PAGESIZE);
     if (job.config.max_segsize) max = std::min(max, job.config.max_segsize / GASNET_PAGESIZE * GASNET_PAGESIZE);
     return max;
 }
@@ -99,10 +117,6 @@ int choose_handlers(const gasnet_handlerentry_t* table, int numentries, std::vec
     return GASNET_OK;
 }
 
-void poll_for_exit(void*) {
-    if (rt::g_job && rt::g_job->am && rt::am_thread_state().handler_depth == 0) rt::g_job->am->poll("gasnet_exit");
-}
-
 }  // namespace
 
 }  // namespace gasket::gasnet
@@ -141,14 +155,12 @@ int gasket_gasnet_init(int* argc, char*** argv, int thread_mode) {
         rt::error(routine, "%s", problem.c_str());
         return GASNET_ERR_RESOURCE;
     }
-    rt::g_job = new rt::Job(config, MPI_THREAD_MULTIPLE, routine);
-    rt::g_job->api = rt::Api::gasnet;
+    rt::Job& job = rt::start_job(config, gasnet::job_spec(0), routine);
     g_state.thread_mode = thread_mode;
-    g_state.exit = std::make_unique<mpi::ExitChannel>(rt::g_job->env->world());
     g_state.initialized = true;
-    if (thread_mode == 2 && !rt::g_job->env->thread_multiple())
-        rt::error(routine, "GASNET_PAR needs MPI_THREAD_MULTIPLE but MPI provides level %d: call GASNet from one "
-                           "thread at a time", rt::g_job->env->thread_level());
+    if (thread_mode == 2 && !job.env->thread_multiple())
+        rt::error(routine, "GASNET_PAR needs a fully thread-safe MPI but it provides thread level %d of 3: call GASNet from one "
+                           "thread at a time", int(job.env->thread_level()));
     return GASNET_OK;
 }
 
@@ -182,14 +194,7 @@ int gasnet_attach(gasnet_handlerentry_t* table, int numentries, uintptr_t segsiz
         if (status == GASNET_OK) rt::error(routine, "another node's gasnet_attach arguments were refused");
         return status != GASNET_OK ? status : GASNET_ERR_RESOURCE;
     }
-#if defined(GASNET_SEGMENT_LARGE)
-    const bool node_shared = false;
-#else
-    const bool node_shared = true;
-#endif
-    job.attach_heap(segsize, node_shared, "GASNet segment", routine);
-    job.open_contexts(0, routine);
-    job.start_am(gasnet::dispatch_handler, routine);
+    rt::attach_segments(job, gasnet::job_spec(segsize), routine);
     for (int i = 0; i < numentries; ++i) {
         table[i].index = indices[i];
         job.am->set_handler(indices[i], table[i].fnptr);
@@ -198,10 +203,7 @@ int gasnet_attach(gasnet_handlerentry_t* table, int numentries, uintptr_t segsiz
     gasnet_seginfo_t mine{segsize ? job.heap.base : nullptr, segsize};
     g_state.segments.resize(job.n_pes);
     job.env->allgather(&mine, sizeof mine, g_state.segments.data());
-    if (job.config.node_fastpath && job.env->node_size() == job.n_pes)
-        g_state.node_barrier = std::make_unique<mpi::NodeBarrier>(job.env->node());
-    else
-        g_state.barrier = std::make_unique<mpi::SplitBarrier>(job.env->world());
+    g_state.barrier = std::make_unique<rt::SplitPhaseBarrier>(job);
     gasnet::set_routes(job);
     g_state.attached = true;
     job.env->barrier();
@@ -220,28 +222,14 @@ uintptr_t gasnet_getMaxGlobalSegmentSize(void) {
 void gasnet_exit(int exitcode) {
     std::fflush(nullptr);
     if (!g_state.initialized || !rt::g_job) std::exit(exitcode);
-    rt::Job& job = *rt::g_job;
     // From a handler (perhaps on the progress thread) nothing can be shut
     // down in order: end the job at once.
-    if (rt::am_thread_state().handler_depth > 0) g_state.exit->abort(exitcode);
-    if (job.am) job.am->stop_progress_thread();
-    bool everyone = g_state.exit->notify_and_wait(exitcode, job.config.exit_timeout, gasnet::poll_for_exit, nullptr);
-    if (!everyone) {
-        rt::error("gasnet_exit", "not every node called gasnet_exit within %g s (GASKET_EXIT_TIMEOUT): ending the "
-                                 "job with exit code %d", job.config.exit_timeout, exitcode);
-        g_state.exit->abort(exitcode);
-    }
+    if (rt::am_thread_state().handler_depth > 0) rt::abort_job(exitcode);
+    rt::exit_collectively(*rt::g_job, exitcode, "gasnet_exit");
     // Every node is here: shut down in order, then exit with our code.
-    if (job.am) job.am->drain();
     g_state.barrier.reset();
-    g_state.node_barrier.reset();
-    g_state.exit.reset();
-    delete rt::g_job;
-    rt::g_job = nullptr;
+    rt::end_job(rt::Ending::exit);
     g_state = gasnet::State{};
-    // gasnet_exit never returns, so a program that initialized MPI itself
-    // cannot finalize it: do it here.
-    mpi::finalize_mpi();
     std::exit(exitcode);
 }
 

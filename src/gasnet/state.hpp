@@ -7,11 +7,9 @@
 #include <memory>
 #include <vector>
 
-#include "mpi-bridge/exit_channel.hpp"
-#include "mpi-bridge/node_barrier.hpp"
-#include "mpi-bridge/split_barrier.hpp"
 #include "src/runtime/error.hpp"
 #include "src/runtime/job.hpp"
+#include "src/runtime/split_barrier.hpp"
 
 namespace gasket::gasnet {
 
@@ -21,11 +19,8 @@ struct State {
     int thread_mode = 0;       // 0 SEQ, 1 PARSYNC, 2 PAR (GASKET_GASNET_THREAD_MODE)
     int wait_mode = GASNET_WAIT_SPINBLOCK;
     std::vector<gasnet_seginfo_t> segments;  // every node's segment, after attach
-    std::unique_ptr<mpi::ExitChannel> exit;
-    // After attach: node_barrier when every node shares one machine and the
-    // node fast path is on, else barrier (MPI).
-    std::unique_ptr<mpi::SplitBarrier> barrier;
-    std::unique_ptr<mpi::NodeBarrier> node_barrier;
+    // After attach: the split-phase barrier (node memory or MPI).
+    std::unique_ptr<rt::SplitPhaseBarrier> barrier;
     // The barrier phase: notify's arguments, and whether a notify awaits
     // its wait (§3.5).
     bool barrier_notified = false;
@@ -37,7 +32,7 @@ extern State g_state;
 // `routine`) so the caller returns GASNET_ERR_NOT_INIT.
 inline rt::Job* attached_job(const char* routine) {
     if (g_state.attached) [[likely]]
-        return rt::g_job;
+        return rt::g_job.get();
     rt::error(routine, "called before gasnet_attach: returning GASNET_ERR_NOT_INIT");
     return nullptr;
 }

@@ -38,7 +38,7 @@ AmEngine::AmEngine(Job& job, Segment& segment, Dispatch dispatch, const char* ro
         fatal(routine,
               "GASKET_PROGRESS_THREAD=on needs MPI_THREAD_MULTIPLE, but MPI provides thread level %d (the program "
               "initialized MPI itself with a lower level?)",
-              job.env->thread_level());
+              int(job.env->thread_level()));
     // Every rank decides alike (the placement exchange is collective).
     if (job.env->all_min(start ? 1 : 0))
         progress_ = std::make_unique<mpi::ProgressThread>(

@@ -2,14 +2,13 @@
 // errors (cold).
 #include "job.hpp"
 
-#include "amo.hpp"
 #include "context.hpp"
 
 #include <cinttypes>
 
 namespace gasket::rt {
 
-Job* g_job = nullptr;
+std::unique_ptr<Job> g_job;
 
 void not_initialized(const char* routine) {
     fatal(routine, "called before shmem_init (or after the last shmem_finalize)");
@@ -34,8 +33,8 @@ std::vector<char*> direct_table(const mpi::Environment& env, bool fastpath, char
 
 }  // namespace
 
-Job::Job(const Config& cfg, int requested_thread, const char* routine)
-    : config(cfg), env(std::make_unique<mpi::Environment>(requested_thread)), allocator(cfg.symmetric_size) {
+Job::Job(const Config& cfg, ThreadLevel requested, const char* routine)
+    : config(cfg), env(std::make_unique<mpi::Environment>(requested)), allocator(cfg.symmetric_size) {
     my_pe = env->rank();
     n_pes = env->size();
     set_message_context(my_pe, config.debug);
@@ -100,11 +99,6 @@ void Job::attach_globals(const char* routine) {
     env->barrier();
 }
 
-void Job::start_am(AmEngine::Dispatch dispatch, const char* routine) {
-    am = std::make_unique<AmEngine>(*this, heap, dispatch, routine);
-    register_amo_handlers(*am);
-}
-
 void Job::open_contexts(int n, const char* routine) {
     default_ctx = Context::make_default(*this);
     contexts = std::make_unique<ContextPool>(*this, n);
@@ -115,6 +109,7 @@ Job::~Job() {
     if (!mpi::mpi_usable()) return;  // the application finalized MPI first: nothing can be freed
     am.reset();
     env->barrier();
+    exit_channel.reset();
     default_ctx.reset();
     contexts.reset();
     data_window_.reset();

@@ -14,6 +14,7 @@
 #include "heap_allocator.hpp"
 #include "mpi-bridge/data_segment.hpp"
 #include "mpi-bridge/environment.hpp"
+#include "mpi-bridge/exit_channel.hpp"
 #include "mpi-bridge/node_memory.hpp"
 #include "mpi-bridge/topology.hpp"
 #include "segment.hpp"
@@ -27,16 +28,19 @@ inline constexpr std::size_t kHeapAlignment = mpi::NodeMemory::kAlignment;
 
 // Which interface created the job.
 enum class Api { shmem, gasnet };
+// MPI's thread levels, in order (single ... multiple).
+using ThreadLevel = mpi::ThreadLevel;
 
 class ContextPool;
 class Context;
 
 class Job {
 public:
-    // Collective over MPI_COMM_WORLD.  `requested_thread` is an MPI_THREAD_*
-    // level.  Ends the job with a message naming `routine` on failure.  The
-    // job starts with no segments: see attach_heap and attach_globals.
-    Job(const Config& config, int requested_thread, const char* routine);
+    // Collective over MPI_COMM_WORLD: initializes MPI at `requested` unless
+    // the application did.  Ends the job with a message naming `routine` on
+    // failure.  The job starts with no segments: see attach_heap and
+    // attach_globals (start.hpp's start_job does it all).
+    Job(const Config& config, ThreadLevel requested, const char* routine);
 
     // Creates `heap`: `bytes` of memory on this rank (sizes may differ between
     // ranks), 2 MiB aligned.  `node_shared` (and the node fast path): node
@@ -46,8 +50,6 @@ public:
     // Makes the executable's global/static data the `data` segment (moved
     // onto node-shared memory when allowed).  Collective.
     void attach_globals(const char* routine);
-    // Starts the Active Message engine over `heap`.  Collective.
-    void start_am(AmEngine::Dispatch dispatch, const char* routine);
     // Makes the default context over the attached segments' windows, and
     // opens the pool of `n` (>= 0) context window pairs (context.hpp) over
     // the heap and global data.  Collective.
@@ -104,7 +106,9 @@ public:
     // whose memory this PE loads/stores (this node with the node fast
     // path, else this PE alone).  Both made by the constructor.
     std::unique_ptr<Team> world_team, shared_team;
-    std::unique_ptr<AmEngine> am;  // after start_am
+    std::unique_ptr<AmEngine> am;  // after attach_segments (start.hpp)
+    // Exit notices (collective exit from any PE: gasnet_exit), or null.
+    std::unique_ptr<mpi::ExitChannel> exit_channel;
     // OpenSHMEM contexts' windows, and the default context: after
     // open_contexts.
     std::unique_ptr<ContextPool> contexts;
@@ -118,8 +122,8 @@ private:
     std::unique_ptr<mpi::Window> data_window_;
 };
 
-// The job, or nullptr outside init..finalize.
-extern Job* g_job;
+// The job, or null outside init..finalize (start.hpp starts and ends it).
+extern std::unique_ptr<Job> g_job;
 
 [[noreturn, gnu::cold]] void not_initialized(const char* routine);
 

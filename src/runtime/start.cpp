@@ -1,0 +1,67 @@
+// src/runtime/start.cpp -- job start-up and the ways a job ends (cold).
+#include "start.hpp"
+
+#include <algorithm>
+
+#include "amo.hpp"
+#include "context.hpp"
+#include "mpi-bridge/check.hpp"
+
+namespace gasket::rt {
+
+Job& start_job(const Config& config, const JobSpec& spec, const char* routine) {
+    // MPI_THREAD_MULTIPLE whatever the program asks: the progress thread
+    // that serves Active Messages while a PE computes calls MPI beside it.
+    g_job = std::make_unique<Job>(config, ThreadLevel::multiple, routine);
+    Job& j = *g_job;
+    j.api = spec.api;
+    j.concurrent_rma = spec.concurrent_rma && j.env->thread_level() == ThreadLevel::multiple;
+    if (spec.exit_notices) j.exit_channel = std::make_unique<mpi::ExitChannel>(j.env->world());
+    if (spec.heap_bytes || spec.globals) attach_segments(j, spec, routine);
+    return j;
+}
+
+void attach_segments(Job& j, const JobSpec& spec, const char* routine) {
+    j.attach_heap(spec.heap_bytes, spec.node_shared, spec.heap_name, routine);
+    if (spec.globals) j.attach_globals(routine);
+    j.open_contexts(spec.context_windows, routine);
+    j.am = std::make_unique<AmEngine>(j, j.heap, spec.dispatch, routine);
+    register_amo_handlers(*j.am);
+}
+
+std::size_t max_heap_bytes(const Job& j, bool node_shared, std::size_t page) {
+    const int ranks = j.env->node_size();
+    return node_shared ? mpi::shared_memory_per_rank(ranks, page) : mpi::private_memory_per_rank(ranks, page);
+}
+
+void end_job(Ending ending) {
+    if (ending == Ending::exit && g_job && g_job->am) g_job->am->drain();
+    g_job.reset();
+    if (ending == Ending::exit) mpi::finalize_mpi();
+}
+
+bool runtime_usable() { return mpi::mpi_usable(); }
+
+void abort_job(int code) { mpi::abort_job(code); }
+
+namespace {
+// Serves Active Messages while waiting for the others' exit notices
+// (never from inside a handler, which would nest).
+void serve_while_exiting(void* job) {
+    Job& j = *static_cast<Job*>(job);
+    if (j.am && am_thread_state().handler_depth == 0) j.am->poll("exit");
+}
+}  // namespace
+
+void exit_collectively(Job& j, int code, const char* routine) {
+    if (!j.exit_channel) fatal(routine, "this job was started without exit notices");
+    if (j.am) j.am->stop_progress_thread();
+    if (j.exit_channel->notify_and_wait(code, j.config.exit_timeout, serve_while_exiting, &j)) return;
+    error(routine, "not every node called gasnet_exit within %g s (GASKET_EXIT_TIMEOUT): ending the job with exit "
+                   "code %d", j.config.exit_timeout, code);
+    j.exit_channel->abort(code);
+}
+
+bool exit_notice_arrived(Job& j, int& code) { return j.exit_channel && j.exit_channel->notice_arrived(code); }
+
+}  // namespace gasket::rt
