@@ -15,7 +15,8 @@ MPI_Info window_info() {
 }
 }  // namespace
 
-Window::Window(void* base, std::size_t bytes, MPI_Comm comm, bool concurrent) : threaded_(concurrent) {
+Window::Window(void* base, std::size_t bytes, MPI_Comm comm, bool concurrent)
+    : threaded_(concurrent), exposed_base_(base), exposed_bytes_(bytes) {
     MPI_Info info = window_info();
     check(MPI_Win_create(base, MPI_Aint(bytes), 1, info, comm, &win_), "MPI_Win_create");
     MPI_Info_free(&info);
@@ -31,6 +32,8 @@ Window::Window(std::size_t bytes, std::size_t alignment, MPI_Comm comm, char** b
     const auto a = reinterpret_cast<std::uintptr_t>(raw);
     MPI_Aint start = MPI_Aint(((a + alignment - 1) & ~(alignment - 1)) - a);
     *base = raw + start;
+    exposed_base_ = raw;
+    exposed_bytes_ = bytes + alignment;
     int n = 0;
     check(MPI_Comm_size(comm, &n), "MPI_Comm_size");
     block_start_.resize(n);
@@ -38,15 +41,14 @@ Window::Window(std::size_t bytes, std::size_t alignment, MPI_Comm comm, char** b
     lock();
 }
 
+Window::Window(const Window& other, MPI_Comm comm, bool concurrent)
+    : Window(other.exposed_base_, other.exposed_bytes_, comm, concurrent) {
+    block_start_ = other.block_start_;
+}
+
 void Window::lock() {
     check(MPI_Win_set_errhandler(win_, MPI_ERRORS_RETURN), "MPI_Win_set_errhandler");
     check(MPI_Win_lock_all(MPI_MODE_NOCHECK, win_), "MPI_Win_lock_all");
-    if (!threaded_) ring_.resize(kRingBytes);
-}
-
-void Window::recycle_ring() {
-    check(MPI_Win_flush_local_all(win_), "MPI_Win_flush_local_all");
-    ring_used_ = 0;
 }
 
 void Window::flush_all_concurrent() {
@@ -57,15 +59,7 @@ void Window::flush_all_concurrent() {
 
 void Window::wait_for_flush() { std::lock_guard<std::mutex> hold(flush_mutex_); }
 
-void Window::set_concurrent(bool concurrent) {
-    // put() uses the bounce ring whenever it exists: threads would share it.
-    threaded_ = concurrent;
-    if (threaded_)
-        std::vector<char>().swap(ring_);
-    else if (ring_.empty())
-        ring_.resize(kRingBytes);
-    ring_used_ = 0;
-}
+void Window::set_concurrent(bool concurrent) { threaded_ = concurrent; }
 
 Window::~Window() {
     if (win_ == MPI_WIN_NULL || !mpi_usable()) return;
@@ -73,7 +67,7 @@ Window::~Window() {
     MPI_Win_free(&win_);
 }
 
-void Window::issue(Direction d, const void* local, int count, MPI_Datatype local_type, int target, MPI_Aint disp,
+void Window::issue(Direction d, const void* local, int count, MPI_Datatype local_type, int target, Displacement disp,
                    int target_count, MPI_Datatype target_type) {
     void* buffer = const_cast<void*>(local);  // MPI_Get writes it; MPI_Put only reads it
     if (d == Direction::put)
@@ -83,11 +77,11 @@ void Window::issue(Direction d, const void* local, int count, MPI_Datatype local
     note_pending(target);
 }
 
-void Window::transfer_large(Direction d, const void* local, std::size_t bytes, int target, std::size_t disp) {
+void Window::transfer_large(Direction d, const void* local, std::size_t bytes, int target, Displacement disp) {
     auto* p = static_cast<const char*>(local);
-    for (std::size_t done = 0; done < bytes; done += kMaxChunk) {
-        const int n = int(std::min(kMaxChunk, bytes - done));
-        issue(d, p + done, n, MPI_BYTE, target, at(target, disp + done), n, MPI_BYTE);
+    for (std::size_t done = 0; done < bytes; done += kMaxOneCall) {
+        const int n = int(std::min(kMaxOneCall, bytes - done));
+        issue(d, p + done, n, MPI_BYTE, target, disp + Displacement(done), n, MPI_BYTE);
     }
 }
 
@@ -112,7 +106,7 @@ bool make_vector(std::size_t elem, std::ptrdiff_t stride, std::size_t bsize, std
 
 void Window::transfer_strided(Direction d, const void* local, std::size_t elem, std::ptrdiff_t remote_stride,
                               std::ptrdiff_t local_stride, std::size_t bsize, std::size_t nblocks, int target,
-                              std::size_t disp) {
+                              Displacement disp) {
     if (nblocks == 0 || bsize == 0) return;
     MPI_Datatype local_type, remote_type;
     bool one_call = make_vector(elem, local_stride, bsize, nblocks, &local_type);
@@ -121,7 +115,7 @@ void Window::transfer_strided(Direction d, const void* local, std::size_t elem, 
         one_call = false;
     }
     if (one_call) {
-        issue(d, local, 1, local_type, target, at(target, disp), 1, remote_type);
+        issue(d, local, 1, local_type, target, disp, 1, remote_type);
         MPI_Type_free(&remote_type);
         MPI_Type_free(&local_type);
     } else {
@@ -131,8 +125,8 @@ void Window::transfer_strided(Direction d, const void* local, std::size_t elem, 
         const int block = int(bsize * elem);
         for (std::size_t b = 0; b < nblocks; ++b) {
             const auto i = std::ptrdiff_t(b);
-            issue(d, p + i * local_stride * es, block, MPI_BYTE, target,
-                  at(target, std::size_t(std::ptrdiff_t(disp) + i * remote_stride * es)), block, MPI_BYTE);
+            issue(d, p + i * local_stride * es, block, MPI_BYTE, target, disp + i * remote_stride * es, block,
+                  MPI_BYTE);
         }
     }
     check(MPI_Win_flush_local(target, win_), "MPI_Win_flush_local");

@@ -103,7 +103,7 @@ extern "C" {
 #define GASKET_RMA_TYPED(T, N)                                                                         \
     GASKET_CONTIGUOUS(N##_put, ctx_##N##_put, T*, const T*, sizeof(T), put_elems, local)               \
     GASKET_CONTIGUOUS(N##_get, ctx_##N##_get, T*, const T*, sizeof(T), get_elems, local)               \
-    GASKET_CONTIGUOUS(N##_put_nbi, ctx_##N##_put_nbi, T*, const T*, sizeof(T), put_elems, deferred)    \
+    GASKET_CONTIGUOUS(N##_put_nbi, ctx_##N##_put_nbi, T*, const T*, sizeof(T), put_elems, joined)    \
     GASKET_CONTIGUOUS(N##_get_nbi, ctx_##N##_get_nbi, T*, const T*, sizeof(T), get_elems, deferred)    \
     GASKET_STRIDED(N##_iput, ctx_##N##_iput, T*, const T*, sizeof(T), put_blocks)                      \
     GASKET_STRIDED(N##_iget, ctx_##N##_iget, T*, const T*, sizeof(T), get_blocks)                      \
@@ -117,7 +117,7 @@ GASKET_STD_RMA_TYPES(GASKET_RMA_TYPED)
 #define GASKET_RMA_SIZED(BITS, BYTES)                                                                  \
     GASKET_CONTIGUOUS(put##BITS, ctx_put##BITS, void*, const void*, BYTES, put_elems, local)           \
     GASKET_CONTIGUOUS(get##BITS, ctx_get##BITS, void*, const void*, BYTES, get_elems, local)           \
-    GASKET_CONTIGUOUS(put##BITS##_nbi, ctx_put##BITS##_nbi, void*, const void*, BYTES, put_elems, deferred) \
+    GASKET_CONTIGUOUS(put##BITS##_nbi, ctx_put##BITS##_nbi, void*, const void*, BYTES, put_elems, joined) \
     GASKET_CONTIGUOUS(get##BITS##_nbi, ctx_get##BITS##_nbi, void*, const void*, BYTES, get_elems, deferred) \
     GASKET_STRIDED(iput##BITS, ctx_iput##BITS, void*, const void*, BYTES, put_blocks)                  \
     GASKET_STRIDED(iget##BITS, ctx_iget##BITS, void*, const void*, BYTES, get_blocks)                  \
@@ -129,7 +129,7 @@ GASKET_RMA_SIZES(GASKET_RMA_SIZED)
 // shmem_{put,get}mem and _nbi: nelems counts bytes.
 GASKET_CONTIGUOUS(putmem, ctx_putmem, void*, const void*, 1, put_elems, local)
 GASKET_CONTIGUOUS(getmem, ctx_getmem, void*, const void*, 1, get_elems, local)
-GASKET_CONTIGUOUS(putmem_nbi, ctx_putmem_nbi, void*, const void*, 1, put_elems, deferred)
+GASKET_CONTIGUOUS(putmem_nbi, ctx_putmem_nbi, void*, const void*, 1, put_elems, joined)
 GASKET_CONTIGUOUS(getmem_nbi, ctx_getmem_nbi, void*, const void*, 1, get_elems, deferred)
 
 }  // extern "C"

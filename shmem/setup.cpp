@@ -147,8 +147,8 @@ void* shmem_ptr(const void* dest, int pe) {
     rt::Job& j = rt::job("shmem_ptr");
     if (pe < 0 || pe >= j.n_pes) return nullptr;
     rt::Segment* seg = j.segment_of(dest);
-    if (!seg || !seg->direct[pe]) return nullptr;
-    return seg->direct[pe] + seg->offset_of(dest);
+    if (!seg || !seg->direct(pe)) return nullptr;
+    return seg->direct(pe) + seg->offset_of(dest);
 }
 
 void shmem_info_get_version(int* major, int* minor) {

@@ -29,7 +29,7 @@ void put_signal(rt::Context& c, const char* routine, void* dest, const void* sou
     const int world = c.world_pe(routine, pe);
     const rt::Target t = c.resolve(routine, dest, bytes, world);
     rt::put(c, routine, dest, source, bytes, pe);
-    if (!t.direct && bytes) t.window->flush(world);  // the data is at the target before the signal leaves
+    if (!t.direct && bytes) c.flush(world);  // the data is at the target before the signal leaves
     rt::amo(c, routine, sig_addr, sizeof(std::uint64_t), op, signal, 0, pe, rt::AmoResult::none);
 }
 

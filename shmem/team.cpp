@@ -170,8 +170,8 @@ void* shmem_team_ptr(shmem_team_t team, const void* dest, int pe) {
     rt::Job& j = rt::job(routine);
     const int world = t.world_pe(pe);
     rt::Segment* seg = j.segment_of(dest);
-    if (!seg || !seg->direct[world]) return nullptr;
-    return seg->direct[world] + seg->offset_of(dest);
+    if (!seg || !seg->direct(world)) return nullptr;
+    return seg->direct(world) + seg->offset_of(dest);
 }
 
 }  // extern "C"

@@ -33,29 +33,24 @@ gasnet_handle_t node_handle(gasnet_node_t node) {
 gasnet_handle_t all_handle() { return reinterpret_cast<gasnet_handle_t>(kAll); }
 
 // ---- Where each node's segment is ----
-// The transfers read only this table, filled by gasnet_attach
-// (set_routes): one entry per node, so a transfer's checks and target are
-// a few loads from one line.  `nodes` is 0 before attach, so one
-// comparison rejects a call before attach and a node out of range alike.
-struct Route {
-    std::uintptr_t base;  // the node's segment address
-    // The leading bytes of the segment that the lean forms below serve:
-    // all of it when mapped here; min(size, Window::kMaxAtBytes) when the
-    // node is reached through MPI and client calls are serialized
-    // (GASNET_SEQ, GASNET_PARSYNC); else 0.
-    std::size_t lean_size;
-    MPI_Aint disp;  // segment window displacement of the segment's first byte
-    char* direct;   // the segment mapped here (node fast path), or null
-};
-static_assert(sizeof(Route) == 32, "a route is indexed with one shift");
+// The transfers read only this view of the runtime's routes to the GASNet
+// segment (rt::Route: each node's segment address and size, window
+// displacement, direct mapping), filled by gasnet_attach (set_routes), so a
+// transfer's checks and target are a few loads from one line.  `nodes` is
+// 0 before attach, so one comparison rejects a call before attach and a
+// node out of range alike.
 struct Routes {
     gasnet_node_t nodes = 0;
-    const Route* node = nullptr;
-    mpi::Window* window = nullptr;  // the segment window (MPI path)
+    const rt::Route* node = nullptr;
+    rt::Window* window = nullptr;  // the segment window (MPI path)
+    rt::Context* ctx = nullptr;    // the job's default context: completion of every transfer
+    // Bytes the lean forms below send through MPI in one call: at most
+    // Window::kMaxOneCall when client calls are serialized (GASNET_SEQ,
+    // GASNET_PARSYNC), else 0.
+    std::size_t lean_max = 0;
 };
 // Internal linkage: addressed relative to the code, without the GOT.
 Routes g_routes;
-std::vector<Route> g_route_table;
 
 [[noreturn, gnu::cold, gnu::noinline]] void bad_node(const char* routine, gasnet_node_t node) {
     if (!g_state.attached) rt::fatal(routine, "called before gasnet_attach");
@@ -68,48 +63,29 @@ std::vector<Route> g_route_table;
               std::size_t(seg.size));
 }
 
-// A transfer's remote side: its node's route and the byte offset of
-// [addr, +nbytes) in that node's segment.  Fatal for a bad node or a range
-// outside the segment (§3: extended API errors are fatal); for 0 bytes
-// only the node is checked.
-struct Where {
-    const Route& route;
-    std::size_t offset;
-};
-Where locate(const char* routine, gasnet_node_t node, const void* addr, std::size_t nbytes) {
+// A transfer's remote side: the target of [addr, +nbytes) in `node`'s
+// segment.  Fatal for a bad node or a range outside the segment (§3:
+// extended API errors are fatal); for 0 bytes only the node is checked.
+rt::Target locate(const char* routine, gasnet_node_t node, const void* addr, std::size_t nbytes) {
     if (node >= g_routes.nodes) [[unlikely]]
         bad_node(routine, node);
-    const Route& r = g_routes.node[node];
+    const rt::Route& r = g_routes.node[node];
     const std::size_t size = g_state.segments[node].size;
     const std::size_t offset = reinterpret_cast<std::uintptr_t>(addr) - r.base;  // huge when below
     if ((offset > size || nbytes > size - offset) && nbytes != 0) [[unlikely]]
         outside_segment(routine, node, addr, nbytes);
-    return {r, offset};
+    return rt::target_of(r, g_routes.window, offset);
 }
 
 // ---- This thread's state ----
-// Small non-bulk puts through MPI are sent from a per-thread copy (the
-// ring), so the caller may reuse its buffer at once without waiting for
-// MPI's local completion of each put.  When the ring is used up, one
-// MPI_Win_flush_local_all frees it; a synchronization that completes
-// everything sent from it (gasnet_wait_syncnbi_*, an access region's or
-// a list's MPI_Win_flush_all) frees it too.
-constexpr std::size_t kBounceMax = 1024;
-constexpr std::size_t kBounceBytes = std::size_t(1) << 16;
-
-// A run of small non-bulk implicit-handle puts not yet handed to MPI: each
-// put to the bytes just after the previous one's, on the same node, joins
-// the run, and the run becomes one MPI_Put when it breaks, before the ring
-// is refilled, when this thread synchronizes and when an access region
-// ends.  Only nbi puts join: this thread alone synchronizes them
-// (§3.3.5), while an explicit handle may be synchronized by any thread.
-struct Run {
-    const char* src;    // in the ring
-    std::size_t bytes;  // 0: no run
-    MPI_Aint disp;      // in the segment window
-    int node;
-};
-
+// Small non-bulk puts through MPI are sent from this thread's bounce ring
+// (rt::BounceRing), so the caller may reuse its buffer at once; small
+// non-bulk implicit-handle puts to adjacent bytes join its run.  Only nbi
+// puts join: this thread alone synchronizes them (§3.3.5), while an
+// explicit handle may be synchronized by any thread.  A synchronization
+// that completes everything (gasnet_wait_syncnbi_*, an access region's or a
+// list's flush of all) frees the ring.
+//
 // Trivially initialized, so each access is a plain thread-pointer load (a
 // thread_local with a constructor costs an init check and a call); one
 // object, so one address load serves every field.
@@ -121,103 +97,25 @@ struct ThreadState {
     bool issued;
     bool in_region;
     bool issued_before_region;  // `issued` when the region began
-    char* ring;                 // kBounceBytes, allocated by the first refill
-    std::size_t ring_limit;     // kBounceBytes once allocated, else 0
-    std::size_t used;           // ring bytes holding copies not yet completed
-    Run run;
+    rt::BounceRing bounce;      // attached by the first general-form put
 };
 [[gnu::tls_model("initial-exec")]] thread_local ThreadState t_self;
 
-void issue_run() {
-    Run& r = t_self.run;
-    if (r.bytes == 0) return;
-    rt::put_at(*g_routes.window, r.src, r.bytes, r.node, r.disp, false);
-    r.bytes = 0;
-}
-
-[[gnu::cold, gnu::noinline]] void refill(ThreadState& t) {
-    if (!t.ring) {
-        // Freed at thread exit: threads may outlive the job.
-        static thread_local std::unique_ptr<char[]> owner;
-        owner.reset(new char[kBounceBytes]);
-        t.ring = owner.get();
-        t.ring_limit = kBounceBytes;
-    } else {
-        issue_run();  // the run's bytes are in the ring
-        g_routes.window->flush_local_all();
-    }
-    t.used = 0;
-}
-
-// The ring is free again once a flush completed everything sent from it
-// (and no run, whose bytes are still to be sent, is waiting).
-void ring_completed() {
-    if (t_self.run.bytes == 0) t_self.used = 0;
-}
-
-inline void copy_small(char* to, const void* from, std::size_t nbytes) {
-    if (nbytes == 8) std::memcpy(to, from, 8);  // the common register-sized put, inlined
-    else std::memcpy(to, from, nbytes);
-}
-
-// Copies 1..kLeanCopyMax bytes with at most two loads and two stores of
-// each width, without a call (the lean forms make none but MPI's).
-constexpr std::size_t kLeanCopyMax = 16;
-[[gnu::always_inline]] inline void copy_lean(char* to, const void* src, std::size_t n) {
-    const char* from = static_cast<const char*>(src);
-    auto move = [&](auto word) {
-        constexpr std::size_t w = sizeof word;
-        decltype(word) head, tail;
-        std::memcpy(&head, from, w);
-        std::memcpy(&tail, from + n - w, w);
-        std::memcpy(to, &head, w);
-        std::memcpy(to + n - w, &tail, w);
-    };
-    if (n >= 8) move(std::uint64_t{});
-    else if (n >= 4) move(std::uint32_t{});
-    else {
-        to[0] = from[0];
-        to[n / 2] = from[n / 2];
-        to[n - 1] = from[n - 1];
-    }
-}
-
-// A copy of src in the ring, 8-byte aligned.
-const char* bounce(const void* src, std::size_t nbytes) {
-    ThreadState& t = t_self;
-    t.used = (t.used + 7) & ~std::size_t(7);
-    if (t.used + nbytes > t.ring_limit) [[unlikely]]
-        refill(t);
-    char* copy = t.ring + t.used;
-    copy_small(copy, src, nbytes);
-    t.used += nbytes;
-    return copy;
-}
-
-// A small non-bulk implicit-handle put through MPI: copied to the ring and
-// added to this thread's run.
-void put_nbi_small(gasnet_node_t node, MPI_Aint disp, const void* src, std::size_t nbytes) {
-    Run& r = t_self.run;
-    const bool extends = r.bytes != 0 && r.node == int(node) && r.disp + MPI_Aint(r.bytes) == disp;
-    if (!extends) issue_run();
-    ThreadState& t = t_self;
-    if (extends && t.used + nbytes <= t.ring_limit && r.src + r.bytes == t.ring + t.used) {
-        copy_small(t.ring + t.used, src, nbytes);
-        t.used += nbytes;
-        r.bytes += nbytes;
-        return;
-    }
-    issue_run();
-    r = {bounce(src, nbytes), nbytes, disp, int(node)};
+[[gnu::cold, gnu::noinline]] void attach_ring(ThreadState& t) {
+    // Freed at thread exit: threads may outlive the job.
+    static thread_local std::unique_ptr<char[]> owner;
+    owner = std::make_unique<char[]>(rt::BounceRing::kBytes);
+    t.bounce.attach(owner.get());
 }
 
 // How an operation must end.
 enum class Sync { blocking, explicit_handle, implicit };
 
-// After an MPI operation to `node` (implicit: see ThreadState::issued).
+// After an MPI operation to `node` (blocking ones completed themselves;
+// implicit: see ThreadState::issued).
 gasnet_handle_t finish(gasnet_node_t node, Sync sync) {
     switch (sync) {
-        case Sync::blocking: g_routes.window->flush(int(node)); return GASNET_INVALID_HANDLE;
+        case Sync::blocking: return GASNET_INVALID_HANDLE;
         case Sync::explicit_handle: return node_handle(node);
         case Sync::implicit: t_self.issued = true; return GASNET_INVALID_HANDLE;
     }
@@ -233,139 +131,96 @@ gasnet_handle_t fence_direct() {
 
 // ---- The general forms: every case, checked, out of line ----
 
-// Every put.  `bulk`: src may change only after synchronization (§3.3.1);
-// else the caller may reuse it on return.
 // How an operation must end and whether it is bulk, in one argument (the
 // general forms then take six, all in registers, and the lean forms reach
-// them with a jump).
+// them with a jump).  `bulk`: src may change only after synchronization
+// (§3.3.1); else the caller may reuse it on return.
 constexpr unsigned mode(Sync sync, bool bulk) { return unsigned(sync) | (bulk ? 4u : 0u); }
 
+// Every put.
 [[gnu::noinline]] gasnet_handle_t put_general(const char* routine, gasnet_node_t node, void* dest, const void* src,
                                               std::size_t nbytes, unsigned how) {
     const Sync sync = Sync(how & 3);
     const bool bulk = (how & 4) != 0;
-    const Where w = locate(routine, node, dest, nbytes);
+    const rt::Target t = locate(routine, node, dest, nbytes);
     if (nbytes == 0) return GASNET_INVALID_HANDLE;
-    const rt::Target t{w.route.direct ? w.route.direct + w.offset : nullptr, g_routes.window, w.offset};
-    rt::Completion c = rt::Completion::deferred;  // blocking: the flush in finish() completes it locally too
+    rt::Context& ctx = *g_routes.ctx;
     if (t.direct) {
-        rt::put_to(*rt::g_job->default_ctx, t, src, nbytes, int(node), c);
+        rt::put_to(ctx, nullptr, t, src, nbytes, int(node), rt::Completion::deferred);
         return fence_direct();
     }
-    if (!bulk && sync != Sync::blocking) {
-        if (nbytes > kBounceMax) {
-            c = rt::Completion::local;  // MPI_Win_flush_local before returning
-        } else if (sync == Sync::implicit) {
-            put_nbi_small(node, w.route.disp + MPI_Aint(w.offset), src, nbytes);
-            return finish(node, sync);
-        } else {
-            src = bounce(src, nbytes);  // the caller may reuse src; MPI sends the copy
-        }
-    }
-    rt::put_to(*rt::g_job->default_ctx, t, src, nbytes, int(node), c);
+    ThreadState& ts = t_self;
+    if (!ts.bounce.attached()) attach_ring(ts);
+    rt::Completion c = rt::Completion::deferred;
+    if (sync == Sync::blocking) c = rt::Completion::remote;
+    else if (!bulk && nbytes > rt::kBounceMax) c = rt::Completion::local;  // locally complete before returning
+    else if (!bulk) c = sync == Sync::implicit ? rt::Completion::joined : rt::Completion::local;  // from the ring
+    rt::put_to(ctx, &ts.bounce, t, src, nbytes, int(node), c);
     return finish(node, sync);
 }
 
 // Every get (bulk or not: the destination is written by the time the get
-// is synchronized either way).  Blocking gets end in a flush of the node.
+// is synchronized either way).
 [[gnu::noinline]] gasnet_handle_t get_general(const char* routine, void* dest, gasnet_node_t node, const void* src,
                                               std::size_t nbytes, Sync sync) {
-    const Where w = locate(routine, node, src, nbytes);
+    const rt::Target t = locate(routine, node, src, nbytes);
     if (nbytes == 0) return GASNET_INVALID_HANDLE;
-    const rt::Target t{w.route.direct ? w.route.direct + w.offset : nullptr, g_routes.window, w.offset};
-    rt::get_from(t, dest, nbytes, int(node), rt::Completion::deferred);
+    rt::get_from(t, dest, nbytes, int(node), sync == Sync::blocking ? rt::Completion::remote : rt::Completion::deferred);
     return t.direct ? fence_direct() : finish(node, sync);
 }
 
 // ---- The lean forms: the commonest cases, inline ----
 // Direct copies, and puts and gets through MPI with client calls
-// serialized, that lie in the route's lean_size; any other case, and any
-// case that needs a ring refill, is passed whole to the general form.  The non-blocking lean forms record
-// the operation before the MPI call (rt::put_at, serialized) and leave
-// nothing to do after it, so the compiler saves no registers, and they
-// test what decides the case in the fewest instructions: on a 15-18 ns
-// MPI_Put, every nanosecond is 6% of the rate (docs/performance.md).
-// Blocking ones record after the call (their own flush must find it).
+// serialized of at most lean_max bytes; any other case, and any case that
+// needs a ring refill or an unattached ring, is passed whole to the
+// general form.  The non-blocking lean forms record the operation before
+// the MPI call (rt::put_to<true>) and leave nothing to do after it, so the
+// compiler saves no registers, and they test what decides the case in the
+// fewest instructions: on a 15-18 ns MPI_Put, every nanosecond is 6% of
+// the rate (docs/performance.md).  Blocking ones record after the call
+// (their own flush must find it).
 
-// The route when the lean forms serve [addr, +nbytes) on `node`, else
-// null; sets `offset`, the byte offset of addr in the node's segment.
-[[gnu::always_inline]] inline const Route* lean(gasnet_node_t node, const void* addr, std::size_t nbytes,
-                                               std::size_t& offset) {
+// The route when [addr, +nbytes) lies in `node`'s segment and nbytes >= 1,
+// else null; sets `offset`, the byte offset of addr in the segment.
+[[gnu::always_inline]] inline const rt::Route* lean(gasnet_node_t node, const void* addr, std::size_t nbytes,
+                                                   std::size_t& offset) {
     if (node >= g_routes.nodes) [[unlikely]]
         return nullptr;
-    const Route& r = g_routes.node[node];
+    const rt::Route& r = g_routes.node[node];
     offset = reinterpret_cast<std::uintptr_t>(addr) - r.base;
-    // 1 <= nbytes <= lean_size - offset
-    return offset < r.lean_size && nbytes - 1 < r.lean_size - offset ? &r : nullptr;
-}
-
-// A direct copy: complete at once, and the fence makes it visible before
-// anything that follows.
-[[gnu::always_inline]] inline gasnet_handle_t copy_direct(void* dst, const void* src, std::size_t nbytes) {
-    rt::copy_direct(dst, src, nbytes);
-    return fence_direct();
-}
-
-// A non-bulk implicit-handle put of at most kLeanCopyMax bytes:
-// put_nbi_small without a refill, the previous run sent last.  False
-// (nothing done) when the ring is full.
-[[gnu::always_inline]] inline bool lean_put_nbi_small(gasnet_node_t node, MPI_Aint disp, const void* src,
-                                                      std::size_t nbytes) {
-    ThreadState& t = t_self;
-    Run& r = t.run;
-    const std::size_t used = t.used;
-    if (r.disp + MPI_Aint(r.bytes) == disp && r.node == int(node) && r.bytes != 0 && r.src + r.bytes == t.ring + used) {
-        if (used + nbytes > t.ring_limit) [[unlikely]]
-            return false;
-        copy_lean(t.ring + used, src, nbytes);
-        t.used = used + nbytes;
-        r.bytes += nbytes;
-        t.issued = true;
-        return true;
-    }
-    const std::size_t at = (used + 7) & ~std::size_t(7);
-    if (at + nbytes > t.ring_limit) [[unlikely]]
-        return false;
-    char* copy = t.ring + at;
-    copy_lean(copy, src, nbytes);
-    t.used = at + nbytes;
-    t.issued = true;
-    const Run previous = r;
-    r = {copy, nbytes, disp, int(node)};
-    if (previous.bytes != 0)
-        rt::put_at(*g_routes.window, previous.src, previous.bytes, previous.node, previous.disp, true);
-    return true;
+    // 1 <= nbytes <= size - offset
+    return offset < r.size && nbytes - 1 < r.size - offset ? &r : nullptr;
 }
 
 [[gnu::always_inline]] inline gasnet_handle_t put(const char* routine, gasnet_node_t node, void* dest,
                                                   const void* src, std::size_t nbytes, Sync sync, bool bulk) {
     std::size_t offset;
-    if (const Route* r = lean(node, dest, nbytes, offset)) [[likely]] {
-        if (r->direct) return copy_direct(r->direct + offset, src, nbytes);
-        const MPI_Aint disp = r->disp + MPI_Aint(offset);
-        ThreadState& t = t_self;
-        if (sync == Sync::blocking) {  // the flush completes it locally too: no copy
-            rt::put_at(*g_routes.window, src, nbytes, int(node), disp, false);
-            g_routes.window->flush(int(node));
-            return GASNET_INVALID_HANDLE;
+    if (const rt::Route* r = lean(node, dest, nbytes, offset)) [[likely]] {
+        const rt::Target t = rt::target_of(*r, g_routes.window, offset);
+        rt::Context& ctx = *g_routes.ctx;
+        if (t.direct) {
+            rt::put_to(ctx, nullptr, t, src, nbytes, int(node), rt::Completion::deferred);
+            return fence_direct();
         }
-        if (bulk) {
-            if (sync == Sync::implicit) t.issued = true;
-            rt::put_at(*g_routes.window, src, nbytes, int(node), disp, true);
-            return sync == Sync::implicit ? GASNET_INVALID_HANDLE : node_handle(node);
-        }
-        if (nbytes <= kLeanCopyMax) {
-            if (sync == Sync::implicit) {
-                if (lean_put_nbi_small(node, disp, src, nbytes)) return GASNET_INVALID_HANDLE;
-            } else {
-                const std::size_t at = (t.used + 7) & ~std::size_t(7);
-                if (at + nbytes <= t.ring_limit) [[likely]] {
-                    char* copy = t.ring + at;
-                    copy_lean(copy, src, nbytes);
-                    t.used = at + nbytes;
-                    rt::put_at(*g_routes.window, copy, nbytes, int(node), disp, true);
-                    return node_handle(node);
+        if (nbytes <= g_routes.lean_max) {
+            if (sync == Sync::blocking) {  // the flush completes it locally too: no copy
+                rt::put_to(ctx, nullptr, t, src, nbytes, int(node), rt::Completion::remote);
+                return GASNET_INVALID_HANDLE;
+            }
+            ThreadState& ts = t_self;
+            if (bulk) {
+                if (sync == Sync::implicit) ts.issued = true;
+                rt::put_to<true>(ctx, nullptr, t, src, nbytes, int(node), rt::Completion::deferred);
+                return sync == Sync::implicit ? GASNET_INVALID_HANDLE : node_handle(node);
+            }
+            if (nbytes <= rt::kLeanCopyMax && ts.bounce.attached()) {
+                if (sync == Sync::implicit) {
+                    ts.issued = true;
+                    rt::put_to<true>(ctx, &ts.bounce, t, src, nbytes, int(node), rt::Completion::joined);
+                    return GASNET_INVALID_HANDLE;
                 }
+                rt::put_to<true>(ctx, &ts.bounce, t, src, nbytes, int(node), rt::Completion::local);
+                return node_handle(node);
             }
         }
     }
@@ -375,17 +230,21 @@ constexpr unsigned mode(Sync sync, bool bulk) { return unsigned(sync) | (bulk ? 
 [[gnu::always_inline]] inline gasnet_handle_t get(const char* routine, void* dest, gasnet_node_t node, const void* src,
                                                   std::size_t nbytes, Sync sync) {
     std::size_t offset;
-    if (const Route* r = lean(node, src, nbytes, offset)) [[likely]] {
-        if (r->direct) return copy_direct(dest, r->direct + offset, nbytes);
-        const MPI_Aint disp = r->disp + MPI_Aint(offset);
-        if (sync == Sync::blocking) {
-            rt::get_at(*g_routes.window, dest, nbytes, int(node), disp, false);
-            g_routes.window->flush(int(node));
-            return GASNET_INVALID_HANDLE;
+    if (const rt::Route* r = lean(node, src, nbytes, offset)) [[likely]] {
+        const rt::Target t = rt::target_of(*r, g_routes.window, offset);
+        if (t.direct) {
+            rt::get_from(t, dest, nbytes, int(node), rt::Completion::deferred);
+            return fence_direct();
         }
-        if (sync == Sync::implicit) t_self.issued = true;
-        rt::get_at(*g_routes.window, dest, nbytes, int(node), disp, true);
-        return sync == Sync::implicit ? GASNET_INVALID_HANDLE : node_handle(node);
+        if (nbytes <= g_routes.lean_max) {
+            if (sync == Sync::blocking) {
+                rt::get_from(t, dest, nbytes, int(node), rt::Completion::remote);
+                return GASNET_INVALID_HANDLE;
+            }
+            if (sync == Sync::implicit) t_self.issued = true;
+            rt::get_from<true>(t, dest, nbytes, int(node), rt::Completion::deferred);
+            return sync == Sync::implicit ? GASNET_INVALID_HANDLE : node_handle(node);
+        }
     }
     return get_general(routine, dest, node, src, nbytes, sync);
 }
@@ -393,20 +252,21 @@ constexpr unsigned mode(Sync sync, bool bulk) { return unsigned(sync) | (bulk ? 
 // memset: direct, or puts of a buffer filled with the byte; completed
 // before returning (every form: the buffer is reused).
 gasnet_handle_t memset_remote(const char* routine, gasnet_node_t node, void* dest, int val, std::size_t nbytes) {
-    const Where w = locate(routine, node, dest, nbytes);
+    const rt::Target t = locate(routine, node, dest, nbytes);
     if (nbytes == 0) return GASNET_INVALID_HANDLE;
-    if (w.route.direct) {
-        std::memset(w.route.direct + w.offset, val, nbytes);
+    if (t.direct) {
+        std::memset(t.direct, val, nbytes);
         std::atomic_thread_fence(std::memory_order_seq_cst);
         return GASNET_INVALID_HANDLE;
     }
     thread_local std::vector<unsigned char> fill;
     const std::size_t chunk = std::min<std::size_t>(nbytes, std::size_t(1) << 16);
     fill.assign(chunk, static_cast<unsigned char>(val));
+    rt::Context& ctx = *g_routes.ctx;
     for (std::size_t done = 0; done < nbytes; done += chunk)
-        rt::put_to(*rt::g_job->default_ctx, rt::Target{nullptr, g_routes.window, w.offset + done}, fill.data(),
+        rt::put_to(ctx, nullptr, rt::Target{nullptr, t.window, t.disp + rt::Displacement(done)}, fill.data(),
                    std::min(chunk, nbytes - done), int(node), rt::Completion::local);
-    g_routes.window->flush(int(node));
+    ctx.flush(int(node));
     return GASNET_INVALID_HANDLE;
 }
 
@@ -416,11 +276,12 @@ void complete(gasnet_handle_t h) {
     const auto v = reinterpret_cast<std::uintptr_t>(h);
     if (!v) return;
     if ((v & 3) == kNode) {
-        g_routes.window->flush(int(v >> 2));
+        g_routes.ctx->flush(int(v >> 2));
     } else {
-        issue_run();
-        g_routes.window->flush_all();
-        ring_completed();
+        ThreadState& t = t_self;
+        t.bounce.issue_run();
+        g_routes.ctx->flush_all();
+        t.bounce.completed();
     }
 }
 
@@ -461,10 +322,10 @@ void sync_implicit(const char* routine) {
     if (t.in_region) [[unlikely]]
         rt::fatal(routine, "called inside an access region (GASNet 1.8 §3.3.6)");
     if (!t.issued) return;
-    issue_run();  // the flush completes puts too, so none may stay unsent
-    g_routes.window->flush_all();
+    t.bounce.issue_run();  // the flush completes puts too, so none may stay unsent
+    g_routes.ctx->flush_all();
     t.issued = false;
-    ring_completed();
+    t.bounce.completed();
 }
 
 void begin_region() {
@@ -486,26 +347,16 @@ gasnet_handle_t end_region() {
     const bool issued = t.issued;
     t.issued = t.issued_before_region;
     if (!issued) return GASNET_INVALID_HANDLE;
-    issue_run();
+    t.bounce.issue_run();
     return all_handle();
 }
 
 }  // namespace
 
 void set_routes(rt::Job& j) {
-    g_route_table.resize(std::size_t(j.n_pes));
-    for (int n = 0; n < j.n_pes; ++n) {
-        const gasnet_seginfo_t& seg = g_state.segments[std::size_t(n)];
-        char* direct = j.heap.direct[std::size_t(n)];
-        const std::size_t size = seg.size;
-        const bool serialized = g_state.thread_mode != 2;  // not GASNET_PAR
-        const std::size_t lean_size = direct                            ? size
-                                      : j.heap.window && serialized ? std::min(size, mpi::Window::kMaxAtBytes)
-                                                                        : 0;
-        g_route_table[std::size_t(n)] = {reinterpret_cast<std::uintptr_t>(seg.addr), lean_size,
-                                         j.heap.window ? j.heap.window->displacement(n) : 0, direct};
-    }
-    g_routes = {gasnet_node_t(j.n_pes), g_route_table.data(), j.heap.window};
+    const bool serialized = g_state.thread_mode != 2;  // not GASNET_PAR
+    g_routes = {gasnet_node_t(j.n_pes), j.heap.route.data(), j.heap.window, j.default_ctx.get(),
+                j.heap.window && serialized ? rt::Window::kMaxOneCall : 0};
 }
 
 }  // namespace gasket::gasnet

@@ -66,7 +66,8 @@ void AmEngine::place_long(const char* routine, int dest, const void* payload, st
     wire.long_offset = offset;
     wire.long_bytes = nbytes;
     if (nbytes == 0) return;
-    if (char* peer = segment_.direct[dest]) {
+    const Route& route = segment_.route[std::size_t(dest)];
+    if (char* peer = route.direct) {
         std::memcpy(peer + offset, payload, nbytes);
         std::atomic_thread_fence(std::memory_order_release);
     } else if (nbytes <= kLongInline || !segment_.window) {
@@ -76,7 +77,7 @@ void AmEngine::place_long(const char* routine, int dest, const void* payload, st
         wire.flags |= kLongInlineFlag;
         wire.nbytes = std::uint32_t(nbytes);
     } else {
-        segment_.window->put(payload, nbytes, dest, offset);
+        segment_.window->put_nbi(payload, nbytes, dest, route.disp + Displacement(offset));
         segment_.window->flush(dest);
         wire.flags |= kLongRmaFlag;
     }

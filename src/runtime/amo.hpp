@@ -77,14 +77,13 @@ inline std::uint64_t amo(Context& ctx, const char* routine, void* dest, unsigned
     if (reinterpret_cast<std::uintptr_t>(dest) & (width - 1)) [[unlikely]]
         misaligned_amo(routine, dest, width);
     const int world = ctx.world_pe(routine, pe);
-    Segment* segment;
-    const Target t = ctx.resolve(routine, dest, width, world, &segment);
-    if (char* p = t.direct) [[likely]] {
+    const Translation t = ctx.locate(routine, dest, width, world);
+    if (char* p = t.target.direct) [[likely]] {
         const std::uint64_t old = apply_atomic(p, width, op, value, cond);
         if (result == AmoResult::deferred) std::memcpy(fetch, &old, width);
         return old;
     }
-    return amo_remote(routine, ctx.job(), *segment, t.offset, width, op, value, cond, world, result, fetch,
+    return amo_remote(routine, ctx.job(), *t.segment, t.offset, width, op, value, cond, world, result, fetch,
                       ctx.pending_am_ops);
 }
 

@@ -31,7 +31,7 @@ bool every_pe_mapped(const Job& j) {
         return cached.load(std::memory_order_relaxed);
     bool all = true;
     for (int pe = 0; pe < j.n_pes && all; ++pe)
-        all = j.heap.direct[std::size_t(pe)] != nullptr && j.data.direct[std::size_t(pe)] != nullptr;
+        all = j.heap.direct(pe) != nullptr && j.data.direct(pe) != nullptr;
     cached.store(all, std::memory_order_relaxed);
     cached_base.store(j.heap.base, std::memory_order_relaxed);
     cached_job.store(&j, std::memory_order_release);

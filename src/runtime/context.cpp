@@ -8,10 +8,10 @@ ContextPool::ContextPool(Job& j, int n) {
     for (int i = 0; i < n; ++i) {
         auto w = std::make_unique<ContextWindows>();
         if (j.n_pes > 1) {
-            // Created (not allocated) windows over the memory the default
-            // windows expose: the same offsets reach the same objects.
-            w->heap = std::make_unique<mpi::Window>(j.heap.base, j.heap.size, j.env->world(), j.concurrent_rma);
-            w->data = std::make_unique<mpi::Window>(j.data.base, j.data.size, j.env->world(), j.concurrent_rma);
+            // Created windows over exactly what the default windows
+            // expose: every route's displacement reaches the same byte.
+            w->heap = std::make_unique<mpi::Window>(*j.heap.window, j.env->world(), j.concurrent_rma);
+            w->data = std::make_unique<mpi::Window>(*j.data.window, j.env->world(), j.concurrent_rma);
         }
         slots_.push_back(std::move(w));
     }
@@ -44,7 +44,8 @@ int ContextPool::free_count() {
 }
 
 Context::Context(Job& j, const Team& team, bool concurrent, bool nostore)
-    : job_(j), team_(team), world_(&team == j.world_team.get()), nostore_(nostore), concurrent_(concurrent) {
+    : job_(j), team_(team), world_(&team == j.world_team.get()), nostore_(nostore), concurrent_(concurrent),
+      ring_user_(!concurrent && j.heap.window) {
     if (j.contexts) pooled_ = j.contexts->take(concurrent);
     if (pooled_) {
         heap_window_ = pooled_->heap.get();
@@ -59,7 +60,12 @@ Context::Context(Job& j, const Team& team, bool concurrent, bool nostore)
 
 Context::Context(Job& j, DefaultTag)
     : job_(j), team_(*j.world_team), world_(true), nostore_(true), concurrent_(j.concurrent_rma),
-      heap_window_(j.heap.window), data_window_(j.data.window) {}
+      ring_user_(!j.concurrent_rma && j.heap.window), heap_window_(j.heap.window), data_window_(j.data.window) {}
+
+void Context::attach_ring() {
+    ring_storage_ = std::make_unique<char[]>(BounceRing::kBytes);
+    ring_.attach(ring_storage_.get());
+}
 
 std::unique_ptr<Context> Context::make_default(Job& j) {
     return std::unique_ptr<Context>(new Context(j, DefaultTag{}));

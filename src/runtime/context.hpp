@@ -24,6 +24,7 @@
 #include <mutex>
 #include <vector>
 
+#include "bounce.hpp"
 #include "job.hpp"
 
 namespace gasket::rt {
@@ -94,17 +95,16 @@ public:
     // `pe`, through this context's windows.  Fatal, naming `routine`, if pe
     // is out of range, addr is not symmetric, or the transfer runs past the
     // end of its segment.
-    Target resolve(const char* routine, const void* addr, std::size_t bytes, int pe) {
-        return resolve(routine, addr, bytes, pe, nullptr);
-    }
-    // The same, also giving the segment that holds addr (AMOs name it).
-    Target resolve(const char* routine, const void* addr, std::size_t bytes, int pe, Segment** segment) {
+    Translation locate(const char* routine, const void* addr, std::size_t bytes, int pe) {
         Job& j = job_;
-        const Translation t = translate(j.heap, j.data, j.n_pes, addr, bytes, pe);
+        Translation t = translate(j.heap, j.data, j.n_pes, addr, bytes, pe);
         if (t.fault != Fault::none) [[unlikely]]
             j.report(routine, t, addr, bytes, pe);
-        if (segment) *segment = t.segment;
-        return {t.target.direct, t.segment == &j.heap ? heap_window_ : data_window_, t.target.offset};
+        t.target.window = t.segment == &j.heap ? heap_window_ : data_window_;
+        return t;
+    }
+    Target resolve(const char* routine, const void* addr, std::size_t bytes, int pe) {
+        return locate(routine, addr, bytes, pe).target;
     }
 
     // Direct stores (puts by load/store) since this context's last quiet:
@@ -120,14 +120,26 @@ public:
         return true;
     }
     // Remote completion of this context's MPI operations (all, or to world
-    // PE `pe`).
+    // PE `pe`), the run of its bounce ring included.
     void flush_all() {
+        if (ring_user_) ring_.issue_run();
         if (heap_window_) heap_window_->flush_all();
         if (data_window_) data_window_->flush_all();
+        if (ring_user_) ring_.completed();
     }
     void flush(int pe) {
+        if (ring_user_) ring_.issue_run();
         if (heap_window_) heap_window_->flush(pe);
         if (data_window_) data_window_->flush(pe);
+    }
+
+    // The context's bounce ring (bounce.hpp), attached, when one thread at
+    // a time uses the context, else null.
+    BounceRing* ring() {
+        if (!ring_user_) return nullptr;
+        if (!ring_.attached()) [[unlikely]]
+            attach_ring();
+        return &ring_;
     }
 
     // This context's AMOs in flight as Active Messages: quiet and fence
@@ -137,12 +149,16 @@ public:
 private:
     struct DefaultTag {};
     Context(Job& j, DefaultTag);
+    void attach_ring();  // cold: storage at the first use
 
     Job& job_;
     const Team& team_;
     bool world_;    // team PE == world PE: no translation
     bool nostore_;
     bool concurrent_;  // threads may use it at once
+    bool ring_user_;   // !concurrent_ and there are windows: ring() serves
+    BounceRing ring_{};
+    std::unique_ptr<char[]> ring_storage_;
     ContextWindows* pooled_ = nullptr;
     mpi::Window* heap_window_ = nullptr;
     mpi::Window* data_window_ = nullptr;

@@ -16,17 +16,30 @@ void not_initialized(const char* routine) {
 
 namespace {
 
-// Direct addresses of every PE's copy of a segment: this PE always; node
-// peers when the node fast path is on and the memory is mapped here.
-std::vector<char*> direct_table(const mpi::Environment& env, bool fastpath, char* mine,
-                                char* (*peer)(const void*, int), const void* source) {
-    std::vector<char*> table(env.size(), nullptr);
+// Every PE's route to its copy of a segment: base and size from every PE,
+// the window displacement of its first byte, and a direct address for this
+// PE always and for node peers when `direct` is on and `peer` maps them.
+std::vector<Route> route_table(const mpi::Environment& env, const Segment& seg, bool direct,
+                               char* (*peer)(const void*, int), const void* source) {
+    struct Extent {
+        std::uintptr_t base;
+        std::size_t size;
+    } mine{reinterpret_cast<std::uintptr_t>(seg.base), seg.size};
+    std::vector<Extent> all(std::size_t(env.size()));
+    env.allgather(&mine, sizeof mine, all.data());
+    std::vector<Route> table(std::size_t(env.size()));
     for (int pe = 0; pe < env.size(); ++pe) {
-        int node_rank = env.node_rank_of(pe);
+        Route& r = table[std::size_t(pe)];
+        r.base = all[std::size_t(pe)].base;
+        r.size = all[std::size_t(pe)].size;
+        r.disp = seg.window ? seg.window->displacement(pe) : 0;
+        const int node_rank = env.node_rank_of(pe);
         if (pe == env.rank())
-            table[pe] = mine;
-        else if (fastpath && node_rank >= 0)
-            table[pe] = peer(source, node_rank);
+            r.direct = seg.base;
+        else if (direct && node_rank >= 0)
+            r.direct = peer(source, node_rank);
+        else
+            r.direct = nullptr;
     }
     return table;
 }
@@ -39,8 +52,8 @@ Job::Job(const Config& cfg, ThreadLevel requested, const char* routine)
     n_pes = env->size();
     set_message_context(my_pe, config.debug);
     topology = mpi::read_topology();
-    heap.direct.assign(n_pes, nullptr);
-    data.direct.assign(n_pes, nullptr);
+    heap.route.assign(std::size_t(n_pes), Route{});
+    data.route.assign(std::size_t(n_pes), Route{});
     auto world = mpi::Communicator::duplicate(env->world());
     std::vector<int> world_pes = world.ranks_in(env->world());
     world_team = std::make_unique<Team>(std::move(world), std::move(world_pes), 0);
@@ -70,8 +83,8 @@ void Job::attach_heap(std::size_t bytes, bool node_shared, const char* name, con
             heap_window_ = std::make_unique<mpi::Window>(heap.base, heap.size, env->world(), concurrent_rma);
     }
     heap.window = heap_window_.get();
-    heap.direct = direct_table(
-        *env, shared, heap.base,
+    heap.route = route_table(
+        *env, heap, shared,
         [](const void* m, int r) { return static_cast<const mpi::NodeMemory*>(m)->peer(r); }, heap_memory_.get());
     debug(routine, "%s: %zu bytes at %p, node %d of %d, node sharing %s", name, heap.size,
           static_cast<void*>(heap.base), env->node_rank(), env->node_size(), shared ? "on" : "off");
@@ -88,13 +101,13 @@ void Job::attach_globals(const char* routine) {
         shared_data_ = std::make_unique<mpi::SharedDataSegment>(range, env->node());
         if (!shared_data_->ok()) debug(routine, "global data stays private: node peers reach it through MPI");
     }
-    data.direct = direct_table(
-        *env, share && shared_data_->ok(), data.base,
-        [](const void* s, int r) { return static_cast<const mpi::SharedDataSegment*>(s)->peer(r); },
-        shared_data_.get());
     if (n_pes > 1)
         data_window_ = std::make_unique<mpi::Window>(data.base, data.size, env->world(), concurrent_rma);
     data.window = data_window_.get();
+    data.route = route_table(
+        *env, data, share && shared_data_->ok(),
+        [](const void* s, int r) { return static_cast<const mpi::SharedDataSegment*>(s)->peer(r); },
+        shared_data_.get());
     debug(routine, "global data %zu bytes at %p", data.size, static_cast<void*>(data.base));
     env->barrier();
 }

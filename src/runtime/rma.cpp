@@ -32,7 +32,7 @@ Target resolve_strided(Context& ctx, const char* routine, const void* symmetric,
     const char* low = static_cast<const char*>(symmetric) + e.low;
     const std::size_t bytes = std::size_t(e.high - e.low);
     const Target lo = ctx.resolve(routine, low, bytes, pe);
-    return {lo.direct ? lo.direct - e.low : nullptr, lo.window, std::size_t(std::ptrdiff_t(lo.offset) - e.low)};
+    return {lo.direct ? lo.direct - e.low : nullptr, lo.window, lo.disp - e.low};
 }
 
 }  // namespace
@@ -45,7 +45,7 @@ void put_strided(Context& ctx, const char* routine, void* dest, const void* src,
         copy_blocks(t.direct, s.remote_stride, static_cast<const char*>(src), s.local_stride, s);
         ctx.note_direct_store();
     } else
-        t.window->put_strided(src, s.elem, s.remote_stride, s.local_stride, s.bsize, s.nblocks, pe, t.offset);
+        t.window->put_strided(src, s.elem, s.remote_stride, s.local_stride, s.bsize, s.nblocks, pe, t.disp);
 }
 
 void get_strided(Context& ctx, const char* routine, void* dest, const void* src, const Strided& s, int pe) {
@@ -55,7 +55,7 @@ void get_strided(Context& ctx, const char* routine, void* dest, const void* src,
     if (t.direct)
         copy_blocks(static_cast<char*>(dest), s.local_stride, t.direct, s.remote_stride, s);
     else
-        t.window->get_strided(dest, s.elem, s.remote_stride, s.local_stride, s.bsize, s.nblocks, pe, t.offset);
+        t.window->get_strided(dest, s.elem, s.remote_stride, s.local_stride, s.bsize, s.nblocks, pe, t.disp);
 }
 
 }  // namespace gasket::rt

@@ -1,6 +1,7 @@
 // src/runtime/rma.hpp -- the runtime's RMA entry points.  Every put and get
-// of every API passes through these (one per kind), so completion tracking,
-// checks and, later, tool events live here once.  Hot: inline.
+// of every API passes through put_to and get_from (one per kind), so
+// completion tracking, the bounce ring and, later, tool events live here
+// once.  Hot: inline.
 //
 // Units: `bytes` are bytes; strided forms count `elem`-byte elements.
 // `routine` names the user-facing call for error messages.
@@ -8,68 +9,110 @@
 
 #include <cstring>
 
+#include "bounce.hpp"
 #include "context.hpp"
 #include "copy.hpp"
 #include "job.hpp"
 
 namespace gasket::rt {
 
-enum class Completion { local, deferred };  // blocking (source reusable) | nbi (until quiet)
+// How a transfer completes.
+enum class Completion {
+    local,     // put: src reusable on return; get: dest written on return
+    deferred,  // src must not change (dest is not written) until the context's quiet (nbi, bulk)
+    joined,    // put: as deferred, and a small put may join the run of the caller's bounce ring
+    remote     // complete at the target (put) or here (get) on return: the operation, then a flush
+};
 
-// Copies `bytes` from local `src` to the resolved target `t` on world PE
-// `pe`, on context `ctx` (which records direct stores for its quiet).
-inline void put_to(Context& ctx, const Target& t, const void* src, std::size_t bytes, int pe, Completion c) {
+// Bytes up to which a `local` put is sent from a copy in the caller's
+// bounce ring (no MPI_Win_flush_local), and a `joined` put joins its run.
+inline constexpr std::size_t kBounceMax = 1024;
+
+namespace detail {
+template <bool Serialized>
+[[gnu::always_inline]] inline void put_nbi(Window& w, const void* src, std::size_t bytes, int pe, Displacement disp) {
+    if (Serialized) w.put_nbi_recorded_first(src, bytes, pe, disp);
+    else w.put_nbi(src, bytes, pe, disp);
+}
+}  // namespace detail
+
+// The put entry point of both APIs: copies `bytes` from local `src` to the
+// resolved target `t` on world PE `pe`, on context `ctx` (which records
+// direct stores for its quiet; MPI operations complete with its windows'
+// flushes), as `c` says.  `ring`: the caller's bounce ring, attached (a
+// context that threads do not share, a GASNet thread), or null.  `Serialized`: no other
+// thread completes this window's operations meanwhile, so the operation is
+// recorded before the MPI call and nothing lives across it (at most
+// Window::kMaxOneCall bytes; GASNet's serialized clients).
+template <bool Serialized = false>
+[[gnu::always_inline]] inline void put_to(Context& ctx, BounceRing* ring, const Target& t, const void* src,
+                                          std::size_t bytes, int pe, Completion c) {
     if (t.direct) {
         copy_direct(t.direct, src, bytes);
         ctx.note_direct_store();
-    } else if (c == Completion::local) {
-        t.window->put(src, bytes, pe, t.offset);
-    } else {
-        t.window->put_nbi(src, bytes, pe, t.offset);
+        return;
+    }
+    Window& w = *t.window;
+    switch (c) {
+        case Completion::local:
+            if (ring && bytes <= kBounceMax) {
+                if (Serialized && bytes <= kLeanCopyMax) {
+                    if (const char* copy = ring->copy_lean_or_null(w, src, bytes)) [[likely]]
+                        return detail::put_nbi<Serialized>(w, copy, bytes, pe, t.disp);
+                }
+                return detail::put_nbi<Serialized>(w, ring->copy(w, src, bytes), bytes, pe, t.disp);
+            }
+            return w.put(src, bytes, pe, t.disp);
+        case Completion::joined:
+            if (ring && bytes <= kBounceMax) {
+                if (Serialized && bytes <= kLeanCopyMax && ring->put_nbi_joined_lean(w, pe, t.disp, src, bytes))
+                    [[likely]]
+                    return;
+                return ring->put_nbi_joined(w, pe, t.disp, src, bytes);
+            }
+            return detail::put_nbi<Serialized>(w, src, bytes, pe, t.disp);
+        case Completion::deferred: return detail::put_nbi<Serialized>(w, src, bytes, pe, t.disp);
+        case Completion::remote:
+            w.put_nbi(src, bytes, pe, t.disp);
+            return w.flush(pe);
     }
 }
 
-// Copies `bytes` from the resolved source `t` on `pe` to local `dest`.
-inline void get_from(const Target& t, void* dest, std::size_t bytes, int pe, Completion c) {
+// The get entry point of both APIs: copies `bytes` from the resolved
+// source `t` on world PE `pe` to local `dest`, as `c` says (`joined` is as
+// `deferred`).  `Serialized` as for put_to.
+template <bool Serialized = false>
+[[gnu::always_inline]] inline void get_from(const Target& t, void* dest, std::size_t bytes, int pe, Completion c) {
     if (t.direct) {
         copy_direct(dest, t.direct, bytes);
-    } else if (c == Completion::local) {
-        t.window->get(dest, bytes, pe, t.offset);
-    } else {
-        t.window->get_nbi(dest, bytes, pe, t.offset);
+        return;
+    }
+    Window& w = *t.window;
+    switch (c) {
+        case Completion::local: return w.get(dest, bytes, pe, t.disp);
+        case Completion::joined:
+        case Completion::deferred:
+            if (Serialized) return w.get_nbi_recorded_first(dest, bytes, pe, t.disp);
+            return w.get_nbi(dest, bytes, pe, t.disp);
+        case Completion::remote:
+            w.get_nbi(dest, bytes, pe, t.disp);
+            return w.flush(pe);
     }
 }
 
-// The same two for a caller that keeps window displacements itself (the
-// GASNet extended API's table of routes; its small-operation rate is most
-// of an MPI_Put's, so it skips the per-target block-start lookup of
-// put_to/get_from): one MPI put or get of `bytes` (at most
-// mpi::Window::kMaxAtBytes) at displacement `disp` (Window::displacement)
-// of `pe`'s block on window `w`, completed by the window's flushes.
-// `serialized`: no other thread completes this window's operations
-// meanwhile, so the operation is recorded before the MPI call and nothing
-// lives across it (Window::put_nbi_at_recorded_first).
-inline void put_at(mpi::Window& w, const void* src, std::size_t bytes, int pe, MPI_Aint disp, bool serialized) {
-    if (serialized) w.put_nbi_at_recorded_first(src, bytes, pe, disp);
-    else w.put_nbi_at(src, bytes, pe, disp);
-}
-inline void get_at(mpi::Window& w, void* dest, std::size_t bytes, int pe, MPI_Aint disp, bool serialized) {
-    if (serialized) w.get_nbi_at_recorded_first(dest, bytes, pe, disp);
-    else w.get_nbi_at(dest, bytes, pe, disp);
-}
-
-// The put entry point: copies `bytes` from local `src` to symmetric `dest`
-// on `pe`, counted in `ctx`'s team (the default context: world PEs),
-// through ctx's windows; completed (remotely) by ctx's quiet.  `c`:
-// local -- src reusable on return (blocking put); deferred -- src must not
-// change until ctx's quiet (nbi).  Fatal, naming `routine`, for a PE
-// outside the team, a non-symmetric dest, or a range past its segment.
+// OpenSHMEM's put: copies `bytes` from local `src` to symmetric `dest` on
+// `pe`, counted in `ctx`'s team (the default context: world PEs), through
+// ctx's windows and ring; completed (remotely) by ctx's quiet.  `c`: local
+// -- src reusable on return (blocking put); joined -- src must not change
+// until ctx's quiet (nbi; small puts may be joined).  Fatal, naming
+// `routine`, for a PE outside the team, a non-symmetric dest, or a range
+// past its segment.
 inline void put(Context& ctx, const char* routine, void* dest, const void* src, std::size_t bytes, int pe,
                 Completion c = Completion::local) {
     const int world = ctx.world_pe(routine, pe);
-    put_to(ctx, ctx.resolve(routine, dest, bytes, world), src, bytes, world, c);
+    put_to(ctx, ctx.ring(), ctx.resolve(routine, dest, bytes, world), src, bytes, world, c);
 }
-// The get entry point: copies `bytes` from symmetric `src` on `pe` to local
+// OpenSHMEM's get: copies `bytes` from symmetric `src` on `pe` to local
 // `dest` (local: on return; deferred: by ctx's quiet).  Errors as put().
 inline void get(Context& ctx, const char* routine, void* dest, const void* src, std::size_t bytes, int pe,
                 Completion c = Completion::local) {

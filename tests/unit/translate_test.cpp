@@ -12,8 +12,11 @@ namespace {
 struct Fixture : ::testing::Test {
     std::vector<char> heap_mem = std::vector<char>(4096), peer_heap = std::vector<char>(4096);
     std::vector<char> data_mem = std::vector<char>(256);
-    Segment heap{"symmetric heap", heap_mem.data(), heap_mem.size(), {heap_mem.data(), peer_heap.data(), nullptr}};
-    Segment data{"global data", data_mem.data(), data_mem.size(), {data_mem.data(), nullptr, nullptr}};
+    // Routes: {base on that PE, size, window displacement, direct copy here}.
+    Segment heap{"symmetric heap", heap_mem.data(), heap_mem.size(),
+                 {{0, 4096, 0, heap_mem.data()}, {0, 4096, 512, peer_heap.data()}, {0, 4096, 1024, nullptr}}};
+    Segment data{"global data", data_mem.data(), data_mem.size(),
+                 {{0, 256, 0, data_mem.data()}, {0, 256, 0, nullptr}, {0, 256, 0, nullptr}}};
     Translation go(const void* addr, std::size_t bytes, int pe) { return translate(heap, data, 3, addr, bytes, pe); }
 };
 }  // namespace
@@ -22,15 +25,17 @@ TEST_F(Fixture, HeapAddressToDirectPeer) {
     Translation t = go(heap_mem.data() + 100, 8, 1);
     EXPECT_EQ(t.fault, Fault::none);
     EXPECT_EQ(t.segment, &heap);
-    EXPECT_EQ(t.target.offset, 100u);
+    EXPECT_EQ(t.offset, 100u);
     EXPECT_EQ(t.target.direct, peer_heap.data() + 100);
+    EXPECT_EQ(t.target.disp, 512 + 100);
 }
 
 TEST_F(Fixture, UnmappedPeerGoesThroughTheWindow) {
     Translation t = go(heap_mem.data() + 64, 8, 2);
     EXPECT_EQ(t.fault, Fault::none);
     EXPECT_EQ(t.target.direct, nullptr);
-    EXPECT_EQ(t.target.offset, 64u);
+    EXPECT_EQ(t.offset, 64u);
+    EXPECT_EQ(t.target.disp, 1024 + 64);  // the route's window displacement plus the offset
 }
 
 TEST_F(Fixture, GlobalDataAddress) {

@@ -1,0 +1,178 @@
+// src/runtime/bounce.hpp -- the bounce ring and run joining behind small
+// puts through MPI, for both APIs.
+//
+// A small put whose source the caller may reuse at once (an OpenSHMEM
+// blocking put, a GASNet non-bulk put) is copied into the ring and sent
+// from the copy, so it needs no MPI_Win_flush_local of its own.  When the
+// ring is used up, one MPI_Win_flush_local_all per window it sent through
+// frees it; a flush of everything (quiet, a GASNet sync of all) frees it
+// too (completed()).
+//
+// A run is a series of small non-blocking puts, each to the bytes just
+// after the previous one's on the same PE and window, copied one after the
+// other into the ring and not yet handed to MPI: it becomes one MPI_Put
+// when it breaks, before the ring is refilled, and before any flush that
+// must complete it (issue_run()).  Only a ring's owner completes its runs,
+// so a ring serves one thread at a time: a GASNet thread (its implicit-
+// handle puts) or an OpenSHMEM context that threads do not share.
+//
+// Trivially constructible (all zero = empty, no storage), so a
+// thread_local ring costs no initialization check; attach() gives it
+// storage, which its owner keeps.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#include "route.hpp"
+
+namespace gasket::rt {
+
+struct Run {
+    const char* src;    // in the ring
+    std::size_t bytes;  // 0: no run
+    Displacement disp;
+    int pe;
+    Window* window;
+};
+
+// Copies 1..kLeanCopyMax bytes with at most two loads and two stores of each
+// width, without a call (the lean forms make none but MPI's).
+inline constexpr std::size_t kLeanCopyMax = 16;
+[[gnu::always_inline]] inline void copy_lean(char* to, const void* src, std::size_t n) {
+    const char* from = static_cast<const char*>(src);
+    auto move = [&](auto word) {
+        constexpr std::size_t w = sizeof word;
+        decltype(word) head, tail;
+        std::memcpy(&head, from, w);
+        std::memcpy(&tail, from + n - w, w);
+        std::memcpy(to, &head, w);
+        std::memcpy(to + n - w, &tail, w);
+    };
+    if (n >= 8) move(std::uint64_t{});
+    else if (n >= 4) move(std::uint32_t{});
+    else {
+        to[0] = from[0];
+        to[n / 2] = from[n / 2];
+        to[n - 1] = from[n - 1];
+    }
+}
+
+struct BounceRing {
+    static constexpr std::size_t kBytes = std::size_t(1) << 16;
+
+    char* ring;          // kBytes once attached, else null
+    std::size_t limit;   // kBytes once attached, else 0 (so every fit test fails)
+    std::size_t used;    // ring bytes holding copies not yet completed
+    Run run;
+    Window* sent[2];     // the windows copies were sent through since the last refill
+
+    bool attached() const { return ring != nullptr; }
+    // Gives the ring its storage (kBytes, kept by the caller).
+    void attach(char* storage) {
+        ring = storage;
+        limit = kBytes;
+        used = 0;
+    }
+
+    // Hands the run, if any, to MPI (before a flush that must complete it).
+    void issue_run() {
+        if (run.bytes == 0) return;
+        run.window->put_nbi(run.src, run.bytes, run.pe, run.disp);
+        run.bytes = 0;
+    }
+    // After a flush that completed everything sent from the ring on every
+    // window it used: the ring is free again (unless a run, whose bytes are
+    // still to be sent, waits).
+    void completed() {
+        if (run.bytes == 0) used = 0;
+    }
+
+    // A copy of `bytes` (<= kBytes) of `src` in the ring, 8-byte aligned,
+    // for a put through `w`; refills the ring first when it is full.
+    // Needs attached().
+    const char* copy(Window& w, const void* src, std::size_t bytes) {
+        used = (used + 7) & ~std::size_t(7);
+        if (used + bytes > limit) [[unlikely]]
+            refill();
+        char* slot = ring + used;
+        if (bytes == 8) std::memcpy(slot, src, 8);  // the common register-sized put, inlined
+        else std::memcpy(slot, src, bytes);
+        used += bytes;
+        note_sent(w);
+        return slot;
+    }
+
+    // A small non-blocking put through MPI: copied into the ring and joined
+    // to the run when it extends it, else the run is issued and a new one
+    // begins.  Needs attached().
+    void put_nbi_joined(Window& w, int pe, Displacement disp, const void* src, std::size_t bytes) {
+        const bool extends =
+            run.bytes != 0 && run.pe == pe && run.window == &w && run.disp + Displacement(run.bytes) == disp;
+        if (extends && used + bytes <= limit && run.src + run.bytes == ring + used) {
+            std::memcpy(ring + used, src, bytes);
+            used += bytes;
+            run.bytes += bytes;
+            return;
+        }
+        issue_run();
+        run = {copy(w, src, bytes), bytes, disp, pe, &w};
+    }
+
+    // put_nbi_joined of 1..kLeanCopyMax bytes without a refill or a call
+    // other than MPI's, the previous run sent last through
+    // put_nbi_recorded_first (`serialized`: no other thread completes the
+    // window's operations meanwhile).  False (nothing done) when the ring is
+    // full or not attached.
+    [[gnu::always_inline]] bool put_nbi_joined_lean(Window& w, int pe, Displacement disp, const void* src,
+                                                    std::size_t bytes) {
+        const std::size_t at_end = used;
+        if (run.disp + Displacement(run.bytes) == disp && run.pe == pe && run.bytes != 0 &&
+            run.src + run.bytes == ring + at_end && run.window == &w) {
+            if (at_end + bytes > limit) [[unlikely]]
+                return false;
+            copy_lean(ring + at_end, src, bytes);
+            used = at_end + bytes;
+            run.bytes += bytes;
+            return true;
+        }
+        const std::size_t at = (at_end + 7) & ~std::size_t(7);
+        if (at + bytes > limit) [[unlikely]]
+            return false;
+        char* slot = ring + at;
+        copy_lean(slot, src, bytes);
+        used = at + bytes;
+        const Run previous = run;
+        run = {slot, bytes, disp, pe, &w};
+        if (sent[0] != &w) [[unlikely]]
+            note_sent(w);
+        if (previous.bytes != 0) previous.window->put_nbi_recorded_first(previous.src, previous.bytes, previous.pe,
+                                                                           previous.disp);
+        return true;
+    }
+
+    // A copy of 1..kLeanCopyMax bytes for a put through `w`, without a
+    // refill: null when the ring is full or not attached.
+    [[gnu::always_inline]] const char* copy_lean_or_null(Window& w, const void* src, std::size_t bytes) {
+        const std::size_t at = (used + 7) & ~std::size_t(7);
+        if (at + bytes > limit) [[unlikely]]
+            return nullptr;
+        char* slot = ring + at;
+        copy_lean(slot, src, bytes);
+        used = at + bytes;
+        if (sent[0] != &w) [[unlikely]]
+            note_sent(w);
+        return slot;
+    }
+
+private:
+    void note_sent(Window& w) {
+        if (sent[0] == &w || sent[1] == &w) return;
+        note_sent_slow(w);
+    }
+    void note_sent_slow(Window& w);  // out of line (bounce.cpp)
+    void refill();                   // out of line: issue the run, flush_local_all, reuse
+};
+
+}  // namespace gasket::rt
