@@ -17,7 +17,10 @@
  *    routines return NULL on exhaustion (with a message when SHMEM_DEBUG is
  *    set).
  *
- * Typed families are generated from gasket/shmem_type_tables.h.
+ * The typed families (shmem_TYPENAME_*, shmem_*SIZE*) are declared one
+ * prototype a line in gasket/shmem_typed.h, generated from the tables of
+ * gasket/shmem_type_tables.h; the C11 generic names and C++ overloads are
+ * expanded from the same tables.
  */
 #ifndef GASKET_SHMEM_H
 #define GASKET_SHMEM_H
@@ -282,82 +285,20 @@ void *shmem_malloc_with_hints(size_t size, long hints);
 /* §9.3.6: count*size bytes, zeroed (overflow of count*size returns NULL). */
 void *shmem_calloc(size_t count, size_t size);
 
+/* ---- §9.6-9.11 the typed families --------------------------------------
+ * Every routine with TYPENAME or SIZE in its name -- RMA (§9.6), AMOs and
+ * their deprecated names (§9.7, Annex F.2.6), put-with-signal (§9.8), the
+ * typed collectives, reductions and scans (§9.10.5-10) and point-to-point
+ * synchronization (§9.11, Annex F.2.10) -- is one prototype a line in
+ * gasket/shmem_typed.h, grouped by spec section with what the routines do.
+ * That header is generated from gasket/shmem_type_tables.h by
+ * cmake/shmem_typed_header.py.  Below: the untyped routines of each
+ * section. */
+#include <gasket/shmem_typed.h>
+
 /* ---- §9.6 remote memory access ----------------------------------------
- * Blocking put (§9.6.1.1) returns when `source` may be reused; delivery is
- * completed by shmem_quiet or a barrier.  Blocking get (§9.6.1.5) returns
- * with the data in `dest`.  p/g (§9.6.1.2, §9.6.1.6) move one element.
- * iput/iget (§9.6.1.3, §9.6.1.7): element i goes from source[i*sst] to
- * dest[i*dst].  ibput/ibget (§9.6.1.4, §9.6.1.8): block b of bsize elements
- * goes from source[b*sst] to dest[b*dst].  put_nbi/get_nbi (§9.6.2) return
- * at once; shmem_quiet completes them. */
-#define GASKET_DECLARE_RMA(TYPE, NAME)                                                                \
-    void shmem_##NAME##_put(TYPE *dest, const TYPE *source, size_t nelems, int pe);                   \
-    void shmem_ctx_##NAME##_put(shmem_ctx_t ctx, TYPE *dest, const TYPE *source, size_t nelems,       \
-                                int pe);                                                              \
-    void shmem_##NAME##_get(TYPE *dest, const TYPE *source, size_t nelems, int pe);                   \
-    void shmem_ctx_##NAME##_get(shmem_ctx_t ctx, TYPE *dest, const TYPE *source, size_t nelems,       \
-                                int pe);                                                              \
-    void shmem_##NAME##_p(TYPE *dest, TYPE value, int pe);                                            \
-    void shmem_ctx_##NAME##_p(shmem_ctx_t ctx, TYPE *dest, TYPE value, int pe);                       \
-    TYPE shmem_##NAME##_g(const TYPE *source, int pe);                                                \
-    TYPE shmem_ctx_##NAME##_g(shmem_ctx_t ctx, const TYPE *source, int pe);                           \
-    void shmem_##NAME##_iput(TYPE *dest, const TYPE *source, ptrdiff_t dst, ptrdiff_t sst,            \
-                             size_t nelems, int pe);                                                  \
-    void shmem_ctx_##NAME##_iput(shmem_ctx_t ctx, TYPE *dest, const TYPE *source, ptrdiff_t dst,      \
-                                 ptrdiff_t sst, size_t nelems, int pe);                               \
-    void shmem_##NAME##_iget(TYPE *dest, const TYPE *source, ptrdiff_t dst, ptrdiff_t sst,            \
-                             size_t nelems, int pe);                                                  \
-    void shmem_ctx_##NAME##_iget(shmem_ctx_t ctx, TYPE *dest, const TYPE *source, ptrdiff_t dst,      \
-                                 ptrdiff_t sst, size_t nelems, int pe);                               \
-    void shmem_##NAME##_ibput(TYPE *dest, const TYPE *source, ptrdiff_t dst, ptrdiff_t sst,           \
-                              size_t bsize, size_t nblocks, int pe);                                  \
-    void shmem_ctx_##NAME##_ibput(shmem_ctx_t ctx, TYPE *dest, const TYPE *source, ptrdiff_t dst,     \
-                                  ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);               \
-    void shmem_##NAME##_ibget(TYPE *dest, const TYPE *source, ptrdiff_t dst, ptrdiff_t sst,           \
-                              size_t bsize, size_t nblocks, int pe);                                  \
-    void shmem_ctx_##NAME##_ibget(shmem_ctx_t ctx, TYPE *dest, const TYPE *source, ptrdiff_t dst,     \
-                                  ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);               \
-    void shmem_##NAME##_put_nbi(TYPE *dest, const TYPE *source, size_t nelems, int pe);               \
-    void shmem_ctx_##NAME##_put_nbi(shmem_ctx_t ctx, TYPE *dest, const TYPE *source, size_t nelems,   \
-                                    int pe);                                                          \
-    void shmem_##NAME##_get_nbi(TYPE *dest, const TYPE *source, size_t nelems, int pe);               \
-    void shmem_ctx_##NAME##_get_nbi(shmem_ctx_t ctx, TYPE *dest, const TYPE *source, size_t nelems,   \
-                                    int pe);
-GASKET_STD_RMA_TYPES(GASKET_DECLARE_RMA)
-#undef GASKET_DECLARE_RMA
-
-/* Sized forms: SIZE in bits (8..128), nelems and strides in SIZE/8-byte units. */
-#define GASKET_DECLARE_RMA_SIZED(BITS, BYTES)                                                          \
-    void shmem_put##BITS(void *dest, const void *source, size_t nelems, int pe);                       \
-    void shmem_ctx_put##BITS(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);  \
-    void shmem_get##BITS(void *dest, const void *source, size_t nelems, int pe);                       \
-    void shmem_ctx_get##BITS(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);  \
-    void shmem_iput##BITS(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, \
-                          int pe);                                                                     \
-    void shmem_ctx_iput##BITS(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst,          \
-                              ptrdiff_t sst, size_t nelems, int pe);                                   \
-    void shmem_iget##BITS(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, \
-                          int pe);                                                                     \
-    void shmem_ctx_iget##BITS(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst,          \
-                              ptrdiff_t sst, size_t nelems, int pe);                                   \
-    void shmem_ibput##BITS(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, \
-                           size_t nblocks, int pe);                                                    \
-    void shmem_ctx_ibput##BITS(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst,         \
-                               ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);                   \
-    void shmem_ibget##BITS(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, \
-                           size_t nblocks, int pe);                                                    \
-    void shmem_ctx_ibget##BITS(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst,         \
-                               ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);                   \
-    void shmem_put##BITS##_nbi(void *dest, const void *source, size_t nelems, int pe);                 \
-    void shmem_ctx_put##BITS##_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,     \
-                                   int pe);                                                            \
-    void shmem_get##BITS##_nbi(void *dest, const void *source, size_t nelems, int pe);                 \
-    void shmem_ctx_get##BITS##_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,     \
-                                   int pe);
-GASKET_RMA_SIZES(GASKET_DECLARE_RMA_SIZED)
-#undef GASKET_DECLARE_RMA_SIZED
-
-/* Byte forms: nelems is a count of bytes. */
+ * Byte forms: as shmem_TYPENAME_put, _get, _put_nbi, _get_nbi
+ * (gasket/shmem_typed.h, §9.6), with nelems a count of bytes. */
 void shmem_putmem(void *dest, const void *source, size_t nelems, int pe);
 void shmem_ctx_putmem(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
 void shmem_getmem(void *dest, const void *source, size_t nelems, int pe);
@@ -367,111 +308,21 @@ void shmem_ctx_putmem_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_
 void shmem_getmem_nbi(void *dest, const void *source, size_t nelems, int pe);
 void shmem_ctx_getmem_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
 
-/* ---- §9.7 atomic memory operations -------------------------------------
- * `dest`/`source` are symmetric addresses of one TYPE object on PE `pe`.
- * Every AMO is a hardware atomic on the target's memory -- by this PE
- * through the node's shared mapping, or by an Active Message handler on
- * the target -- so all AMOs on one object are atomic with respect to each
- * other, whatever their mix.  Fetching routines return the value before
- * the operation.  The _nbi forms store it in *fetch (local memory) once
- * complete: by the next shmem_quiet (they may complete sooner).
- * Non-fetching AMOs are complete at the target by the next shmem_quiet,
- * and ordered by shmem_fence like puts.  Errors (PE out of range, address
- * not symmetric or past its segment) end the job with a message naming
- * the routine.  The ctx forms count `pe` in the context's team and are
- * completed by that context's quiet. */
-#define GASKET_DECLARE_AMO_EXT(TYPE, NAME)                                                                  \
-    TYPE shmem_##NAME##_atomic_fetch(const TYPE *source, int pe);                                          \
-    TYPE shmem_ctx_##NAME##_atomic_fetch(shmem_ctx_t ctx, const TYPE *source, int pe);                    \
-    void shmem_##NAME##_atomic_set(TYPE *dest, TYPE value, int pe);                                        \
-    void shmem_ctx_##NAME##_atomic_set(shmem_ctx_t ctx, TYPE *dest, TYPE value, int pe);                  \
-    TYPE shmem_##NAME##_atomic_swap(TYPE *dest, TYPE value, int pe);                                       \
-    TYPE shmem_ctx_##NAME##_atomic_swap(shmem_ctx_t ctx, TYPE *dest, TYPE value, int pe);                 \
-    void shmem_##NAME##_atomic_fetch_nbi(TYPE *fetch, const TYPE *source, int pe);                         \
-    void shmem_ctx_##NAME##_atomic_fetch_nbi(shmem_ctx_t ctx, TYPE *fetch, const TYPE *source, int pe);   \
-    void shmem_##NAME##_atomic_swap_nbi(TYPE *fetch, TYPE *dest, TYPE value, int pe);                      \
-    void shmem_ctx_##NAME##_atomic_swap_nbi(shmem_ctx_t ctx, TYPE *fetch, TYPE *dest, TYPE value, int pe);
-GASKET_EXT_AMO_TYPES(GASKET_DECLARE_AMO_EXT)
-#undef GASKET_DECLARE_AMO_EXT
-
-#define GASKET_DECLARE_AMO_STD(TYPE, NAME)                                                                           \
-    TYPE shmem_##NAME##_atomic_compare_swap(TYPE *dest, TYPE cond, TYPE value, int pe);                             \
-    TYPE shmem_ctx_##NAME##_atomic_compare_swap(shmem_ctx_t ctx, TYPE *dest, TYPE cond, TYPE value, int pe);       \
-    TYPE shmem_##NAME##_atomic_fetch_inc(TYPE *dest, int pe);                                                       \
-    TYPE shmem_ctx_##NAME##_atomic_fetch_inc(shmem_ctx_t ctx, TYPE *dest, int pe);                                 \
-    void shmem_##NAME##_atomic_inc(TYPE *dest, int pe);                                                             \
-    void shmem_ctx_##NAME##_atomic_inc(shmem_ctx_t ctx, TYPE *dest, int pe);                                       \
-    TYPE shmem_##NAME##_atomic_fetch_add(TYPE *dest, TYPE value, int pe);                                           \
-    TYPE shmem_ctx_##NAME##_atomic_fetch_add(shmem_ctx_t ctx, TYPE *dest, TYPE value, int pe);                     \
-    void shmem_##NAME##_atomic_add(TYPE *dest, TYPE value, int pe);                                                 \
-    void shmem_ctx_##NAME##_atomic_add(shmem_ctx_t ctx, TYPE *dest, TYPE value, int pe);                           \
-    void shmem_##NAME##_atomic_compare_swap_nbi(TYPE *fetch, TYPE *dest, TYPE cond, TYPE value, int pe);            \
-    void shmem_ctx_##NAME##_atomic_compare_swap_nbi(shmem_ctx_t ctx, TYPE *fetch, TYPE *dest, TYPE cond, TYPE value, \
-                                                    int pe);                                                        \
-    void shmem_##NAME##_atomic_fetch_inc_nbi(TYPE *fetch, TYPE *dest, int pe);                                      \
-    void shmem_ctx_##NAME##_atomic_fetch_inc_nbi(shmem_ctx_t ctx, TYPE *fetch, TYPE *dest, int pe);                \
-    void shmem_##NAME##_atomic_fetch_add_nbi(TYPE *fetch, TYPE *dest, TYPE value, int pe);                          \
-    void shmem_ctx_##NAME##_atomic_fetch_add_nbi(shmem_ctx_t ctx, TYPE *fetch, TYPE *dest, TYPE value, int pe);
-GASKET_STD_AMO_TYPES(GASKET_DECLARE_AMO_STD)
-#undef GASKET_DECLARE_AMO_STD
-
-#define GASKET_DECLARE_AMO_BITWISE_OP(TYPE, NAME, OP, ATOMIC)                                               \
-    TYPE shmem_##NAME##_atomic_fetch_##OP(TYPE *dest, TYPE value, int pe);                                 \
-    TYPE shmem_ctx_##NAME##_atomic_fetch_##OP(shmem_ctx_t ctx, TYPE *dest, TYPE value, int pe);           \
-    void shmem_##NAME##_atomic_##OP(TYPE *dest, TYPE value, int pe);                                       \
-    void shmem_ctx_##NAME##_atomic_##OP(shmem_ctx_t ctx, TYPE *dest, TYPE value, int pe);                 \
-    void shmem_##NAME##_atomic_fetch_##OP##_nbi(TYPE *fetch, TYPE *dest, TYPE value, int pe);              \
-    void shmem_ctx_##NAME##_atomic_fetch_##OP##_nbi(shmem_ctx_t ctx, TYPE *fetch, TYPE *dest, TYPE value, int pe);
-#define GASKET_DECLARE_AMO_BIT(TYPE, NAME) GASKET_AMO_BITWISE_OPS(GASKET_DECLARE_AMO_BITWISE_OP, TYPE, NAME)
-GASKET_BITWISE_AMO_TYPES(GASKET_DECLARE_AMO_BIT)
-#undef GASKET_DECLARE_AMO_BIT
-#undef GASKET_DECLARE_AMO_BITWISE_OP
-
-/* Deprecated AMO names (Annex F.2.6): the same operations. */
-#define GASKET_DECLARE_AMO_OLD_EXT(TYPE, NAME)               \
-    TYPE shmem_##NAME##_fetch(const TYPE *source, int pe);   \
-    void shmem_##NAME##_set(TYPE *dest, TYPE value, int pe); \
-    TYPE shmem_##NAME##_swap(TYPE *dest, TYPE value, int pe);
-GASKET_DEPRECATED_EXT_AMO_TYPES(GASKET_DECLARE_AMO_OLD_EXT)
-#undef GASKET_DECLARE_AMO_OLD_EXT
-#define GASKET_DECLARE_AMO_OLD_STD(TYPE, NAME)                            \
-    TYPE shmem_##NAME##_cswap(TYPE *dest, TYPE cond, TYPE value, int pe); \
-    TYPE shmem_##NAME##_finc(TYPE *dest, int pe);                         \
-    void shmem_##NAME##_inc(TYPE *dest, int pe);                          \
-    TYPE shmem_##NAME##_fadd(TYPE *dest, TYPE value, int pe);             \
-    void shmem_##NAME##_add(TYPE *dest, TYPE value, int pe);
-GASKET_DEPRECATED_STD_AMO_TYPES(GASKET_DECLARE_AMO_OLD_STD)
-#undef GASKET_DECLARE_AMO_OLD_STD
+/* ---- §9.7 atomic memory operations: all typed, gasket/shmem_typed.h ---- */
 
 /* ---- §9.8 signaling ------------------------------------------------------
- * put_signal: puts nelems elements (bytes for putmem, SIZE/8 bytes for
- * putSIZE) from source to dest on `pe`, then updates the uint64_t signal at
- * symmetric sig_addr on `pe` -- SHMEM_SIGNAL_SET stores `signal`,
- * SHMEM_SIGNAL_ADD adds it, atomically -- such that a PE that sees the
- * signal's new value also sees the data.  The _nbi forms may return
- * before the source may be reused; shmem_quiet completes them.  A sig_op
- * other than the two constants is fatal.  signal_add/set update a signal
- * atomically; signal_fetch reads this PE's signal atomically. */
-/* One routine's four forms: shmem_NAME, shmem_CTXNAME and their _nbi. */
-#define GASKET_DECLARE_PUT_SIGNAL_FORMS(NAME, CTXNAME, PTR, CPTR)                                              \
-    void shmem_##NAME(PTR dest, CPTR source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op,   \
-                      int pe);                                                                                 \
-    void shmem_##CTXNAME(shmem_ctx_t ctx, PTR dest, CPTR source, size_t nelems, uint64_t *sig_addr,            \
-                         uint64_t signal, int sig_op, int pe);                                                 \
-    void shmem_##NAME##_nbi(PTR dest, CPTR source, size_t nelems, uint64_t *sig_addr, uint64_t signal,         \
-                            int sig_op, int pe);                                                               \
-    void shmem_##CTXNAME##_nbi(shmem_ctx_t ctx, PTR dest, CPTR source, size_t nelems, uint64_t *sig_addr,      \
-                               uint64_t signal, int sig_op, int pe);
-#define GASKET_DECLARE_PUT_SIGNAL(TYPE, NAME) \
-    GASKET_DECLARE_PUT_SIGNAL_FORMS(NAME##_put_signal, ctx_##NAME##_put_signal, TYPE *, const TYPE *)
-GASKET_STD_RMA_TYPES(GASKET_DECLARE_PUT_SIGNAL)
-#undef GASKET_DECLARE_PUT_SIGNAL
-#define GASKET_DECLARE_PUT_SIGNAL_SIZED(BITS, BYTES) \
-    GASKET_DECLARE_PUT_SIGNAL_FORMS(put##BITS##_signal, ctx_put##BITS##_signal, void *, const void *)
-GASKET_RMA_SIZES(GASKET_DECLARE_PUT_SIGNAL_SIZED)
-#undef GASKET_DECLARE_PUT_SIGNAL_SIZED
-GASKET_DECLARE_PUT_SIGNAL_FORMS(putmem_signal, ctx_putmem_signal, void *, const void *)
-#undef GASKET_DECLARE_PUT_SIGNAL_FORMS
+ * putmem_signal (§9.8.3, §9.8.4): as shmem_TYPENAME_put_signal
+ * (gasket/shmem_typed.h, §9.8), with nelems a count of bytes.
+ * signal_add/set update a signal atomically; signal_fetch reads this PE's
+ * signal atomically. */
+void shmem_putmem_signal(void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal,
+                         int sig_op, int pe);
+void shmem_ctx_putmem_signal(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, uint64_t *sig_addr,
+                             uint64_t signal, int sig_op, int pe);
+void shmem_putmem_signal_nbi(void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal,
+                             int sig_op, int pe);
+void shmem_ctx_putmem_signal_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,
+                                 uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
 void shmem_signal_add(uint64_t *sig_addr, uint64_t signal, int pe);
 void shmem_signal_set(uint64_t *sig_addr, uint64_t signal, int pe);
 void shmem_ctx_signal_add(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe);
@@ -484,58 +335,10 @@ uint64_t shmem_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t cmp_value
 /* ---- §9.10 collectives: gasket/shmem_coll.h, included below ---------- */
 
 /* ---- §9.11 point-to-point synchronization -----------------------------
- * `ivar` is a symmetric address on this PE; `cmp` one of SHMEM_CMP_*
- * (anything else is fatal).  wait_until (§9.11.1) blocks until
- * `*ivar cmp cmp_value` holds; test (§9.11.8) returns 1 if it holds now,
- * else 0. */
-#define GASKET_DECLARE_P2P(TYPE, NAME)                                    \
-    void shmem_##NAME##_wait_until(TYPE *ivar, int cmp, TYPE cmp_value); \
-    int shmem_##NAME##_test(TYPE *ivar, int cmp, TYPE cmp_value);
-GASKET_P2P_SYNC_TYPES(GASKET_DECLARE_P2P)
-#undef GASKET_DECLARE_P2P
-
-/* §9.11.2-7, §9.11.9-14: over `nelems` objects ivars[0..nelems-1] (symmetric,
- * this PE); status[i] != 0 excludes ivars[i] (status may be NULL: none
- * excluded).  The _vector forms compare ivars[i] with cmp_values[i].
- *  wait_until_all: returns when every included ivar satisfies cmp.
- *  wait_until_any: returns the index of one satisfying ivar; SIZE_MAX if
- *    every ivar is excluded or nelems is 0 (returns at once).
- *  wait_until_some: stores the indices of all satisfying ivars (at least
- *    one) in `indices` and returns their count; 0 if none is included.
- *  test_all: 1 if every included ivar satisfies cmp now (also when none
- *    is included), else 0.
- *  test_any: an index of a satisfying ivar, or SIZE_MAX.
- *  test_some: the count of satisfying ivars, their indices in `indices`.
- * Waiting spins briefly, then polls politely (serving Active Messages and
- * yielding the core).  A bad cmp is fatal. */
-#define GASKET_DECLARE_P2P_SET(TYPE, NAME)                                                                            \
-    void shmem_##NAME##_wait_until_all(TYPE *ivars, size_t nelems, const int *status, int cmp, TYPE cmp_value);       \
-    size_t shmem_##NAME##_wait_until_any(TYPE *ivars, size_t nelems, const int *status, int cmp, TYPE cmp_value);     \
-    size_t shmem_##NAME##_wait_until_some(TYPE *ivars, size_t nelems, size_t *indices, const int *status, int cmp,    \
-                                          TYPE cmp_value);                                                            \
-    void shmem_##NAME##_wait_until_all_vector(TYPE *ivars, size_t nelems, const int *status, int cmp,                 \
-                                              const TYPE *cmp_values);                                                \
-    size_t shmem_##NAME##_wait_until_any_vector(TYPE *ivars, size_t nelems, const int *status, int cmp,               \
-                                                const TYPE *cmp_values);                                              \
-    size_t shmem_##NAME##_wait_until_some_vector(TYPE *ivars, size_t nelems, size_t *indices, const int *status,      \
-                                                 int cmp, const TYPE *cmp_values);                                    \
-    int shmem_##NAME##_test_all(TYPE *ivars, size_t nelems, const int *status, int cmp, TYPE cmp_value);              \
-    size_t shmem_##NAME##_test_any(TYPE *ivars, size_t nelems, const int *status, int cmp, TYPE cmp_value);           \
-    size_t shmem_##NAME##_test_some(TYPE *ivars, size_t nelems, size_t *indices, const int *status, int cmp,          \
-                                    TYPE cmp_value);                                                                  \
-    int shmem_##NAME##_test_all_vector(TYPE *ivars, size_t nelems, const int *status, int cmp,                        \
-                                       const TYPE *cmp_values);                                                       \
-    size_t shmem_##NAME##_test_any_vector(TYPE *ivars, size_t nelems, const int *status, int cmp,                     \
-                                          const TYPE *cmp_values);                                                    \
-    size_t shmem_##NAME##_test_some_vector(TYPE *ivars, size_t nelems, size_t *indices, const int *status, int cmp,   \
-                                           const TYPE *cmp_values);
-GASKET_STD_AMO_TYPES(GASKET_DECLARE_P2P_SET)
-#undef GASKET_DECLARE_P2P_SET
-
+ * The typed forms (shmem_TYPENAME_wait_until, _test, their all/any/some
+ * and _vector forms, the deprecated shmem_TYPENAME_wait), with what each
+ * does: gasket/shmem_typed.h, §9.11. */
 /* Deprecated (Annex F.2.10): wait until *ivar != cmp_value. */
-#define GASKET_DECLARE_WAIT(TYPE, NAME) void shmem_##NAME##_wait(TYPE *ivar, TYPE cmp_value);
-GASKET_DEPRECATED_WAIT_TYPES(GASKET_DECLARE_WAIT)
-#undef GASKET_DECLARE_WAIT
 void shmem_wait(long *ivar, long cmp_value);
 /* Deprecated (Annex F.2.11): shmem_long_wait_until under its old untyped
  * name.  In C11 the generic macro shmem_wait_until takes the name over (and

@@ -2,7 +2,9 @@
  * gasket/shmem_coll.h -- §9.10 collectives (included by shmem.h inside its
  * extern "C" block; do not include directly).
  *
- * Conventions for every routine below:
+ * Conventions for every collective, those below and the typed ones
+ * (shmem_TYPENAME_broadcast, shmem_TYPENAME_sum_reduce, shmem_collect32,
+ * ...) that gasket/shmem_typed.h declares:
  *  - Team forms (§9.10, "team-based"): every PE of `team` calls the routine,
  *    in the same order as its other collectives on that team; PE numbers
  *    (PE_root) are team PE numbers.  They return 0 on success and nonzero
@@ -82,30 +84,12 @@ void shmem_sync(int PE_start, int logPE_stride, int PE_size, long *pSync);
 /* §9.10.4: shmem_team_sync(SHMEM_TEAM_WORLD). */
 void shmem_sync_all(void);
 
-/* ---- §9.10.5-8 data movement, every Table 5 type ----------------------
- * alltoall (§9.10.5): source holds n_pes blocks of nelems elements, block
- *   j for team PE j; dest receives block i from team PE i (both n_pes *
- *   nelems elements).
- * alltoalls (§9.10.6): as alltoall with strides: element k of block j is
- *   source[sst * (j * nelems + k)], landing at dest[dst * (i * nelems + k)]
- *   on PE j for sender i.
- * broadcast (§9.10.7): nelems elements of source on team PE PE_root to dest
- *   on every PE of the team, the root included.
- * collect (§9.10.8): dest = the concatenation of every PE's nelems elements
- *   of source in team PE order; nelems may differ between PEs (the total
- *   is at most 2^31-1 bytes; more ends the job with a message).
- * fcollect (§9.10.8): collect with the same nelems on every PE. */
-#define GASKET_DECLARE_COLL_RMA(TYPE, NAME)                                                                  \
-    int shmem_##NAME##_alltoall(shmem_team_t team, TYPE *dest, const TYPE *source, size_t nelems);         \
-    int shmem_##NAME##_alltoalls(shmem_team_t team, TYPE *dest, const TYPE *source, ptrdiff_t dst,         \
-                                 ptrdiff_t sst, size_t nelems);                                            \
-    int shmem_##NAME##_broadcast(shmem_team_t team, TYPE *dest, const TYPE *source, size_t nelems,         \
-                                 int PE_root);                                                             \
-    int shmem_##NAME##_collect(shmem_team_t team, TYPE *dest, const TYPE *source, size_t nelems);          \
-    int shmem_##NAME##_fcollect(shmem_team_t team, TYPE *dest, const TYPE *source, size_t nelems);
-GASKET_STD_RMA_TYPES(GASKET_DECLARE_COLL_RMA)
-#undef GASKET_DECLARE_COLL_RMA
-/* The same on bytes. */
+/* ---- §9.10.5-8 data movement -------------------------------------------
+ * The typed team forms (shmem_TYPENAME_alltoall, _alltoalls, _broadcast,
+ * _collect, _fcollect) and the deprecated active-set forms on 4- or 8-byte
+ * elements (shmem_alltoall32, ..., shmem_fcollect64), with what each does:
+ * gasket/shmem_typed.h, §9.10.5-8.  Byte forms: as the typed team forms,
+ * with nelems a count of bytes. */
 int shmem_alltoallmem(shmem_team_t team, void *dest, const void *source, size_t nelems);
 int shmem_alltoallsmem(shmem_team_t team, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,
                        size_t nelems);
@@ -113,64 +97,10 @@ int shmem_broadcastmem(shmem_team_t team, void *dest, const void *source, size_t
 int shmem_collectmem(shmem_team_t team, void *dest, const void *source, size_t nelems);
 int shmem_fcollectmem(shmem_team_t team, void *dest, const void *source, size_t nelems);
 
-/* Deprecated active-set forms on 4- or 8-byte elements, as the team forms
- * over the active set, except that broadcast leaves dest on the root
- * untouched (PE_root counts within the active set, 0..PE_size-1).  pSync:
- * SHMEM_ALLTOALL_SYNC_SIZE, SHMEM_ALLTOALLS_SYNC_SIZE, SHMEM_BCAST_SYNC_SIZE,
- * SHMEM_COLLECT_SYNC_SIZE longs. */
-#define GASKET_DECLARE_COLL_SIZED(BITS, BYTES)                                                               \
-    void shmem_alltoall##BITS(void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride, \
-                              int PE_size, long *pSync);                                                    \
-    void shmem_alltoalls##BITS(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, \
-                               int PE_start, int logPE_stride, int PE_size, long *pSync);                   \
-    void shmem_broadcast##BITS(void *dest, const void *source, size_t nelems, int PE_root, int PE_start,    \
-                               int logPE_stride, int PE_size, long *pSync);                                 \
-    void shmem_collect##BITS(void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride, \
-                             int PE_size, long *pSync);                                                     \
-    void shmem_fcollect##BITS(void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride, \
-                              int PE_size, long *pSync);
-GASKET_COLL_SIZES(GASKET_DECLARE_COLL_SIZED)
-#undef GASKET_DECLARE_COLL_SIZED
-
-/* ---- §9.10.9 reductions, §9.10.10 scans (Table 10) ---------------------
- * OP_reduce: dest[i] = source[i] of team PE 0 OP source[i] of PE 1 OP ...,
- *   i < nreduce, on every PE of the team.  AND, OR, XOR are bitwise; SUM
- *   and PROD of integers wrap as the type's arithmetic does; floating-point
- *   results depend on MPI's order of operations.
- * sum_inscan: dest[i] on team PE p = the sum of source[i] over PEs 0..p;
- * sum_exscan: over PEs 0..p-1, and 0 on PE 0. */
-#define GASKET_DECLARE_REDUCE_OP(TYPE, NAME, OP, ENUM) \
-    int shmem_##NAME##_##OP##_reduce(shmem_team_t team, TYPE *dest, const TYPE *source, size_t nreduce);
-#define GASKET_DECLARE_REDUCE_BITWISE(TYPE, NAME) GASKET_REDUCE_BITWISE_OPS(GASKET_DECLARE_REDUCE_OP, TYPE, NAME)
-#define GASKET_DECLARE_REDUCE_MINMAX(TYPE, NAME) GASKET_REDUCE_MINMAX_OPS(GASKET_DECLARE_REDUCE_OP, TYPE, NAME)
-#define GASKET_DECLARE_REDUCE_ARITH(TYPE, NAME)                                                        \
-    GASKET_REDUCE_ARITH_OPS(GASKET_DECLARE_REDUCE_OP, TYPE, NAME)                                      \
-    int shmem_##NAME##_sum_inscan(shmem_team_t team, TYPE *dest, const TYPE *source, size_t nelems); \
-    int shmem_##NAME##_sum_exscan(shmem_team_t team, TYPE *dest, const TYPE *source, size_t nelems);
-GASKET_TEAM_REDUCE_BITWISE_TYPES(GASKET_DECLARE_REDUCE_BITWISE)
-GASKET_TEAM_REDUCE_MINMAX_TYPES(GASKET_DECLARE_REDUCE_MINMAX)
-GASKET_TEAM_REDUCE_ARITH_TYPES(GASKET_DECLARE_REDUCE_ARITH)
-#undef GASKET_DECLARE_REDUCE_BITWISE
-#undef GASKET_DECLARE_REDUCE_MINMAX
-#undef GASKET_DECLARE_REDUCE_ARITH
-#undef GASKET_DECLARE_REDUCE_OP
-
-/* Deprecated active-set reductions (Table 11): as OP_reduce over the active
- * set; nreduce >= 0 (negative ends the job).  pWrk: max(nreduce/2 + 1,
- * SHMEM_REDUCE_MIN_WRKDATA_SIZE) elements; pSync: SHMEM_REDUCE_SYNC_SIZE
- * longs. */
-#define GASKET_DECLARE_TO_ALL_OP(TYPE, NAME, OP, ENUM)                                                       \
-    void shmem_##NAME##_##OP##_to_all(TYPE *dest, const TYPE *source, int nreduce, int PE_start,           \
-                                      int logPE_stride, int PE_size, TYPE *pWrk, long *pSync);
-#define GASKET_DECLARE_TO_ALL_BITWISE(TYPE, NAME) GASKET_REDUCE_BITWISE_OPS(GASKET_DECLARE_TO_ALL_OP, TYPE, NAME)
-#define GASKET_DECLARE_TO_ALL_MINMAX(TYPE, NAME) GASKET_REDUCE_MINMAX_OPS(GASKET_DECLARE_TO_ALL_OP, TYPE, NAME)
-#define GASKET_DECLARE_TO_ALL_ARITH(TYPE, NAME) GASKET_REDUCE_ARITH_OPS(GASKET_DECLARE_TO_ALL_OP, TYPE, NAME)
-GASKET_TO_ALL_BITWISE_TYPES(GASKET_DECLARE_TO_ALL_BITWISE)
-GASKET_TO_ALL_MINMAX_TYPES(GASKET_DECLARE_TO_ALL_MINMAX)
-GASKET_TO_ALL_ARITH_TYPES(GASKET_DECLARE_TO_ALL_ARITH)
-#undef GASKET_DECLARE_TO_ALL_BITWISE
-#undef GASKET_DECLARE_TO_ALL_MINMAX
-#undef GASKET_DECLARE_TO_ALL_ARITH
-#undef GASKET_DECLARE_TO_ALL_OP
+/* ---- §9.10.9 reductions, §9.10.10 scans (Tables 10 and 11) -------------
+ * Every reduction and scan is typed: shmem_TYPENAME_OP_reduce,
+ * shmem_TYPENAME_sum_inscan/_exscan and the deprecated active-set
+ * shmem_TYPENAME_OP_to_all, with what each does: gasket/shmem_typed.h,
+ * §9.10.9-10. */
 
 #endif /* GASKET_SHMEM_COLL_H */

@@ -2,12 +2,16 @@
  * gasket/shmem_type_tables.h -- the OpenSHMEM 1.6 typed-family tables, once.
  *
  * Every typed C entry point (shmem_long_put, shmem_int_wait_until, ...) is
- * generated from these X-macro tables, both where shmem.h declares it and
- * where shmem/ defines it.  Rows are in the specification's order
- * (openshmem-1.6-type-tables.md).  Each row is X(TYPE, TYPENAME).
+ * generated from these X-macro tables: declared in gasket/shmem_typed.h,
+ * which cmake/shmem_typed_header.py writes from them (run it with --write
+ * after changing a table; the test surface.typed_header fails until then),
+ * and defined in shmem/ by expanding them.  Rows are in the
+ * specification's order (openshmem-1.6-type-tables.md).  Each row is
+ * X(TYPE, TYPENAME).
  *
  * To find where `shmem_long_put` comes from: the row `X(long, long)` of
- * GASKET_STD_RMA_TYPES, expanded by GASKET_DECLARE_RMA in shmem.h.
+ * GASKET_STD_RMA_TYPES, written out as a prototype in gasket/shmem_typed.h
+ * and defined by GASKET_RMA_TYPED in shmem/rma.cpp.
  */
 #ifndef GASKET_SHMEM_TYPE_TABLES_H
 #define GASKET_SHMEM_TYPE_TABLES_H
