@@ -5,7 +5,7 @@
 #include <atomic>
 #include <cstring>
 
-#include "job.hpp"
+#include "error.hpp"
 
 namespace gasket::rt {
 
@@ -28,21 +28,22 @@ AmThreadState& am_thread_state() {
     return state;
 }
 
-AmEngine::AmEngine(Job& job, Segment& segment, Dispatch dispatch, const char* routine)
-    : job_(job), segment_(segment), dispatch_(dispatch),
-      transport_(*job.env, job.config.node_fastpath, kMaxMedium, &AmEngine::deliver, this) {
-    const bool multiple = job.env->thread_multiple();
-    bool start = job.config.progress_thread == Tristate::on ||
-                 (job.config.progress_thread == Tristate::automatic && multiple);
+AmEngine::AmEngine(const mpi::Environment& env, const Config& config, Segment& segment, Dispatch dispatch,
+                   const char* routine)
+    : segment_(segment), dispatch_(dispatch),
+      transport_(env, config.node_fastpath, kMaxMedium, &AmEngine::deliver, this) {
+    const bool multiple = env.thread_multiple();
+    bool start = config.progress_thread == Tristate::on ||
+                 (config.progress_thread == Tristate::automatic && multiple);
     if (start && !multiple)
         fatal(routine,
               "GASKET_PROGRESS_THREAD=on needs MPI_THREAD_MULTIPLE, but MPI provides thread level %d (the program "
               "initialized MPI itself with a lower level?)",
-              int(job.env->thread_level()));
+              int(env.thread_level()));
     // Every rank decides alike (the placement exchange is collective).
-    if (job.env->all_min(start ? 1 : 0))
+    if (env.all_min(start ? 1 : 0))
         progress_ = std::make_unique<mpi::ProgressThread>(
-            &AmEngine::progress_poll, this, job.env->node(),
+            &AmEngine::progress_poll, this, env.node(),
             kProgressMinSleep, kProgressMaxSleep);
     debug(routine, "Active Messages: %d credits per peer, node peers through %s, progress thread %s",
           transport_.credits_per_peer(), transport_.uses_shared_memory() ? "shared memory" : "MPI",

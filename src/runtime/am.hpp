@@ -18,6 +18,8 @@
 
 #include "mpi-bridge/am_transport.hpp"
 #include "mpi-bridge/progress_thread.hpp"
+#include "config.hpp"
+#include "mpi-bridge/environment.hpp"
 #include "segment.hpp"
 
 // The token a handler receives (gasnet_token_t points to one).
@@ -28,8 +30,6 @@ struct gasket_am_token {
 };
 
 namespace gasket::rt {
-
-class Job;
 
 enum class AmCategory : std::uint8_t { short_am = 0, medium = 1, long_am = 2 };
 
@@ -57,10 +57,13 @@ public:
     // Runs handler `fn` for `message` (the API layer knows the prototypes).
     using Dispatch = void (*)(void (*fn)(), gasket_am_token* token, const AmMessage& message);
 
-    // Collective.  `segment`: where Long payloads land (this rank's copy,
-    // node peers' mappings and the MPI window); may be empty.
-    // `remote_sizes`: every rank's segment size in bytes.
-    AmEngine(Job& job, Segment& segment, Dispatch dispatch, const char* routine);
+    // Collective over env's world.  `segment`: where Long payloads land
+    // (this rank's copy, node peers' routes and the MPI window); may be
+    // empty.  `config`: the node fast path and GASKET_PROGRESS_THREAD.
+    // Fatal, naming `routine`, when the progress thread is asked for and MPI
+    // is not thread-safe.
+    AmEngine(const mpi::Environment& env, const Config& config, Segment& segment, Dispatch dispatch,
+             const char* routine);
     ~AmEngine();  // stops the progress thread, then the transport
     AmEngine(const AmEngine&) = delete;
     AmEngine& operator=(const AmEngine&) = delete;
@@ -113,7 +116,6 @@ private:
 
     static int progress_poll(void* self);
 
-    Job& job_;
     Segment& segment_;
     // Polls by application threads: while they poll, the progress thread
     // stays asleep.

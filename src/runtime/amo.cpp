@@ -3,7 +3,7 @@
 // replies with the old value (see amo.hpp).
 #include "amo.hpp"
 
-#include "sync.hpp"
+#include "progress.hpp"
 
 namespace gasket::rt {
 
@@ -67,17 +67,6 @@ void on_reply(gasket_am_token*, const AmMessage& m) {
     c->done.store(true, std::memory_order_release);
 }
 
-// Polls until `done()`: every iteration serves Active Messages (the reply
-// comes that way); when nothing arrives for a while, the core is yielded.
-template <class Done>
-void poll_until(Job& j, const char* routine, Done done) {
-    unsigned idle = 0;
-    while (!done()) {
-        if (j.am->poll(routine) > 0) idle = 0;
-        else if (++idle % 64 == 0) Poller::progress(j);  // now and then: MPI progress, yield the core
-    }
-}
-
 }  // namespace
 
 void misaligned_amo(const char* routine, const void* dest, unsigned width) {
@@ -112,10 +101,6 @@ std::uint64_t amo_remote(const char* routine, Job& j, const Segment& seg, std::s
     if (result != AmoResult::wait) return 0;
     poll_until(j, routine, [&] { return local.done.load(std::memory_order_acquire); });
     return local.old;
-}
-
-void wait_pending(Job& j, const char* routine, std::atomic<long>& pending) {
-    poll_until(j, routine, [&] { return pending.load(std::memory_order_acquire) == 0; });
 }
 
 void register_amo_handlers(AmEngine& am) {

@@ -61,8 +61,6 @@ inline std::uint64_t apply_atomic(void* p, unsigned width, AmoOp op, std::uint64
 std::uint64_t amo_remote(const char* routine, Job& j, const Segment& segment, std::size_t offset, unsigned width,
                          AmoOp op, std::uint64_t value, std::uint64_t cond, int pe, AmoResult result, void* fetch,
                          std::atomic<long>& pending);
-// Polls (serving Active Messages) until `pending` is zero.
-void wait_pending(Job& j, const char* routine, std::atomic<long>& pending);
 [[noreturn, gnu::cold]] void misaligned_amo(const char* routine, const void* dest, unsigned width);
 
 // The AMO entry point: applies `op` to the `width`-byte (4 or 8)

@@ -67,9 +67,12 @@ void Context::attach_ring() {
     ring_.attach(ring_storage_.get());
 }
 
-std::unique_ptr<Context> Context::make_default(Job& j) {
-    return std::unique_ptr<Context>(new Context(j, DefaultTag{}));
+std::unique_ptr<Context, ContextDelete> Context::make_default(Job& j) {
+    return std::unique_ptr<Context, ContextDelete>(new Context(j, DefaultTag{}));
 }
+
+void ContextDelete::operator()(Context* c) const { delete c; }
+void ContextDelete::operator()(ContextPool* p) const { delete p; }
 
 Context::~Context() {
     if (pooled_ && job_.contexts) job_.contexts->give(pooled_);

@@ -71,7 +71,7 @@ public:
     // (never a pool pair), concurrent when the job's RMA is.  Its quiet
     // fences only after direct stores (as SHMEM_CTX_NOSTORE): the program's
     // own stores are ordered by the synchronization that publishes them.
-    static std::unique_ptr<Context> make_default(Job& j);
+    static std::unique_ptr<Context, ContextDelete> make_default(Job& j);
     // Gives the windows back; the caller completes the context first.
     ~Context();
     Context(const Context&) = delete;

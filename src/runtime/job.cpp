@@ -2,7 +2,6 @@
 // errors (cold).
 #include "job.hpp"
 
-#include "context.hpp"
 
 #include <cinttypes>
 
@@ -110,12 +109,6 @@ void Job::attach_globals(const char* routine) {
         shared_data_.get());
     debug(routine, "global data %zu bytes at %p", data.size, static_cast<void*>(data.base));
     env->barrier();
-}
-
-void Job::open_contexts(int n, const char* routine) {
-    default_ctx = Context::make_default(*this);
-    contexts = std::make_unique<ContextPool>(*this, n);
-    debug(routine, "%d context window pairs", n);
 }
 
 Job::~Job() {

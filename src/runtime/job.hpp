@@ -33,6 +33,12 @@ using ThreadLevel = mpi::ThreadLevel;
 
 class ContextPool;
 class Context;
+// Frees what the job owns of context.hpp's (defined in context.cpp), so the
+// job owns its contexts without depending on their definition.
+struct ContextDelete {
+    void operator()(Context* c) const;
+    void operator()(ContextPool* p) const;
+};
 
 class Job {
 public:
@@ -50,10 +56,6 @@ public:
     // Makes the executable's global/static data the `data` segment (moved
     // onto node-shared memory when allowed).  Collective.
     void attach_globals(const char* routine);
-    // Makes the default context over the attached segments' windows, and
-    // opens the pool of `n` (>= 0) context window pairs (context.hpp) over
-    // the heap and global data.  Collective.
-    void open_contexts(int n, const char* routine);
     ~Job();
     Job(const Job&) = delete;
     Job& operator=(const Job&) = delete;
@@ -109,10 +111,10 @@ public:
     std::unique_ptr<AmEngine> am;  // after attach_segments (start.hpp)
     // Exit notices (collective exit from any PE: gasnet_exit), or null.
     std::unique_ptr<mpi::ExitChannel> exit_channel;
-    // OpenSHMEM contexts' windows, and the default context: after
-    // open_contexts.
-    std::unique_ptr<ContextPool> contexts;
-    std::unique_ptr<Context> default_ctx;
+    // OpenSHMEM contexts' windows, and the default context: made by
+    // attach_segments (start.hpp).
+    std::unique_ptr<ContextPool, ContextDelete> contexts;
+    std::unique_ptr<Context, ContextDelete> default_ctx;
 
 private:
     std::atomic<bool> direct_stores_{false};

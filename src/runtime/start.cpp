@@ -24,8 +24,10 @@ Job& start_job(const Config& config, const JobSpec& spec, const char* routine) {
 void attach_segments(Job& j, const JobSpec& spec, const char* routine) {
     j.attach_heap(spec.heap_bytes, spec.node_shared, spec.heap_name, routine);
     if (spec.globals) j.attach_globals(routine);
-    j.open_contexts(spec.context_windows, routine);
-    j.am = std::make_unique<AmEngine>(j, j.heap, spec.dispatch, routine);
+    j.default_ctx = Context::make_default(j);
+    j.contexts.reset(new ContextPool(j, spec.context_windows));
+    debug(routine, "%d context window pairs", spec.context_windows);
+    j.am = std::make_unique<AmEngine>(*j.env, j.config, j.heap, spec.dispatch, routine);
     register_amo_handlers(*j.am);
 }
 

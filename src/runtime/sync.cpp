@@ -1,19 +1,7 @@
 // src/runtime/sync.cpp
 #include "sync.hpp"
 
-#include <sched.h>
-
 namespace gasket::rt {
-
-namespace {
-inline void cpu_relax() {
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#elif defined(__aarch64__)
-    __asm__ __volatile__("yield");
-#endif
-}
-}  // namespace
 
 void pe_quiet(Context& ctx, const char* routine, const int* pes, std::size_t npes) {
     Job& j = ctx.job();
@@ -49,25 +37,6 @@ void sync_all(const char* routine) {
     std::atomic_thread_fence(std::memory_order_seq_cst);
     serving_barrier(j);
     j.sync_windows();
-}
-
-void Poller::pause() {
-    constexpr unsigned kSpins = 256;
-    constexpr unsigned kYieldEvery = 32;
-    if (++spins_ < kSpins) {
-        cpu_relax();
-        return;
-    }
-    progress(job_, spins_ % kYieldEvery == 0);
-}
-
-void Poller::progress(Job& j, bool yield) {
-    // Remote MPI puts may need this process to enter MPI to land, and other
-    // PEs may share this core.
-    j.sync_windows();
-    if (j.am) j.am->poll("polling wait");
-    else j.env->poke_progress();
-    if (yield) sched_yield();
 }
 
 }  // namespace gasket::rt

@@ -5,9 +5,9 @@
 #include <atomic>
 #include <cstddef>
 
-#include "amo.hpp"
 #include "context.hpp"
 #include "job.hpp"
+#include "progress.hpp"
 
 namespace gasket::rt {
 
@@ -42,23 +42,5 @@ void pe_quiet(Context& ctx, const char* routine, const int* pes, std::size_t npe
 void barrier_all(const char* routine);
 // A barrier over all PEs; completes nothing.
 void sync_all(const char* routine);
-
-// Polls local symmetric memory politely: spins briefly, then drives MPI
-// progress and serves Active Messages on every call, yielding the core on
-// every 32nd (a yield is a system call: yielding on every poll made a PE
-// waiting here answer AMOs 0.3 µs slower).  Call after each unsuccessful
-// test.
-class Poller {
-public:
-    explicit Poller(Job& j) : job_(j) {}
-    void pause();
-    // One polite step without spinning first: MPI_Win_sync, MPI progress
-    // and Active Messages, then yield the core when `yield`.
-    static void progress(Job& j, bool yield = true);
-
-private:
-    Job& job_;
-    unsigned spins_ = 0;
-};
 
 }  // namespace gasket::rt
