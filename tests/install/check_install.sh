@@ -3,7 +3,8 @@
 # Installs the build into a fresh prefix, then builds the consumer program
 # (an OpenSHMEM ring and a GASNet one) three ways a user would -- find_package(Gasket), pkg-config, the installed
 # oshcc -- and runs each under the installed oshrun on 2 PEs; then a profiling tool (tests/surface) built
-# against the installed pshmem.h.
+# against the installed pshmem.h; then the installed library's exports against the installed headers
+# (tests/surface/check_exports.py).
 set -eu
 build=$1 src=$2
 work=$(mktemp -d)
@@ -34,4 +35,7 @@ echo "== installed pshmem.h: a profiling tool around the installed library"
 test -f "$prefix/include/pshmem.h"
 "$prefix/bin/oshcc" -std=c11 "$src/../surface/profiling_app.c" "$src/../surface/profiling_tool.c" -o "$work/prof"
 "$prefix/bin/oshrun" -np 2 "$work/prof"
+echo "== installed libgasket.so exports only names the installed headers declare"
+python3 "$src/../surface/check_exports.py" --library "$prefix/lib/libgasket.so" --cc cc \
+  --include "$prefix/include" --workdir "$work/exports"
 echo "install check passed"
