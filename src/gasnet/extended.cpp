@@ -97,16 +97,9 @@ struct ThreadState {
     bool issued;
     bool in_region;
     bool issued_before_region;  // `issued` when the region began
-    rt::BounceRing bounce;      // attached by the first general-form put
+    rt::BounceRing bounce;      // storage (the thread's) from its first refill
 };
 [[gnu::tls_model("initial-exec")]] thread_local ThreadState t_self;
-
-[[gnu::cold, gnu::noinline]] void attach_ring(ThreadState& t) {
-    // Freed at thread exit: threads may outlive the job.
-    static thread_local std::unique_ptr<char[]> owner;
-    owner = std::make_unique<char[]>(rt::BounceRing::kBytes);
-    t.bounce.attach(owner.get());
-}
 
 // How an operation must end.
 enum class Sync { blocking, explicit_handle, implicit };
@@ -119,13 +112,6 @@ gasnet_handle_t finish(gasnet_node_t node, Sync sync) {
         case Sync::explicit_handle: return node_handle(node);
         case Sync::implicit: t_self.issued = true; return GASNET_INVALID_HANDLE;
     }
-    return GASNET_INVALID_HANDLE;
-}
-
-// A direct copy completes at once; the fence makes it visible before
-// anything that follows.
-gasnet_handle_t fence_direct() {
-    std::atomic_thread_fence(std::memory_order_seq_cst);
     return GASNET_INVALID_HANDLE;
 }
 
@@ -145,16 +131,15 @@ constexpr unsigned mode(Sync sync, bool bulk) { return unsigned(sync) | (bulk ? 
     const rt::Target t = locate(routine, node, dest, nbytes);
     if (nbytes == 0) return GASNET_INVALID_HANDLE;
     rt::Context& ctx = *g_routes.ctx;
-    if (t.direct) {
-        rt::put_to(ctx, nullptr, t, src, nbytes, int(node), rt::Completion::deferred);
-        return fence_direct();
+    if (t.direct) {  // complete at once, visible before anything that follows
+        rt::put_to(ctx, nullptr, t, src, nbytes, int(node), rt::Completion::remote);
+        return GASNET_INVALID_HANDLE;
     }
     ThreadState& ts = t_self;
-    if (!ts.bounce.attached()) attach_ring(ts);
     rt::Completion c = rt::Completion::deferred;
     if (sync == Sync::blocking) c = rt::Completion::remote;
     else if (!bulk && nbytes > rt::kBounceMax) c = rt::Completion::local;  // locally complete before returning
-    else if (!bulk) c = sync == Sync::implicit ? rt::Completion::joined : rt::Completion::local;  // from the ring
+    else if (!bulk) c = sync == Sync::implicit ? rt::Completion::local_joined : rt::Completion::local;  // from the ring
     rt::put_to(ctx, &ts.bounce, t, src, nbytes, int(node), c);
     return finish(node, sync);
 }
@@ -165,20 +150,25 @@ constexpr unsigned mode(Sync sync, bool bulk) { return unsigned(sync) | (bulk ? 
                                               std::size_t nbytes, Sync sync) {
     const rt::Target t = locate(routine, node, src, nbytes);
     if (nbytes == 0) return GASNET_INVALID_HANDLE;
+    if (t.direct) {  // complete at once, visible before anything that follows
+        rt::get_from(t, dest, nbytes, int(node), rt::Completion::remote);
+        return GASNET_INVALID_HANDLE;
+    }
     rt::get_from(t, dest, nbytes, int(node), sync == Sync::blocking ? rt::Completion::remote : rt::Completion::deferred);
-    return t.direct ? fence_direct() : finish(node, sync);
+    return finish(node, sync);
 }
 
 // ---- The lean forms: the commonest cases, inline ----
 // Direct copies, and puts and gets through MPI with client calls
-// serialized of at most lean_max bytes; any other case, and any case that
-// needs a ring refill or an unattached ring, is passed whole to the
-// general form.  The non-blocking lean forms record the operation before
-// the MPI call (rt::put_to<true>) and leave nothing to do after it, so the
-// compiler saves no registers, and they test what decides the case in the
-// fewest instructions: on a 15-18 ns MPI_Put, every nanosecond is 6% of
-// the rate (docs/performance.md).  Blocking ones record after the call
-// (their own flush must find it).
+// serialized of at most lean_max bytes (non-bulk puts: at most
+// rt::kLeanCopyMax, copied into the thread's ring by rt::put_to's lean
+// forms, which refill it out of line); any other case is passed whole to
+// the general form.  The non-blocking lean forms record the operation
+// before the MPI call (rt::put_to<true>) and leave nothing to do after it,
+// so the compiler saves few registers, and they test what decides the
+// case in the fewest instructions: on a 15-18 ns MPI_Put, every
+// nanosecond is 6% of the rate (docs/performance.md).  Blocking ones
+// record after the call (their own flush must find it).
 
 // The route when [addr, +nbytes) lies in `node`'s segment and nbytes >= 1,
 // else null; sets `offset`, the byte offset of addr in the segment.
@@ -198,9 +188,9 @@ constexpr unsigned mode(Sync sync, bool bulk) { return unsigned(sync) | (bulk ? 
     if (const rt::Route* r = lean(node, dest, nbytes, offset)) [[likely]] {
         const rt::Target t = rt::target_of(*r, g_routes.window, offset);
         rt::Context& ctx = *g_routes.ctx;
-        if (t.direct) {
-            rt::put_to(ctx, nullptr, t, src, nbytes, int(node), rt::Completion::deferred);
-            return fence_direct();
+        if (t.direct) {  // complete at once, visible before anything that follows
+            rt::put_to(ctx, nullptr, t, src, nbytes, int(node), rt::Completion::remote);
+            return GASNET_INVALID_HANDLE;
         }
         if (nbytes <= g_routes.lean_max) {
             if (sync == Sync::blocking) {  // the flush completes it locally too: no copy
@@ -213,10 +203,10 @@ constexpr unsigned mode(Sync sync, bool bulk) { return unsigned(sync) | (bulk ? 
                 rt::put_to<true>(ctx, nullptr, t, src, nbytes, int(node), rt::Completion::deferred);
                 return sync == Sync::implicit ? GASNET_INVALID_HANDLE : node_handle(node);
             }
-            if (nbytes <= rt::kLeanCopyMax && ts.bounce.attached()) {
+            if (nbytes <= rt::kLeanCopyMax) {
                 if (sync == Sync::implicit) {
                     ts.issued = true;
-                    rt::put_to<true>(ctx, &ts.bounce, t, src, nbytes, int(node), rt::Completion::joined);
+                    rt::put_to<true>(ctx, &ts.bounce, t, src, nbytes, int(node), rt::Completion::local_joined);
                     return GASNET_INVALID_HANDLE;
                 }
                 rt::put_to<true>(ctx, &ts.bounce, t, src, nbytes, int(node), rt::Completion::local);
@@ -232,9 +222,9 @@ constexpr unsigned mode(Sync sync, bool bulk) { return unsigned(sync) | (bulk ? 
     std::size_t offset;
     if (const rt::Route* r = lean(node, src, nbytes, offset)) [[likely]] {
         const rt::Target t = rt::target_of(*r, g_routes.window, offset);
-        if (t.direct) {
-            rt::get_from(t, dest, nbytes, int(node), rt::Completion::deferred);
-            return fence_direct();
+        if (t.direct) {  // complete at once, visible before anything that follows
+            rt::get_from(t, dest, nbytes, int(node), rt::Completion::remote);
+            return GASNET_INVALID_HANDLE;
         }
         if (nbytes <= g_routes.lean_max) {
             if (sync == Sync::blocking) {

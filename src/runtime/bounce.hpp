@@ -9,16 +9,19 @@
 // too (completed()).
 //
 // A run is a series of small non-blocking puts, each to the bytes just
-// after the previous one's on the same PE and window, copied one after the
-// other into the ring and not yet handed to MPI: it becomes one MPI_Put
-// when it breaks, before the ring is refilled, and before any flush that
-// must complete it (issue_run()).  Only a ring's owner completes its runs,
+// after the previous one's on the same PE and window, not yet handed to
+// MPI: copied one after the other into the ring (a put whose source the
+// caller may reuse), or left in place when their sources are adjacent too
+// (a put whose source stays unchanged until completion).  It becomes one
+// MPI_Put when it breaks, before the ring is refilled, and before any
+// flush that must complete it (issue_run()).  Only a ring's owner completes its runs,
 // so a ring serves one thread at a time: a GASNet thread (its implicit-
 // handle puts) or an OpenSHMEM context that threads do not share.
 //
 // Trivially constructible (all zero = empty, no storage), so a
 // thread_local ring costs no initialization check; attach() gives it
-// storage, which its owner keeps.
+// storage, which its owner keeps, or its first refill gives it storage
+// that the calling thread keeps.
 #pragma once
 
 #include <cstddef>
@@ -88,48 +91,53 @@ struct BounceRing {
     void completed() {
         if (run.bytes == 0) used = 0;
     }
+    // Whether the ring holds copies or a run: only then does a flush of
+    // its owner need issue_run() before and completed() after.
+    bool busy() const { return (run.bytes | used) != 0; }
 
     // A copy of `bytes` (<= kBytes) of `src` in the ring, 8-byte aligned,
-    // for a put through `w`; refills the ring first when it is full.
-    // Needs attached().
-    const char* copy(Window& w, const void* src, std::size_t bytes) {
-        used = (used + 7) & ~std::size_t(7);
-        if (used + bytes > limit) [[unlikely]]
-            refill();
-        char* slot = ring + used;
-        if (bytes == 8) std::memcpy(slot, src, 8);  // the common register-sized put, inlined
-        else std::memcpy(slot, src, bytes);
-        used += bytes;
-        note_sent(w);
-        return slot;
-    }
+    // for a put through `w`; refills the ring first when it is full (or not
+    // attached: see refill()).  Out of line (bounce.cpp): it calls memcpy
+    // anyway, and keeps the lean forms' callers small.
+    const char* copy(Window& w, const void* src, std::size_t bytes);
+
+    // A small put through MPI from a copy in the ring (the caller may reuse
+    // `src` at once): copy(), then Window::put_nbi.  Out of line, as copy().
+    void put_nbi_copied(Window& w, int pe, Displacement disp, const void* src, std::size_t bytes);
 
     // A small non-blocking put through MPI: copied into the ring and joined
     // to the run when it extends it, else the run is issued and a new one
-    // begins.  Needs attached().
-    void put_nbi_joined(Window& w, int pe, Displacement disp, const void* src, std::size_t bytes) {
-        const bool extends =
-            run.bytes != 0 && run.pe == pe && run.window == &w && run.disp + Displacement(run.bytes) == disp;
-        if (extends && used + bytes <= limit && run.src + run.bytes == ring + used) {
-            std::memcpy(ring + used, src, bytes);
-            used += bytes;
+    // begins.  Out of line, as copy().
+    void put_nbi_joined(Window& w, int pe, Displacement disp, const void* src, std::size_t bytes);
+
+    // A small non-blocking put whose source stays unchanged until its
+    // completion: joined to the run, without a copy, when it continues it
+    // on both sides (source bytes and target bytes right after the run's),
+    // else the run is issued and the put begins a new one.
+    void put_nbi_joined_in_place(Window& w, int pe, Displacement disp, const void* src, std::size_t bytes) {
+        if (run.bytes != 0 && run.src + run.bytes == src && run.disp + Displacement(run.bytes) == disp &&
+            run.pe == pe && run.window == &w) {
             run.bytes += bytes;
             return;
         }
         issue_run();
-        run = {copy(w, src, bytes), bytes, disp, pe, &w};
+        run = {static_cast<const char*>(src), bytes, disp, pe, &w};
     }
 
-    // put_nbi_joined of 1..kLeanCopyMax bytes without a refill or a call
-    // other than MPI's, the previous run sent last through
-    // put_nbi_recorded_first (`serialized`: no other thread completes the
-    // window's operations meanwhile).  False (nothing done) when the ring is
-    // full or not attached.
+    // The lean forms below (GASNet's serialized clients) need every put
+    // through this ring to go through one window `w`, recorded by the
+    // ring's first copy(); they make no call other than MPI's and never
+    // refill: false or null (nothing done) when the ring is full or not
+    // attached, and the caller takes copy() or put_nbi_joined().
+
+    // put_nbi_joined of 1..kLeanCopyMax bytes, the previous run sent last
+    // through put_nbi_recorded_first (no other thread completes the
+    // window's operations meanwhile).
     [[gnu::always_inline]] bool put_nbi_joined_lean(Window& w, int pe, Displacement disp, const void* src,
                                                     std::size_t bytes) {
         const std::size_t at_end = used;
         if (run.disp + Displacement(run.bytes) == disp && run.pe == pe && run.bytes != 0 &&
-            run.src + run.bytes == ring + at_end && run.window == &w) {
+            run.src + run.bytes == ring + at_end) {
             if (at_end + bytes > limit) [[unlikely]]
                 return false;
             copy_lean(ring + at_end, src, bytes);
@@ -145,24 +153,19 @@ struct BounceRing {
         used = at + bytes;
         const Run previous = run;
         run = {slot, bytes, disp, pe, &w};
-        if (sent[0] != &w) [[unlikely]]
-            note_sent(w);
-        if (previous.bytes != 0) previous.window->put_nbi_recorded_first(previous.src, previous.bytes, previous.pe,
-                                                                           previous.disp);
+        if (previous.bytes != 0) w.put_nbi_recorded_first(previous.src, previous.bytes, previous.pe, previous.disp);
         return true;
     }
 
-    // A copy of 1..kLeanCopyMax bytes for a put through `w`, without a
-    // refill: null when the ring is full or not attached.
+    // A copy of 1..kLeanCopyMax bytes for a put through `w`.
     [[gnu::always_inline]] const char* copy_lean_or_null(Window& w, const void* src, std::size_t bytes) {
+        (void)w;  // recorded by the first copy() (see above)
         const std::size_t at = (used + 7) & ~std::size_t(7);
         if (at + bytes > limit) [[unlikely]]
             return nullptr;
         char* slot = ring + at;
         copy_lean(slot, src, bytes);
         used = at + bytes;
-        if (sent[0] != &w) [[unlikely]]
-            note_sent(w);
         return slot;
     }
 
@@ -172,7 +175,11 @@ private:
         note_sent_slow(w);
     }
     void note_sent_slow(Window& w);  // out of line (bounce.cpp)
-    void refill();                   // out of line: issue the run, flush_local_all, reuse
+    // Out of line: issues the run, completes locally what went through the
+    // recorded windows, and reuses the ring.  A ring not yet attached gets
+    // storage owned by the calling thread (GASNet's per-thread rings; a
+    // context attaches its own before use).
+    void refill();
 };
 
 }  // namespace gasket::rt

@@ -122,13 +122,14 @@ public:
     // Remote completion of this context's MPI operations (all, or to world
     // PE `pe`), the run of its bounce ring included.
     void flush_all() {
-        if (ring_user_) ring_.issue_run();
+        const bool ring_busy = ring_.busy();  // (never busy unless ring_user_)
+        if (ring_busy) ring_.issue_run();
         if (heap_window_) heap_window_->flush_all();
         if (data_window_) data_window_->flush_all();
-        if (ring_user_) ring_.completed();
+        if (ring_busy) ring_.completed();
     }
     void flush(int pe) {
-        if (ring_user_) ring_.issue_run();
+        if (ring_.busy()) ring_.issue_run();
         if (heap_window_) heap_window_->flush(pe);
         if (data_window_) data_window_->flush(pe);
     }

@@ -20,12 +20,16 @@ namespace gasket::rt {
 enum class Completion {
     local,     // put: src reusable on return; get: dest written on return
     deferred,  // src must not change (dest is not written) until the context's quiet (nbi, bulk)
-    joined,    // put: as deferred, and a small put may join the run of the caller's bounce ring
+    joined,    // put: as deferred, and a small put that continues the previous one on both sides
+               // (source and target bytes adjacent) joins the run of the caller's ring, in place
+    local_joined,  // put: as local, and a small put is copied into the caller's ring and joins its
+                   // run when it continues the previous one at the target
     remote     // complete at the target (put) or here (get) on return: the operation, then a flush
 };
 
 // Bytes up to which a `local` put is sent from a copy in the caller's
-// bounce ring (no MPI_Win_flush_local), and a `joined` put joins its run.
+// bounce ring (no MPI_Win_flush_local), and a `joined` or `local_joined`
+// put joins its run.
 inline constexpr std::size_t kBounceMax = 1024;
 
 namespace detail {
@@ -39,17 +43,19 @@ template <bool Serialized>
 // The put entry point of both APIs: copies `bytes` from local `src` to the
 // resolved target `t` on world PE `pe`, on context `ctx` (which records
 // direct stores for its quiet; MPI operations complete with its windows'
-// flushes), as `c` says.  `ring`: the caller's bounce ring, attached (a
-// context that threads do not share, a GASNet thread), or null.  `Serialized`: no other
-// thread completes this window's operations meanwhile, so the operation is
-// recorded before the MPI call and nothing lives across it (at most
-// Window::kMaxOneCall bytes; GASNet's serialized clients).
+// flushes), as `c` says.  `ring`: the caller's bounce ring (a context's,
+// attached, that threads do not share, or a GASNet thread's), or null.
+// `Serialized`: no other thread completes this window's operations
+// meanwhile, so the operation is recorded before the MPI call and nothing
+// lives across it (at most Window::kMaxOneCall bytes; GASNet's serialized
+// clients, whose ring goes through one window: bounce.hpp's lean forms).
 template <bool Serialized = false>
 [[gnu::always_inline]] inline void put_to(Context& ctx, BounceRing* ring, const Target& t, const void* src,
                                           std::size_t bytes, int pe, Completion c) {
     if (t.direct) {
         copy_direct(t.direct, src, bytes);
-        ctx.note_direct_store();
+        if (c == Completion::remote) std::atomic_thread_fence(std::memory_order_seq_cst);  // visible now
+        else ctx.note_direct_store();
         return;
     }
     Window& w = *t.window;
@@ -60,17 +66,20 @@ template <bool Serialized = false>
                     if (const char* copy = ring->copy_lean_or_null(w, src, bytes)) [[likely]]
                         return detail::put_nbi<Serialized>(w, copy, bytes, pe, t.disp);
                 }
-                return detail::put_nbi<Serialized>(w, ring->copy(w, src, bytes), bytes, pe, t.disp);
+                return ring->put_nbi_copied(w, pe, t.disp, src, bytes);
             }
             return w.put(src, bytes, pe, t.disp);
         case Completion::joined:
+            if (ring && bytes <= kBounceMax) return ring->put_nbi_joined_in_place(w, pe, t.disp, src, bytes);
+            return detail::put_nbi<Serialized>(w, src, bytes, pe, t.disp);
+        case Completion::local_joined:
             if (ring && bytes <= kBounceMax) {
                 if (Serialized && bytes <= kLeanCopyMax && ring->put_nbi_joined_lean(w, pe, t.disp, src, bytes))
                     [[likely]]
                     return;
                 return ring->put_nbi_joined(w, pe, t.disp, src, bytes);
             }
-            return detail::put_nbi<Serialized>(w, src, bytes, pe, t.disp);
+            return w.put(src, bytes, pe, t.disp);
         case Completion::deferred: return detail::put_nbi<Serialized>(w, src, bytes, pe, t.disp);
         case Completion::remote:
             w.put_nbi(src, bytes, pe, t.disp);
@@ -79,18 +88,20 @@ template <bool Serialized = false>
 }
 
 // The get entry point of both APIs: copies `bytes` from the resolved
-// source `t` on world PE `pe` to local `dest`, as `c` says (`joined` is as
-// `deferred`).  `Serialized` as for put_to.
+// source `t` on world PE `pe` to local `dest`, as `c` says (`joined` and
+// `local_joined` are as `deferred`).  `Serialized` as for put_to.
 template <bool Serialized = false>
 [[gnu::always_inline]] inline void get_from(const Target& t, void* dest, std::size_t bytes, int pe, Completion c) {
     if (t.direct) {
         copy_direct(dest, t.direct, bytes);
+        if (c == Completion::remote) std::atomic_thread_fence(std::memory_order_seq_cst);
         return;
     }
     Window& w = *t.window;
     switch (c) {
         case Completion::local: return w.get(dest, bytes, pe, t.disp);
         case Completion::joined:
+        case Completion::local_joined:
         case Completion::deferred:
             if (Serialized) return w.get_nbi_recorded_first(dest, bytes, pe, t.disp);
             return w.get_nbi(dest, bytes, pe, t.disp);
@@ -110,7 +121,9 @@ template <bool Serialized = false>
 inline void put(Context& ctx, const char* routine, void* dest, const void* src, std::size_t bytes, int pe,
                 Completion c = Completion::local) {
     const int world = ctx.world_pe(routine, pe);
-    put_to(ctx, ctx.ring(), ctx.resolve(routine, dest, bytes, world), src, bytes, world, c);
+    const Target t = ctx.resolve(routine, dest, bytes, world);
+    if (t.direct) return put_to(ctx, nullptr, t, src, bytes, world, c);
+    put_to(ctx, ctx.ring(), t, src, bytes, world, c);
 }
 // OpenSHMEM's get: copies `bytes` from symmetric `src` on `pe` to local
 // `dest` (local: on return; deferred: by ctx's quiet).  Errors as put().
