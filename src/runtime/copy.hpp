@@ -16,7 +16,7 @@ namespace gasket::rt {
 // (docs/performance.md).  Overlapping ranges take one memmove.
 inline constexpr std::size_t kDirectChunk = std::size_t(1) << 17;
 
-inline void copy_direct(void* dst, const void* src, std::size_t bytes) {
+[[gnu::always_inline]] inline void copy_direct(void* dst, const void* src, std::size_t bytes) {
     if (bytes <= kDirectChunk) [[likely]] {
         std::memmove(dst, src, bytes);
         return;
