@@ -95,7 +95,7 @@ public:
     // `pe`, through this context's windows.  Fatal, naming `routine`, if pe
     // is out of range, addr is not symmetric, or the transfer runs past the
     // end of its segment.
-    Translation locate(const char* routine, const void* addr, std::size_t bytes, int pe) {
+    [[gnu::always_inline]] Translation locate(const char* routine, const void* addr, std::size_t bytes, int pe) {
         Job& j = job_;
         Translation t = translate(j.heap, j.data, j.n_pes, addr, bytes, pe);
         if (t.fault != Fault::none) [[unlikely]]
@@ -103,7 +103,7 @@ public:
         t.target.window = t.segment == &j.heap ? heap_window_ : data_window_;
         return t;
     }
-    Target resolve(const char* routine, const void* addr, std::size_t bytes, int pe) {
+    [[gnu::always_inline]] Target resolve(const char* routine, const void* addr, std::size_t bytes, int pe) {
         return locate(routine, addr, bytes, pe).target;
     }
 

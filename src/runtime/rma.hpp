@@ -118,7 +118,7 @@ template <bool Serialized = false>
 // until ctx's quiet (nbi; small puts may be joined).  Fatal, naming
 // `routine`, for a PE outside the team, a non-symmetric dest, or a range
 // past its segment.
-inline void put(Context& ctx, const char* routine, void* dest, const void* src, std::size_t bytes, int pe,
+[[gnu::always_inline]] inline void put(Context& ctx, const char* routine, void* dest, const void* src, std::size_t bytes, int pe,
                 Completion c = Completion::local) {
     const int world = ctx.world_pe(routine, pe);
     const Target t = ctx.resolve(routine, dest, bytes, world);
@@ -127,7 +127,7 @@ inline void put(Context& ctx, const char* routine, void* dest, const void* src, 
 }
 // OpenSHMEM's get: copies `bytes` from symmetric `src` on `pe` to local
 // `dest` (local: on return; deferred: by ctx's quiet).  Errors as put().
-inline void get(Context& ctx, const char* routine, void* dest, const void* src, std::size_t bytes, int pe,
+[[gnu::always_inline]] inline void get(Context& ctx, const char* routine, void* dest, const void* src, std::size_t bytes, int pe,
                 Completion c = Completion::local) {
     const int world = ctx.world_pe(routine, pe);
     get_from(ctx.resolve(routine, src, bytes, world), dest, bytes, world, c);

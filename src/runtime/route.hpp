@@ -37,7 +37,7 @@ struct Target {
 };
 
 // The target of byte `offset` of the segment behind `r`, through `w`.
-inline Target target_of(const Route& r, Window* w, std::size_t offset) {
+[[gnu::always_inline]] inline Target target_of(const Route& r, Window* w, std::size_t offset) {
     return {r.direct ? r.direct + offset : nullptr, w, r.disp + Displacement(offset)};
 }
 

@@ -37,7 +37,7 @@ struct Translation {
 
 // Translates symmetric `addr` for a transfer of `bytes` to `pe` of `n_pes`,
 // looking in `heap` then `data`.  Pure: no MPI, no side effects.
-inline Translation translate(Segment& heap, Segment& data, int n_pes, const void* addr, std::size_t bytes, int pe) {
+[[gnu::always_inline]] inline Translation translate(Segment& heap, Segment& data, int n_pes, const void* addr, std::size_t bytes, int pe) {
     if (static_cast<unsigned>(pe) >= static_cast<unsigned>(n_pes)) [[unlikely]]
         return {{}, nullptr, 0, Fault::bad_pe};
     Segment* seg = heap.contains(addr) ? &heap : data.contains(addr) ? &data : nullptr;
