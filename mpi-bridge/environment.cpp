@@ -80,16 +80,6 @@ Environment::~Environment() {
 
 void Environment::barrier() const { check(MPI_Barrier(world_), "MPI_Barrier"); }
 
-void Environment::barrier(void (*poll)(void*), void* context) const {
-    MPI_Request request;
-    check(MPI_Ibarrier(world_, &request), "MPI_Ibarrier");
-    for (int done = 0;;) {
-        check(MPI_Test(&request, &done, MPI_STATUS_IGNORE), "MPI_Test");
-        if (done) return;
-        poll(context);
-    }
-}
-
 int Environment::all_min(int mine) const {
     int out = mine;
     check(MPI_Allreduce(&mine, &out, 1, MPI_INT, MPI_MIN, world_), "MPI_Allreduce");

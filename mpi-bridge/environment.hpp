@@ -36,9 +36,7 @@ public:
     // node_rank_of(world rank) = rank in node(), or -1 when not on this node.
     int node_rank_of(int world_rank) const { return node_rank_of_[world_rank]; }
 
-    void barrier() const;  // MPI_Barrier on the private world communicator
-    // A barrier that calls poll(context) while it waits (MPI_Ibarrier).
-    void barrier(void (*poll)(void*), void* context) const;
+    void barrier() const;  // MPI_Barrier on the private world communicator (start-up, tear-down)
     bool thread_multiple() const { return thread_level_ == MPI_THREAD_MULTIPLE; }
     // Collectives on the private world communicator.
     int all_min(int mine) const;

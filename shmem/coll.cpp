@@ -10,12 +10,12 @@ extern "C" {
 
 void shmem_barrier_all(void) {
     constexpr const char* routine = "shmem_barrier_all";
-    rt::synchronize(routine, *rt::job(routine).world_team, true);
+    rt::barrier_all(routine);
 }
 
 void shmem_sync_all(void) {
     constexpr const char* routine = "shmem_sync_all";
-    rt::synchronize(routine, *rt::job(routine).world_team, false);
+    rt::sync_all(routine);
 }
 
 int shmem_team_sync(shmem_team_t team) {

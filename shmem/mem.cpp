@@ -5,7 +5,7 @@
 #include <limits>
 
 #include "src/runtime/job.hpp"
-#include "src/runtime/sync.hpp"
+#include "src/runtime/collective.hpp"
 
 using namespace gasket;
 

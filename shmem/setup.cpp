@@ -8,7 +8,7 @@
 
 #include "src/runtime/job.hpp"
 #include "src/runtime/start.hpp"
-#include "src/runtime/sync.hpp"
+#include "src/runtime/collective.hpp"
 #include "context.hpp"
 #include "team.hpp"
 

@@ -62,6 +62,11 @@ constexpr Elem elem_of() {
 // outstanding operations on the default context (shmem_barrier_all,
 // shmem_barrier); otherwise completes nothing (shmem_sync, shmem_sync_all).
 void synchronize(const char* routine, const Team& team, bool quiet_first);
+// quiet on the default context, then a barrier over all PEs (§9.10.1): the
+// world team's synchronize.
+inline void barrier_all(const char* routine) { synchronize(routine, *job(routine).world_team, true); }
+// A barrier over all PEs; completes nothing (§9.10.2).
+inline void sync_all(const char* routine) { synchronize(routine, *job(routine).world_team, false); }
 
 // Copies `bytes` from `source` on team PE `root` (0 <= root < n_pes,
 // checked by the caller) to `dest` on every PE; on the root too when

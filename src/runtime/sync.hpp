@@ -1,5 +1,6 @@
-// src/runtime/sync.hpp -- completion, ordering, barriers and waiting on
-// local memory (§9.10.1, §9.10.4, §9.11, §9.12).
+// src/runtime/sync.hpp -- completion and ordering on a context (§9.12):
+// quiet, fence, pe_quiet.  Barriers are collectives (collective.hpp);
+// waiting is progress.hpp's.
 #pragma once
 
 #include <atomic>
@@ -38,9 +39,5 @@ inline void fence(Context& ctx, const char* routine) {
 // the AMOs in flight as Active Messages.
 void pe_quiet(Context& ctx, const char* routine, const int* pes, std::size_t npes);
 
-// quiet on the default context, then a barrier over all PEs.
-void barrier_all(const char* routine);
-// A barrier over all PEs; completes nothing.
-void sync_all(const char* routine);
 
 }  // namespace gasket::rt
