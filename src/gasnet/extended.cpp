@@ -186,12 +186,13 @@ constexpr unsigned mode(Sync sync, bool bulk) { return unsigned(sync) | (bulk ? 
                                                   const void* src, std::size_t nbytes, Sync sync, bool bulk) {
     std::size_t offset;
     if (const rt::Route* r = lean(node, dest, nbytes, offset)) [[likely]] {
-        const rt::Target t = rt::target_of(*r, g_routes.window, offset);
         rt::Context& ctx = *g_routes.ctx;
-        if (t.direct) {  // complete at once, visible before anything that follows
-            rt::put_to(ctx, nullptr, t, src, nbytes, int(node), rt::Completion::remote);
+        if (r->direct) {  // complete at once, visible before anything that follows
+            rt::put_to(ctx, nullptr, rt::Target{r->direct + offset, nullptr, 0}, src, nbytes, int(node),
+                       rt::Completion::remote);
             return GASNET_INVALID_HANDLE;
         }
+        const rt::Target t = rt::target_of(*r, g_routes.window, offset);
         if (nbytes <= g_routes.lean_max) {
             if (sync == Sync::blocking) {  // the flush completes it locally too: no copy
                 rt::put_to(ctx, nullptr, t, src, nbytes, int(node), rt::Completion::remote);
@@ -221,11 +222,11 @@ constexpr unsigned mode(Sync sync, bool bulk) { return unsigned(sync) | (bulk ? 
                                                   std::size_t nbytes, Sync sync) {
     std::size_t offset;
     if (const rt::Route* r = lean(node, src, nbytes, offset)) [[likely]] {
-        const rt::Target t = rt::target_of(*r, g_routes.window, offset);
-        if (t.direct) {  // complete at once, visible before anything that follows
-            rt::get_from(t, dest, nbytes, int(node), rt::Completion::remote);
+        if (r->direct) {  // complete at once, visible before anything that follows
+            rt::get_from(rt::Target{r->direct + offset, nullptr, 0}, dest, nbytes, int(node), rt::Completion::remote);
             return GASNET_INVALID_HANDLE;
         }
+        const rt::Target t = rt::target_of(*r, g_routes.window, offset);
         if (nbytes <= g_routes.lean_max) {
             if (sync == Sync::blocking) {
                 rt::get_from(t, dest, nbytes, int(node), rt::Completion::remote);
