@@ -169,6 +169,15 @@ struct BounceRing {
         return slot;
     }
 
+    // copy_lean_or_null for a ring whose puts may go through two windows (a
+    // context's heap and data windows): null also when `w` is not yet
+    // recorded (the caller then takes copy(), which records it).
+    [[gnu::always_inline]] const char* copy_lean_if_sent(Window& w, const void* src, std::size_t bytes) {
+        if (sent[0] != &w && sent[1] != &w) [[unlikely]]
+            return nullptr;
+        return copy_lean_or_null(w, src, bytes);
+    }
+
 private:
     void note_sent(Window& w) {
         if (sent[0] == &w || sent[1] == &w) return;

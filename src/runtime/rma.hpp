@@ -62,8 +62,10 @@ template <bool Serialized = false>
     switch (c) {
         case Completion::local:
             if (ring && bytes <= kBounceMax) {
-                if (Serialized && bytes <= kLeanCopyMax) {
-                    if (const char* copy = ring->copy_lean_or_null(w, src, bytes)) [[likely]]
+                if (bytes <= kLeanCopyMax) {
+                    const char* copy = Serialized ? ring->copy_lean_or_null(w, src, bytes)
+                                                  : ring->copy_lean_if_sent(w, src, bytes);
+                    if (copy) [[likely]]
                         return detail::put_nbi<Serialized>(w, copy, bytes, pe, t.disp);
                 }
                 return ring->put_nbi_copied(w, pe, t.disp, src, bytes);
