@@ -12,6 +12,9 @@
  *    reply handler, a second reply, an AM request inside a handler or a
  *    No-Interrupt Section, a misused handler-safe lock) end the whole job
  *    with such a message.
+ *  - Every routine is declared GASKET_NOEXCEPT (gasket/noexcept.h):
+ *    noexcept in C++, nothing in C.  No exception leaves Gasket, not even
+ *    one thrown by a C++ handler (the process ends in std::terminate).
  *
  * Threading (§1.5): define at most one of GASNET_SEQ, GASNET_PARSYNC or
  * GASNET_PAR before including this header; with none, GASNET_SEQ is
@@ -34,6 +37,7 @@
 
 #include <gasket/gasnet_arity.h>
 #include <gasket/gasnet_config.h>
+#include <gasket/noexcept.h>
 
 #if defined(GASNET_SEQ) + defined(GASNET_PARSYNC) + defined(GASNET_PAR) > 1
 #error "gasnet.h: define only one of GASNET_SEQ, GASNET_PARSYNC, GASNET_PAR"
@@ -103,8 +107,8 @@ typedef struct {
 /* gasnet_ErrorName / gasnet_ErrorDesc (§1.6.0.1): the name ("GASNET_ERR_BAD_ARG")
  * or a one-line description of `errval`; "GASNET_ERR_UNKNOWN" for other
  * values.  The strings are static: do not modify or free them. */
-char* gasnet_ErrorName(int errval);
-char* gasnet_ErrorDesc(int errval);
+char* gasnet_ErrorName(int errval) GASKET_NOEXCEPT;
+char* gasnet_ErrorDesc(int errval) GASKET_NOEXCEPT;
 
 /* ---- §2.1 job control ----------------------------------------------- */
 
@@ -114,7 +118,7 @@ char* gasnet_ErrorDesc(int errval);
  * a bad Gasket environment variable (with a message).  A macro, so that the
  * client's thread mode reaches the library. */
 #define gasnet_init(argc, argv) gasket_gasnet_init((argc), (argv), GASKET_GASNET_THREAD_MODE)
-int gasket_gasnet_init(int* argc, char*** argv, int thread_mode);
+int gasket_gasnet_init(int* argc, char*** argv, int thread_mode) GASKET_NOEXCEPT;
 
 /* gasnet_attach (§2.1.0.2): collective.  Registers `numentries` handlers
  * from `table` (index 0 = don't care: assigned deterministically from 255
@@ -127,16 +131,17 @@ int gasket_gasnet_init(int* argc, char*** argv, int thread_mode);
  * GASNET_ERR_RESOURCE for a second call or when the segment cannot be had;
  * GASNET_ERR_BAD_ARG for a reserved/duplicate index, no free index, a NULL
  * handler, or a segsize not a page multiple or above the maximum. */
-int gasnet_attach(gasnet_handlerentry_t* table, int numentries, uintptr_t segsize, uintptr_t minheapoffset);
+int gasnet_attach(gasnet_handlerentry_t* table, int numentries, uintptr_t segsize,
+                  uintptr_t minheapoffset) GASKET_NOEXCEPT;
 
 /* Largest segsize gasnet_attach may be given on this node, in bytes
  * (§2.1.0.3): free node-shared memory (FAST) or physical memory plus swap
  * (LARGE) divided among the node's ranks, capped by GASNET_MAX_SEGSIZE;
  * a multiple of GASNET_PAGESIZE.  Between gasnet_init and gasnet_attach. */
-uintptr_t gasnet_getMaxLocalSegmentSize(void);
+uintptr_t gasnet_getMaxLocalSegmentSize(void) GASKET_NOEXCEPT;
 /* The smallest gasnet_getMaxLocalSegmentSize() of all nodes (§2.1.0.4).
  * Collective between gasnet_init and gasnet_attach. */
-uintptr_t gasnet_getMaxGlobalSegmentSize(void);
+uintptr_t gasnet_getMaxGlobalSegmentSize(void) GASKET_NOEXCEPT;
 
 /* gasnet_exit (§2.1.0.5): ends the whole job with `exitcode`; never
  * returns.  The other nodes are told; a node that is polling
@@ -147,22 +152,22 @@ uintptr_t gasnet_getMaxGlobalSegmentSize(void);
  * exited within GASKET_EXIT_TIMEOUT seconds (it computes without polling),
  * the job is ended with MPI_Abort(exitcode), so the launcher returns
  * `exitcode` and no process is left behind.  Stdio is flushed first. */
-void gasnet_exit(int exitcode);
+void gasnet_exit(int exitcode) GASKET_NOEXCEPT;
 
 /* ---- §2.2 job environment queries ----------------------------------- */
-gasnet_node_t gasnet_mynode(void); /* this node's index, 0-based */
-gasnet_node_t gasnet_nodes(void);  /* number of nodes in the job */
+gasnet_node_t gasnet_mynode(void) GASKET_NOEXCEPT; /* this node's index, 0-based */
+gasnet_node_t gasnet_nodes(void) GASKET_NOEXCEPT;  /* number of nodes in the job */
 
 /* gasnet_getSegmentInfo (§2.2.0.3): fills seginfo_table[i] (i <
  * min(numentries, gasnet_nodes())) with node i's segment base address (in
  * node i's address space) and size in bytes.  Returns GASNET_OK,
  * GASNET_ERR_NOT_INIT before gasnet_attach, GASNET_ERR_BAD_ARG for a NULL
  * table or numentries < 0. */
-int gasnet_getSegmentInfo(gasnet_seginfo_t* seginfo_table, int numentries);
+int gasnet_getSegmentInfo(gasnet_seginfo_t* seginfo_table, int numentries) GASKET_NOEXCEPT;
 
 /* gasnet_getenv (§2.2.0.4): the launching environment's value of `name`,
  * or NULL.  The launcher forwards the environment, so this is getenv. */
-char* gasnet_getenv(const char* name);
+char* gasnet_getenv(const char* name) GASKET_NOEXCEPT;
 
 /* ---- §2.3 Active Messages ------------------------------------------- */
 
@@ -204,26 +209,26 @@ char* gasnet_getenv(const char* name);
  * block while the destination's credits are used up, serving incoming
  * messages meanwhile (flow control).
  */
-#define GASKET_AM_DECLARE(M)                                                                                      \
-    int gasnet_AMRequestShort##M(gasnet_node_t dest, gasnet_handler_t handler GASKET_AM_PARAMS_##M);              \
-    int gasnet_AMRequestMedium##M(gasnet_node_t dest, gasnet_handler_t handler, void* source_addr, size_t nbytes \
-                                      GASKET_AM_PARAMS_##M);                                                      \
-    int gasnet_AMRequestLong##M(gasnet_node_t dest, gasnet_handler_t handler, void* source_addr, size_t nbytes,  \
-                                void* dest_addr GASKET_AM_PARAMS_##M);                                            \
-    int gasnet_AMRequestLongAsync##M(gasnet_node_t dest, gasnet_handler_t handler, void* source_addr,            \
-                                     size_t nbytes, void* dest_addr GASKET_AM_PARAMS_##M);                        \
-    int gasnet_AMReplyShort##M(gasnet_token_t token, gasnet_handler_t handler GASKET_AM_PARAMS_##M);              \
-    int gasnet_AMReplyMedium##M(gasnet_token_t token, gasnet_handler_t handler, void* source_addr, size_t nbytes \
-                                    GASKET_AM_PARAMS_##M);                                                        \
-    int gasnet_AMReplyLong##M(gasnet_token_t token, gasnet_handler_t handler, void* source_addr, size_t nbytes,  \
-                              void* dest_addr GASKET_AM_PARAMS_##M);
+#define GASKET_AM_DECLARE(M)                                                                                         \
+    int gasnet_AMRequestShort##M(gasnet_node_t dest, gasnet_handler_t handler GASKET_AM_PARAMS_##M) GASKET_NOEXCEPT; \
+    int gasnet_AMRequestMedium##M(gasnet_node_t dest, gasnet_handler_t handler, void* source_addr, size_t nbytes     \
+                                      GASKET_AM_PARAMS_##M) GASKET_NOEXCEPT;                                         \
+    int gasnet_AMRequestLong##M(gasnet_node_t dest, gasnet_handler_t handler, void* source_addr, size_t nbytes,      \
+                                void* dest_addr GASKET_AM_PARAMS_##M) GASKET_NOEXCEPT;                               \
+    int gasnet_AMRequestLongAsync##M(gasnet_node_t dest, gasnet_handler_t handler, void* source_addr,                \
+                                     size_t nbytes, void* dest_addr GASKET_AM_PARAMS_##M) GASKET_NOEXCEPT;           \
+    int gasnet_AMReplyShort##M(gasnet_token_t token, gasnet_handler_t handler GASKET_AM_PARAMS_##M) GASKET_NOEXCEPT; \
+    int gasnet_AMReplyMedium##M(gasnet_token_t token, gasnet_handler_t handler, void* source_addr, size_t nbytes     \
+                                    GASKET_AM_PARAMS_##M) GASKET_NOEXCEPT;                                           \
+    int gasnet_AMReplyLong##M(gasnet_token_t token, gasnet_handler_t handler, void* source_addr, size_t nbytes,      \
+                              void* dest_addr GASKET_AM_PARAMS_##M) GASKET_NOEXCEPT;
 GASKET_AM_ARITIES(GASKET_AM_DECLARE)
 #undef GASKET_AM_DECLARE
 
 /* gasnet_AMPoll (§2.3.5.1): runs the handlers of messages that have
  * arrived.  Returns GASNET_OK, or GASNET_ERR_NOT_INIT before attach.  Not
  * callable from a handler or a No-Interrupt Section (fatal). */
-int gasnet_AMPoll(void);
+int gasnet_AMPoll(void) GASKET_NOEXCEPT;
 
 /* GASNET_BLOCKUNTIL (§2.3.5.2): polls until `cond` is true; `cond` is
  * re-evaluated after every poll.  Spins, then yields the CPU between polls
@@ -233,12 +238,12 @@ int gasnet_AMPoll(void);
         unsigned gasket_blockuntil_misses_ = 0;                      \
         while (!(cond)) gasket_gasnet_block_poll(&gasket_blockuntil_misses_); \
     } while (0)
-void gasket_gasnet_block_poll(unsigned* misses); /* one poll of GASNET_BLOCKUNTIL */
+void gasket_gasnet_block_poll(unsigned* misses) GASKET_NOEXCEPT; /* one poll of GASNET_BLOCKUNTIL */
 
 /* gasnet_AMGetMsgSource (§2.3.5.3): stores the sending node of the message
  * whose handler received `token` in *srcindex.  Returns GASNET_OK, or
  * GASNET_ERR_BAD_ARG for a NULL token/srcindex. */
-int gasnet_AMGetMsgSource(gasnet_token_t token, gasnet_node_t* srcindex);
+int gasnet_AMGetMsgSource(gasnet_token_t token, gasnet_node_t* srcindex) GASKET_NOEXCEPT;
 
 /* ---- §2.4 atomicity control ----------------------------------------- */
 
@@ -246,8 +251,8 @@ int gasnet_AMGetMsgSource(gasnet_token_t token, gasnet_node_t* srcindex);
  * run in polls and on the progress thread), so these only track the
  * section for the checks of §2.4.3: nesting, and communication inside a
  * section, are fatal.  Ignored inside handlers and while holding an HSL. */
-void gasnet_hold_interrupts(void);
-void gasnet_resume_interrupts(void);
+void gasnet_hold_interrupts(void) GASKET_NOEXCEPT;
+void gasnet_resume_interrupts(void) GASKET_NOEXCEPT;
 
 /* Handler-safe locks (§2.4.4): a mutex plus the §2.4.5 checks (recursive
  * locking, unlocking out of order or a lock not held, a handler returning
@@ -259,12 +264,12 @@ typedef struct {
 } gasnet_hsl_t;
 #define GASNET_HSL_INITIALIZER {PTHREAD_MUTEX_INITIALIZER, NULL}
 
-void gasnet_hsl_init(gasnet_hsl_t* hsl);    /* fatal if the mutex cannot be made */
-void gasnet_hsl_destroy(gasnet_hsl_t* hsl); /* fatal if held */
-void gasnet_hsl_lock(gasnet_hsl_t* hsl);    /* blocks; fatal if held by this thread */
+void gasnet_hsl_init(gasnet_hsl_t* hsl) GASKET_NOEXCEPT;    /* fatal if the mutex cannot be made */
+void gasnet_hsl_destroy(gasnet_hsl_t* hsl) GASKET_NOEXCEPT; /* fatal if held */
+void gasnet_hsl_lock(gasnet_hsl_t* hsl) GASKET_NOEXCEPT;    /* blocks; fatal if held by this thread */
 /* GASNET_OK if acquired, GASNET_ERR_NOT_READY if another thread holds it. */
-int gasnet_hsl_trylock(gasnet_hsl_t* hsl);
-void gasnet_hsl_unlock(gasnet_hsl_t* hsl); /* fatal unless the last lock this thread took */
+int gasnet_hsl_trylock(gasnet_hsl_t* hsl) GASKET_NOEXCEPT;
+void gasnet_hsl_unlock(gasnet_hsl_t* hsl) GASKET_NOEXCEPT; /* fatal unless the last lock this thread took */
 
 /* ==== Chapter 3: the extended API ======================================
  * Remote memory is named by (node, address): `node` a node index, the
@@ -279,12 +284,12 @@ void gasnet_hsl_unlock(gasnet_hsl_t* hsl); /* fatal unless the last lock this th
  */
 
 /* §3.2 blocking transfers: return when the data is at its destination. */
-void gasnet_get(void *dest, gasnet_node_t node, void *src, size_t nbytes);
-void gasnet_put(gasnet_node_t node, void *dest, void *src, size_t nbytes);
-void gasnet_get_bulk(void *dest, gasnet_node_t node, void *src, size_t nbytes);
-void gasnet_put_bulk(gasnet_node_t node, void *dest, void *src, size_t nbytes);
+void gasnet_get(void *dest, gasnet_node_t node, void *src, size_t nbytes) GASKET_NOEXCEPT;
+void gasnet_put(gasnet_node_t node, void *dest, void *src, size_t nbytes) GASKET_NOEXCEPT;
+void gasnet_get_bulk(void *dest, gasnet_node_t node, void *src, size_t nbytes) GASKET_NOEXCEPT;
+void gasnet_put_bulk(gasnet_node_t node, void *dest, void *src, size_t nbytes) GASKET_NOEXCEPT;
 /* As if node ran memset(dest, val, nbytes). */
-void gasnet_memset(gasnet_node_t node, void *dest, int val, size_t nbytes);
+void gasnet_memset(gasnet_node_t node, void *dest, int val, size_t nbytes) GASKET_NOEXCEPT;
 
 /* §3.3.2 explicit-handle operations.  A handle encodes what must be
  * completed (no allocation); operations that completed at once (direct
@@ -293,60 +298,61 @@ void gasnet_memset(gasnet_node_t node, void *dest, int val, size_t nbytes);
  * `src` as soon as they return; the _bulk forms only after the operation
  * is synchronized. */
 #define GASNET_INVALID_HANDLE ((gasnet_handle_t)0)
-gasnet_handle_t gasnet_get_nb(void *dest, gasnet_node_t node, void *src, size_t nbytes);
-gasnet_handle_t gasnet_put_nb(gasnet_node_t node, void *dest, void *src, size_t nbytes);
-gasnet_handle_t gasnet_get_nb_bulk(void *dest, gasnet_node_t node, void *src, size_t nbytes);
-gasnet_handle_t gasnet_put_nb_bulk(gasnet_node_t node, void *dest, void *src, size_t nbytes);
-gasnet_handle_t gasnet_memset_nb(gasnet_node_t node, void *dest, int val, size_t nbytes);
+gasnet_handle_t gasnet_get_nb(void *dest, gasnet_node_t node, void *src, size_t nbytes) GASKET_NOEXCEPT;
+gasnet_handle_t gasnet_put_nb(gasnet_node_t node, void *dest, void *src, size_t nbytes) GASKET_NOEXCEPT;
+gasnet_handle_t gasnet_get_nb_bulk(void *dest, gasnet_node_t node, void *src, size_t nbytes) GASKET_NOEXCEPT;
+gasnet_handle_t gasnet_put_nb_bulk(gasnet_node_t node, void *dest, void *src, size_t nbytes) GASKET_NOEXCEPT;
+gasnet_handle_t gasnet_memset_nb(gasnet_node_t node, void *dest, int val, size_t nbytes) GASKET_NOEXCEPT;
 
 /* §3.3.3: wait blocks until the operation(s) completed; try returns
  * GASNET_OK when complete (the handle is then dead) or GASNET_ERR_NOT_READY.
  * The list forms overwrite completed entries with GASNET_INVALID_HANDLE;
  * some = at least one valid handle completed (or none was valid). */
-void gasnet_wait_syncnb(gasnet_handle_t handle);
-int gasnet_try_syncnb(gasnet_handle_t handle);
-void gasnet_wait_syncnb_all(gasnet_handle_t *handles, size_t numhandles);
-int gasnet_try_syncnb_all(gasnet_handle_t *handles, size_t numhandles);
-void gasnet_wait_syncnb_some(gasnet_handle_t *handles, size_t numhandles);
-int gasnet_try_syncnb_some(gasnet_handle_t *handles, size_t numhandles);
+void gasnet_wait_syncnb(gasnet_handle_t handle) GASKET_NOEXCEPT;
+int gasnet_try_syncnb(gasnet_handle_t handle) GASKET_NOEXCEPT;
+void gasnet_wait_syncnb_all(gasnet_handle_t *handles, size_t numhandles) GASKET_NOEXCEPT;
+int gasnet_try_syncnb_all(gasnet_handle_t *handles, size_t numhandles) GASKET_NOEXCEPT;
+void gasnet_wait_syncnb_some(gasnet_handle_t *handles, size_t numhandles) GASKET_NOEXCEPT;
+int gasnet_try_syncnb_some(gasnet_handle_t *handles, size_t numhandles) GASKET_NOEXCEPT;
 
 /* §3.3.4 implicit-handle operations, synchronized per thread by §3.3.5:
  * wait_* return when this thread's outstanding nbi gets / puts / both
  * (outside access regions) are complete; try_* return GASNET_OK then, or
  * GASNET_ERR_NOT_READY. */
-void gasnet_get_nbi(void *dest, gasnet_node_t node, void *src, size_t nbytes);
-void gasnet_put_nbi(gasnet_node_t node, void *dest, void *src, size_t nbytes);
-void gasnet_get_nbi_bulk(void *dest, gasnet_node_t node, void *src, size_t nbytes);
-void gasnet_put_nbi_bulk(gasnet_node_t node, void *dest, void *src, size_t nbytes);
-void gasnet_memset_nbi(gasnet_node_t node, void *dest, int val, size_t nbytes);
-void gasnet_wait_syncnbi_gets(void);
-void gasnet_wait_syncnbi_puts(void);
-void gasnet_wait_syncnbi_all(void);
-int gasnet_try_syncnbi_gets(void);
-int gasnet_try_syncnbi_puts(void);
-int gasnet_try_syncnbi_all(void);
+void gasnet_get_nbi(void *dest, gasnet_node_t node, void *src, size_t nbytes) GASKET_NOEXCEPT;
+void gasnet_put_nbi(gasnet_node_t node, void *dest, void *src, size_t nbytes) GASKET_NOEXCEPT;
+void gasnet_get_nbi_bulk(void *dest, gasnet_node_t node, void *src, size_t nbytes) GASKET_NOEXCEPT;
+void gasnet_put_nbi_bulk(gasnet_node_t node, void *dest, void *src, size_t nbytes) GASKET_NOEXCEPT;
+void gasnet_memset_nbi(gasnet_node_t node, void *dest, int val, size_t nbytes) GASKET_NOEXCEPT;
+void gasnet_wait_syncnbi_gets(void) GASKET_NOEXCEPT;
+void gasnet_wait_syncnbi_puts(void) GASKET_NOEXCEPT;
+void gasnet_wait_syncnbi_all(void) GASKET_NOEXCEPT;
+int gasnet_try_syncnbi_gets(void) GASKET_NOEXCEPT;
+int gasnet_try_syncnbi_puts(void) GASKET_NOEXCEPT;
+int gasnet_try_syncnbi_all(void) GASKET_NOEXCEPT;
 
 /* §3.3.6 access regions: nbi operations between begin and end belong to
  * the handle end returns (GASNET_INVALID_HANDLE if none needs syncing).
  * Nesting, end without begin, and nbi synchronization inside a region are
  * fatal. */
-void gasnet_begin_nbi_accessregion(void);
-gasnet_handle_t gasnet_end_nbi_accessregion(void);
+void gasnet_begin_nbi_accessregion(void) GASKET_NOEXCEPT;
+gasnet_handle_t gasnet_end_nbi_accessregion(void) GASKET_NOEXCEPT;
 
 /* §3.4 register-memory operations: 0 < nbytes <= SIZEOF_GASNET_REGISTER_VALUE_T;
  * the low-order nbytes bytes of `value` in native byte order; get_val
  * zero-extends. */
-void gasnet_put_val(gasnet_node_t node, void *dest, gasnet_register_value_t value, size_t nbytes);
-gasnet_handle_t gasnet_put_nb_val(gasnet_node_t node, void *dest, gasnet_register_value_t value, size_t nbytes);
-void gasnet_put_nbi_val(gasnet_node_t node, void *dest, gasnet_register_value_t value, size_t nbytes);
-gasnet_register_value_t gasnet_get_val(gasnet_node_t node, void *src, size_t nbytes);
+void gasnet_put_val(gasnet_node_t node, void *dest, gasnet_register_value_t value, size_t nbytes) GASKET_NOEXCEPT;
+gasnet_handle_t gasnet_put_nb_val(gasnet_node_t node, void *dest, gasnet_register_value_t value,
+                                  size_t nbytes) GASKET_NOEXCEPT;
+void gasnet_put_nbi_val(gasnet_node_t node, void *dest, gasnet_register_value_t value, size_t nbytes) GASKET_NOEXCEPT;
+gasnet_register_value_t gasnet_get_val(gasnet_node_t node, void *src, size_t nbytes) GASKET_NOEXCEPT;
 /* §3.4.3: synchronized only by gasnet_wait_syncnb_valget, which returns the
  * value (the handle holds it: no allocation). */
 typedef struct {
     gasnet_register_value_t value;
 } gasnet_valget_handle_t;
-gasnet_valget_handle_t gasnet_get_nb_val(gasnet_node_t node, void *src, size_t nbytes);
-gasnet_register_value_t gasnet_wait_syncnb_valget(gasnet_valget_handle_t handle);
+gasnet_valget_handle_t gasnet_get_nb_val(gasnet_node_t node, void *src, size_t nbytes) GASKET_NOEXCEPT;
+gasnet_register_value_t gasnet_wait_syncnb_valget(gasnet_valget_handle_t handle) GASKET_NOEXCEPT;
 
 /* §3.5 split-phase barriers over all nodes.  notify starts the barrier
  * (flags 0: named by `id`; GASNET_BARRIERFLAG_ANONYMOUS: no id;
@@ -360,14 +366,14 @@ gasnet_register_value_t gasnet_wait_syncnb_valget(gasnet_valget_handle_t handle)
  * notify, is fatal.  Nothing is completed (sync nb/nbi operations first). */
 #define GASNET_BARRIERFLAG_ANONYMOUS 1
 #define GASNET_BARRIERFLAG_MISMATCH 2
-void gasnet_barrier_notify(int id, int flags);
-int gasnet_barrier_wait(int id, int flags);
-int gasnet_barrier_try(int id, int flags);
+void gasnet_barrier_notify(int id, int flags) GASKET_NOEXCEPT;
+int gasnet_barrier_wait(int id, int flags) GASKET_NOEXCEPT;
+int gasnet_barrier_try(int id, int flags) GASKET_NOEXCEPT;
 
 /* §3.6.1 thread information: Gasket finds its per-thread state through
  * thread-local storage, so these are cheap and purely optional. */
 typedef void *gasnet_threadinfo_t;
-gasnet_threadinfo_t gasket_gasnet_threadinfo(void);
+gasnet_threadinfo_t gasket_gasnet_threadinfo(void) GASKET_NOEXCEPT;
 #define GASNET_GET_THREADINFO() gasket_gasnet_threadinfo()
 #define GASNET_POST_THREADINFO(info) \
     gasnet_threadinfo_t gasket_threadinfo_posted_ __attribute__((unused)) = (info)
@@ -379,7 +385,7 @@ gasnet_threadinfo_t gasket_gasnet_threadinfo(void);
 #define GASNET_WAIT_SPINBLOCK 2
 /* Sets how GASNET_BLOCKUNTIL waits: spin, yield at once, or spin then yield
  * (the default).  Returns GASNET_OK or GASNET_ERR_BAD_ARG. */
-int gasnet_set_waitmode(int wait_mode);
+int gasnet_set_waitmode(int wait_mode) GASKET_NOEXCEPT;
 
 #ifdef __cplusplus
 }

@@ -66,12 +66,12 @@ extern "C" {
 
 // Each operation in its plain and ctx forms: RET shmem_[ctx_]NAME_OP(PARAMS).
 #define GASKET_AMO_PAIR(RET, NAME, OP, PARAMS, CALL)                        \
-    RET shmem_##NAME##_##OP PARAMS {                                        \
+    RET shmem_##NAME##_##OP PARAMS noexcept {                               \
         const char* routine = "shmem_" #NAME "_" #OP;                       \
         rt::Context& c = shmem::default_context(routine);                                     \
         return CALL;                                                        \
     }                                                                       \
-    RET shmem_ctx_##NAME##_##OP(shmem_ctx_t ctx, GASKET_UNPAREN PARAMS) {   \
+    RET shmem_ctx_##NAME##_##OP(shmem_ctx_t ctx, GASKET_UNPAREN PARAMS) noexcept { \
         const char* routine = "shmem_ctx_" #NAME "_" #OP;                   \
         rt::Context& c = shmem::context_of(routine, ctx);             \
         return CALL;                                                        \
@@ -128,27 +128,27 @@ GASKET_BITWISE_AMO_TYPES(GASKET_AMO_BIT)
 
 // Deprecated names (Annex F.2.6): no ctx forms.
 #define GASKET_AMO_OLD_EXT(T, N)                                                                         \
-    T shmem_##N##_fetch(const T* source, int pe) {                                                       \
+    T shmem_##N##_fetch(const T* source, int pe) noexcept {                                              \
         return fetching<T>(shmem::default_context("shmem_" #N "_fetch"), "shmem_" #N "_fetch", source, AmoOp::fetch, zero<T>(), zero<T>(), pe);                    \
     }                                                                                                    \
-    void shmem_##N##_set(T* dest, T value, int pe) { posted<T>(shmem::default_context("shmem_" #N "_set"), "shmem_" #N "_set", dest, AmoOp::set, value, pe); } \
-    T shmem_##N##_swap(T* dest, T value, int pe) {                                                       \
+    void shmem_##N##_set(T* dest, T value, int pe) noexcept { posted<T>(shmem::default_context("shmem_" #N "_set"), "shmem_" #N "_set", dest, AmoOp::set, value, pe); } \
+    T shmem_##N##_swap(T* dest, T value, int pe) noexcept {                                              \
         return fetching<T>(shmem::default_context("shmem_" #N "_swap"), "shmem_" #N "_swap", dest, AmoOp::swap, value, zero<T>(), pe);                      \
     }
 GASKET_DEPRECATED_EXT_AMO_TYPES(GASKET_AMO_OLD_EXT)
 #undef GASKET_AMO_OLD_EXT
 #define GASKET_AMO_OLD_STD(T, N)                                                                         \
-    T shmem_##N##_cswap(T* dest, T cond, T value, int pe) {                                              \
+    T shmem_##N##_cswap(T* dest, T cond, T value, int pe) noexcept {                                     \
         return fetching<T>(shmem::default_context("shmem_" #N "_cswap"), "shmem_" #N "_cswap", dest, AmoOp::compare_swap, value, cond, pe);            \
     }                                                                                                    \
-    T shmem_##N##_finc(T* dest, int pe) {                                                                \
+    T shmem_##N##_finc(T* dest, int pe) noexcept {                                                       \
         return fetching<T>(shmem::default_context("shmem_" #N "_finc"), "shmem_" #N "_finc", dest, AmoOp::fetch_add, one<T>(), zero<T>(), pe);                  \
     }                                                                                                    \
-    void shmem_##N##_inc(T* dest, int pe) { posted<T>(shmem::default_context("shmem_" #N "_inc"), "shmem_" #N "_inc", dest, AmoOp::fetch_add, one<T>(), pe); } \
-    T shmem_##N##_fadd(T* dest, T value, int pe) {                                                       \
+    void shmem_##N##_inc(T* dest, int pe) noexcept { posted<T>(shmem::default_context("shmem_" #N "_inc"), "shmem_" #N "_inc", dest, AmoOp::fetch_add, one<T>(), pe); } \
+    T shmem_##N##_fadd(T* dest, T value, int pe) noexcept {                                              \
         return fetching<T>(shmem::default_context("shmem_" #N "_fadd"), "shmem_" #N "_fadd", dest, AmoOp::fetch_add, value, zero<T>(), pe);                 \
     }                                                                                                    \
-    void shmem_##N##_add(T* dest, T value, int pe) { posted<T>(shmem::default_context("shmem_" #N "_add"), "shmem_" #N "_add", dest, AmoOp::fetch_add, value, pe); }
+    void shmem_##N##_add(T* dest, T value, int pe) noexcept { posted<T>(shmem::default_context("shmem_" #N "_add"), "shmem_" #N "_add", dest, AmoOp::fetch_add, value, pe); }
 GASKET_DEPRECATED_STD_AMO_TYPES(GASKET_AMO_OLD_STD)
 #undef GASKET_AMO_OLD_STD
 

@@ -8,17 +8,17 @@ using namespace gasket;
 
 extern "C" {
 
-void shmem_barrier_all(void) {
+void shmem_barrier_all(void) noexcept {
     constexpr const char* routine = "shmem_barrier_all";
     rt::barrier_all(routine);
 }
 
-void shmem_sync_all(void) {
+void shmem_sync_all(void) noexcept {
     constexpr const char* routine = "shmem_sync_all";
     rt::sync_all(routine);
 }
 
-int shmem_team_sync(shmem_team_t team) {
+int shmem_team_sync(shmem_team_t team) noexcept {
     constexpr const char* routine = "shmem_team_sync";
     return shmem::on_team(routine, team, [&](rt::Team& t) {
         rt::synchronize(routine, t, false);
@@ -26,13 +26,13 @@ int shmem_team_sync(shmem_team_t team) {
     });
 }
 
-void shmem_barrier(int PE_start, int logPE_stride, int PE_size, long* pSync) {
+void shmem_barrier(int PE_start, int logPE_stride, int PE_size, long* pSync) noexcept {
     constexpr const char* routine = "shmem_barrier";
     shmem::check_psync(routine, pSync, SHMEM_BARRIER_SYNC_SIZE);
     rt::synchronize(routine, rt::active_set(routine, PE_start, logPE_stride, PE_size), true);
 }
 
-void shmem_sync(int PE_start, int logPE_stride, int PE_size, long* pSync) {
+void shmem_sync(int PE_start, int logPE_stride, int PE_size, long* pSync) noexcept {
     constexpr const char* routine = "shmem_sync";
     shmem::check_psync(routine, pSync, SHMEM_SYNC_SIZE);
     rt::synchronize(routine, rt::active_set(routine, PE_start, logPE_stride, PE_size), false);

@@ -45,7 +45,7 @@ void reduce_to_all(const char* routine, T* dest, const T* source, int nreduce, i
 }  // namespace
 
 #define GASKET_REDUCE_OP(TYPE, NAME, OP, ENUM)                                                              \
-    int shmem_##NAME##_##OP##_reduce(shmem_team_t team, TYPE* dest, const TYPE* source, size_t nreduce) {   \
+    int shmem_##NAME##_##OP##_reduce(shmem_team_t team, TYPE* dest, const TYPE* source, size_t nreduce) noexcept { \
         return reduce_team<TYPE>("shmem_" #NAME "_" #OP "_reduce", team, dest, source, nreduce,              \
                                  ReduceOp::ENUM);                                                           \
     }
@@ -53,16 +53,16 @@ void reduce_to_all(const char* routine, T* dest, const T* source, int nreduce, i
 #define GASKET_REDUCE_MINMAX(TYPE, NAME) GASKET_REDUCE_MINMAX_OPS(GASKET_REDUCE_OP, TYPE, NAME)
 #define GASKET_REDUCE_ARITH(TYPE, NAME)                                                                     \
     GASKET_REDUCE_ARITH_OPS(GASKET_REDUCE_OP, TYPE, NAME)                                                   \
-    int shmem_##NAME##_sum_inscan(shmem_team_t team, TYPE* dest, const TYPE* source, size_t nelems) {       \
+    int shmem_##NAME##_sum_inscan(shmem_team_t team, TYPE* dest, const TYPE* source, size_t nelems) noexcept { \
         return scan_team<TYPE>("shmem_" #NAME "_sum_inscan", team, dest, source, nelems, true);              \
     }                                                                                                       \
-    int shmem_##NAME##_sum_exscan(shmem_team_t team, TYPE* dest, const TYPE* source, size_t nelems) {       \
+    int shmem_##NAME##_sum_exscan(shmem_team_t team, TYPE* dest, const TYPE* source, size_t nelems) noexcept { \
         return scan_team<TYPE>("shmem_" #NAME "_sum_exscan", team, dest, source, nelems, false);             \
     }
 
 #define GASKET_TO_ALL_OP(TYPE, NAME, OP, ENUM)                                                              \
     void shmem_##NAME##_##OP##_to_all(TYPE* dest, const TYPE* source, int nreduce, int PE_start,            \
-                                      int logPE_stride, int PE_size, TYPE* pWrk, long* pSync) {             \
+                                      int logPE_stride, int PE_size, TYPE* pWrk, long* pSync) noexcept {    \
         reduce_to_all<TYPE>("shmem_" #NAME "_" #OP "_to_all", dest, source, nreduce, PE_start, logPE_stride, \
                             PE_size, pWrk, pSync, ReduceOp::ENUM);                                  \
     }

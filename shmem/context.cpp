@@ -85,15 +85,15 @@ std::vector<shmem_ctx_t> contexts_of(shmem_team_t team) {
 
 extern "C" {
 
-int shmem_ctx_create(long options, shmem_ctx_t* ctx) {
+int shmem_ctx_create(long options, shmem_ctx_t* ctx) noexcept {
     return shmem::create("shmem_ctx_create", SHMEM_TEAM_WORLD, options, ctx);
 }
 
-int shmem_team_create_ctx(shmem_team_t team, long options, shmem_ctx_t* ctx) {
+int shmem_team_create_ctx(shmem_team_t team, long options, shmem_ctx_t* ctx) noexcept {
     return shmem::create("shmem_team_create_ctx", team, options, ctx);
 }
 
-void shmem_ctx_destroy(shmem_ctx_t ctx) {
+void shmem_ctx_destroy(shmem_ctx_t ctx) noexcept {
     const char* routine = "shmem_ctx_destroy";
     if (ctx == SHMEM_CTX_INVALID) return;
     if (ctx == SHMEM_CTX_DEFAULT) rt::fatal(routine, "SHMEM_CTX_DEFAULT cannot be destroyed");
@@ -105,7 +105,7 @@ void shmem_ctx_destroy(shmem_ctx_t ctx) {
     shmem::destroy(routine, e);
 }
 
-int shmem_ctx_get_team(shmem_ctx_t ctx, shmem_team_t* team) {
+int shmem_ctx_get_team(shmem_ctx_t ctx, shmem_team_t* team) noexcept {
     const char* routine = "shmem_ctx_get_team";
     if (!team) rt::fatal(routine, "team is NULL");
     if (ctx == SHMEM_CTX_INVALID) {

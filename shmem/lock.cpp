@@ -50,7 +50,7 @@ void hold(long* lock, std::uint32_t ticket) {
 
 extern "C" {
 
-void shmem_set_lock(long* lock) {
+void shmem_set_lock(long* lock) noexcept {
     const char* routine = "shmem_set_lock";
     check_lock(routine, lock);
     const std::uint32_t ticket = next_ticket(rt::amo(shmem::default_context(routine), routine, lock, 8, rt::AmoOp::fetch_add, kTicket, 0, kHome));
@@ -60,7 +60,7 @@ void shmem_set_lock(long* lock) {
     hold(lock, ticket);
 }
 
-int shmem_test_lock(long* lock) {
+int shmem_test_lock(long* lock) noexcept {
     const char* routine = "shmem_test_lock";
     check_lock(routine, lock);
     const std::uint64_t word = fetch(routine, lock);
@@ -71,7 +71,7 @@ int shmem_test_lock(long* lock) {
     return 0;
 }
 
-void shmem_clear_lock(long* lock) {
+void shmem_clear_lock(long* lock) noexcept {
     const char* routine = "shmem_clear_lock";
     check_lock(routine, lock);
     std::uint32_t ticket;

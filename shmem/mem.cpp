@@ -39,9 +39,9 @@ std::size_t block_offset(const char* routine, rt::Job& j, void* ptr) {
 
 extern "C" {
 
-void* shmem_malloc(size_t size) { return allocate("shmem_malloc", size, rt::HeapAllocator::kGranule); }
+void* shmem_malloc(size_t size) noexcept { return allocate("shmem_malloc", size, rt::HeapAllocator::kGranule); }
 
-void* shmem_malloc_with_hints(size_t size, long hints) {
+void* shmem_malloc_with_hints(size_t size, long hints) noexcept {
     constexpr long known = SHMEM_MALLOC_ATOMICS_REMOTE | SHMEM_MALLOC_SIGNAL_REMOTE;
     if (hints & ~known)
         rt::fatal("shmem_malloc_with_hints", "unknown hint bits 0x%lx (known: SHMEM_MALLOC_ATOMICS_REMOTE, "
@@ -49,7 +49,7 @@ void* shmem_malloc_with_hints(size_t size, long hints) {
     return allocate("shmem_malloc_with_hints", size, rt::HeapAllocator::kGranule);
 }
 
-void* shmem_align(size_t alignment, size_t size) {
+void* shmem_align(size_t alignment, size_t size) noexcept {
     if (alignment == 0 || (alignment & (alignment - 1)) != 0 || alignment % sizeof(void*) != 0)
         rt::fatal("shmem_align", "alignment %zu is not a power of two multiple of sizeof(void*)", alignment);
     if (alignment > rt::kHeapAlignment)
@@ -58,7 +58,7 @@ void* shmem_align(size_t alignment, size_t size) {
     return allocate("shmem_align", size, alignment);
 }
 
-void* shmem_calloc(size_t count, size_t size) {
+void* shmem_calloc(size_t count, size_t size) noexcept {
     rt::Job& j = rt::job("shmem_calloc");
     if (count == 0 || size == 0) return nullptr;
     if (count > std::numeric_limits<size_t>::max() / size) {
@@ -75,14 +75,14 @@ void* shmem_calloc(size_t count, size_t size) {
     return j.heap.base + *offset;
 }
 
-void shmem_free(void* ptr) {
+void shmem_free(void* ptr) noexcept {
     if (!ptr) return;
     rt::Job& j = rt::job("shmem_free");
     rt::barrier_all("shmem_free");
     j.allocator.release(block_offset("shmem_free", j, ptr));
 }
 
-void* shmem_realloc(void* ptr, size_t size) {
+void* shmem_realloc(void* ptr, size_t size) noexcept {
     if (!ptr) return shmem_malloc(size);
     if (size == 0) {
         shmem_free(ptr);

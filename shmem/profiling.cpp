@@ -13,7 +13,7 @@ extern "C" {
 
 // §10.1.1: the library itself makes no use of the level (a profiling tool
 // that defines shmem_pcontrol does); under SHMEM_DEBUG the call is logged.
-void shmem_pcontrol(int level, ...) {
+void shmem_pcontrol(int level, ...) noexcept {
     if (rt::debug_enabled()) rt::debug("shmem_pcontrol", "level %d (no profiler is attached)", level);
 }
 

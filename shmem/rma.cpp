@@ -42,54 +42,54 @@ inline void get_blocks(rt::Context& ctx, const char* routine, void* dest, const 
 // CTXNAME are the names after "shmem_"; PTR/CPTR the pointer types; ELEM the
 // element size in bytes.
 #define GASKET_CONTIGUOUS(NAME, CTXNAME, PTR, CPTR, ELEM, OP, COMPLETION)                            \
-    void shmem_##NAME(PTR dest, CPTR source, size_t nelems, int pe) {                                  \
+    void shmem_##NAME(PTR dest, CPTR source, size_t nelems, int pe) noexcept {                         \
         OP<ELEM>(shmem::default_context("shmem_" #NAME), "shmem_" #NAME, dest, source, nelems, pe,   \
                  Completion::COMPLETION);                                                              \
     }                                                                                                  \
-    void shmem_##CTXNAME(shmem_ctx_t ctx, PTR dest, CPTR source, size_t nelems, int pe) {              \
+    void shmem_##CTXNAME(shmem_ctx_t ctx, PTR dest, CPTR source, size_t nelems, int pe) noexcept {     \
         const char* routine = "shmem_" #CTXNAME;                                                       \
         OP<ELEM>(shmem::context_of(routine, ctx), routine, dest, source, nelems, pe,                   \
                  Completion::COMPLETION);                                                              \
     }
 #define GASKET_STRIDED(NAME, CTXNAME, PTR, CPTR, ELEM, OP)                                             \
-    void shmem_##NAME(PTR dest, CPTR source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) {    \
+    void shmem_##NAME(PTR dest, CPTR source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) noexcept { \
         OP<ELEM>(shmem::default_context("shmem_" #NAME), "shmem_" #NAME, dest, source, dst, sst, 1,  \
                  nelems, pe);                                                                          \
     }                                                                                                  \
     void shmem_##CTXNAME(shmem_ctx_t ctx, PTR dest, CPTR source, ptrdiff_t dst, ptrdiff_t sst,         \
-                         size_t nelems, int pe) {                                                      \
+                         size_t nelems, int pe) noexcept {                                             \
         const char* routine = "shmem_" #CTXNAME;                                                       \
         OP<ELEM>(shmem::context_of(routine, ctx), routine, dest, source, dst, sst, 1, nelems, pe);     \
     }
 #define GASKET_BLOCKED(NAME, CTXNAME, PTR, CPTR, ELEM, OP)                                             \
     void shmem_##NAME(PTR dest, CPTR source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,               \
-                      size_t nblocks, int pe) {                                                        \
+                      size_t nblocks, int pe) noexcept {                                               \
         OP<ELEM>(shmem::default_context("shmem_" #NAME), "shmem_" #NAME, dest, source, dst, sst,     \
                  bsize, nblocks, pe);                                                                  \
     }                                                                                                  \
     void shmem_##CTXNAME(shmem_ctx_t ctx, PTR dest, CPTR source, ptrdiff_t dst, ptrdiff_t sst,         \
-                         size_t bsize, size_t nblocks, int pe) {                                       \
+                         size_t bsize, size_t nblocks, int pe) noexcept {                              \
         const char* routine = "shmem_" #CTXNAME;                                                       \
         OP<ELEM>(shmem::context_of(routine, ctx), routine, dest, source, dst, sst, bsize, nblocks, pe); \
     }
 // Single elements: p and g.
 #define GASKET_SINGLE(TYPE, NAME)                                                                      \
-    void shmem_##NAME##_p(TYPE* dest, TYPE value, int pe) {                                            \
+    void shmem_##NAME##_p(TYPE* dest, TYPE value, int pe) noexcept {                                   \
         const char* routine = "shmem_" #NAME "_p";                                                     \
         rt::put(shmem::default_context(routine), routine, dest, &value, sizeof(TYPE), pe);             \
     }                                                                                                  \
-    void shmem_ctx_##NAME##_p(shmem_ctx_t ctx, TYPE* dest, TYPE value, int pe) {                       \
+    void shmem_ctx_##NAME##_p(shmem_ctx_t ctx, TYPE* dest, TYPE value, int pe) noexcept {              \
         const char* routine = "shmem_ctx_" #NAME "_p";                                                 \
         put_elems<sizeof(TYPE)>(shmem::context_of(routine, ctx), routine, dest, &value, 1, pe,         \
                                 Completion::local);                                                    \
     }                                                                                                  \
-    TYPE shmem_##NAME##_g(const TYPE* source, int pe) {                                                \
+    TYPE shmem_##NAME##_g(const TYPE* source, int pe) noexcept {                                       \
         TYPE value;                                                                                    \
         const char* routine = "shmem_" #NAME "_g";                                                     \
         rt::get(shmem::default_context(routine), routine, &value, source, sizeof(TYPE), pe);           \
         return value;                                                                                  \
     }                                                                                                  \
-    TYPE shmem_ctx_##NAME##_g(shmem_ctx_t ctx, const TYPE* source, int pe) {                           \
+    TYPE shmem_ctx_##NAME##_g(shmem_ctx_t ctx, const TYPE* source, int pe) noexcept {                  \
         const char* routine = "shmem_ctx_" #NAME "_g";                                                 \
         TYPE value;                                                                                    \
         get_elems<sizeof(TYPE)>(shmem::context_of(routine, ctx), routine, &value, source, 1, pe,       \

@@ -35,7 +35,7 @@ gasket_shmem_session& session_of(const char* routine, shmem_ctx_t ctx) {
 extern "C" {
 
 void shmem_ctx_session_start(shmem_ctx_t ctx, long options, const shmem_ctx_session_config_t* config,
-                             long config_mask) {
+                             long config_mask) noexcept {
     const char* routine = "shmem_ctx_session_start";
     if (ctx == SHMEM_CTX_INVALID) return;
     gasket_shmem_session& s = session_of(routine, ctx);
@@ -53,7 +53,7 @@ void shmem_ctx_session_start(shmem_ctx_t ctx, long options, const shmem_ctx_sess
               static_cast<void*>(ctx), s.options, s.total_ops);
 }
 
-void shmem_ctx_session_stop(shmem_ctx_t ctx) {
+void shmem_ctx_session_stop(shmem_ctx_t ctx) noexcept {
     const char* routine = "shmem_ctx_session_stop";
     if (ctx == SHMEM_CTX_INVALID) return;
     session_of(routine, ctx) = {};

@@ -99,18 +99,18 @@ extern "C" {
 
 shmem_ctx_t const gasket_shmem_ctx_default = reinterpret_cast<shmem_ctx_t>(&g_default_ctx);
 
-void shmem_init(void) {
+void shmem_init(void) noexcept {
     if (start("shmem_init", SHMEM_THREAD_SINGLE, nullptr) != 0) rt::abort_job(1);
 }
 
-int shmem_init_thread(int requested, int* provided) { return start("shmem_init_thread", requested, provided); }
+int shmem_init_thread(int requested, int* provided) noexcept { return start("shmem_init_thread", requested, provided); }
 
-void shmem_query_thread(int* provided) {
+void shmem_query_thread(int* provided) noexcept {
     rt::job("shmem_query_thread");
     if (provided) *provided = g_thread_level;
 }
 
-void shmem_finalize(void) {
+void shmem_finalize(void) noexcept {
     if (!rt::g_job) return;  // after the last finalize: nothing left to do
     rt::barrier_all("shmem_finalize");
     if (--rt::g_job->init_count > 0) return;
@@ -120,30 +120,30 @@ void shmem_finalize(void) {
     rt::set_message_context(-1, false);
 }
 
-void shmem_query_initialized(int* initialized) {
+void shmem_query_initialized(int* initialized) noexcept {
     if (initialized) *initialized = rt::g_job != nullptr;
 }
 
-void shmem_global_exit(int status) {
+void shmem_global_exit(int status) noexcept {
     std::fflush(stdout);
     std::fflush(stderr);
     rt::abort_job(status);
 }
 
-int shmem_my_pe(void) { return rt::job("shmem_my_pe").my_pe; }
-int shmem_n_pes(void) { return rt::job("shmem_n_pes").n_pes; }
+int shmem_my_pe(void) noexcept { return rt::job("shmem_my_pe").my_pe; }
+int shmem_n_pes(void) noexcept { return rt::job("shmem_n_pes").n_pes; }
 
-int shmem_pe_accessible(int pe) {
+int shmem_pe_accessible(int pe) noexcept {
     const rt::Job& j = rt::job("shmem_pe_accessible");
     return pe >= 0 && pe < j.n_pes;
 }
 
-int shmem_addr_accessible(const void* addr, int pe) {
+int shmem_addr_accessible(const void* addr, int pe) noexcept {
     rt::Job& j = rt::job("shmem_addr_accessible");
     return pe >= 0 && pe < j.n_pes && j.segment_of(addr) != nullptr;
 }
 
-void* shmem_ptr(const void* dest, int pe) {
+void* shmem_ptr(const void* dest, int pe) noexcept {
     rt::Job& j = rt::job("shmem_ptr");
     if (pe < 0 || pe >= j.n_pes) return nullptr;
     rt::Segment* seg = j.segment_of(dest);
@@ -151,12 +151,12 @@ void* shmem_ptr(const void* dest, int pe) {
     return seg->direct(pe) + seg->offset_of(dest);
 }
 
-void shmem_info_get_version(int* major, int* minor) {
+void shmem_info_get_version(int* major, int* minor) noexcept {
     if (major) *major = SHMEM_MAJOR_VERSION;
     if (minor) *minor = SHMEM_MINOR_VERSION;
 }
 
-void shmem_info_get_name(char* name) {
+void shmem_info_get_name(char* name) noexcept {
     if (!name) rt::fatal("shmem_info_get_name", "name is NULL");
     std::strncpy(name, SHMEM_VENDOR_STRING, SHMEM_MAX_NAME_LEN - 1);
     name[SHMEM_MAX_NAME_LEN - 1] = '\0';

@@ -48,11 +48,11 @@ extern "C" {
 
 #define GASKET_PUT_SIGNAL_FORMS(NAME, CTXNAME, PTR, CPTR, ELEM)                                                \
     void shmem_##NAME(PTR dest, CPTR source, size_t nelems, uint64_t* sig_addr, uint64_t signal, int sig_op,   \
-                      int pe) {                                                                                \
+                      int pe) noexcept {                                                                       \
         put_signal(shmem::default_context("shmem_" #NAME), "shmem_" #NAME, dest, source, nelems * (ELEM), sig_addr, signal, sig_op, pe);      \
     }                                                                                                          \
     void shmem_##CTXNAME(shmem_ctx_t ctx, PTR dest, CPTR source, size_t nelems, uint64_t* sig_addr,            \
-                         uint64_t signal, int sig_op, int pe) {                                                \
+                         uint64_t signal, int sig_op, int pe) noexcept {                                       \
         const char* routine = "shmem_" #CTXNAME;                                                               \
         put_signal(shmem::context_of(routine, ctx), routine, dest, source, nelems * (ELEM), sig_addr, signal,  \
                    sig_op, pe);                                                                                \
@@ -73,10 +73,10 @@ GASKET_PUT_SIGNAL_FORMS(putmem_signal_nbi, ctx_putmem_signal_nbi, void*, const v
 #undef GASKET_PUT_SIGNAL_FORMS
 
 #define GASKET_SIGNAL_UPDATE(NAME, OP)                                                                         \
-    void(shmem_signal_##NAME)(uint64_t * sig_addr, uint64_t signal, int pe) {                                  \
+    void(shmem_signal_##NAME)(uint64_t * sig_addr, uint64_t signal, int pe) noexcept {                         \
         signal_update(shmem::default_context("shmem_signal_" #NAME), "shmem_signal_" #NAME, sig_addr, signal, OP, pe);                               \
     }                                                                                                          \
-    void shmem_ctx_signal_##NAME(shmem_ctx_t ctx, uint64_t* sig_addr, uint64_t signal, int pe) {               \
+    void shmem_ctx_signal_##NAME(shmem_ctx_t ctx, uint64_t* sig_addr, uint64_t signal, int pe) noexcept {      \
         const char* routine = "shmem_ctx_signal_" #NAME;                                                       \
         signal_update(shmem::context_of(routine, ctx), routine, sig_addr, signal, OP, pe);                     \
     }
@@ -84,7 +84,7 @@ GASKET_SIGNAL_UPDATE(add, rt::AmoOp::fetch_add)
 GASKET_SIGNAL_UPDATE(set, rt::AmoOp::set)
 #undef GASKET_SIGNAL_UPDATE
 
-uint64_t shmem_signal_fetch(const uint64_t* sig_addr) {
+uint64_t shmem_signal_fetch(const uint64_t* sig_addr) noexcept {
     rt::Job& j = rt::job("shmem_signal_fetch");
     if (!j.segment_of(sig_addr)) j.not_symmetric("shmem_signal_fetch", sig_addr, j.my_pe);
     return std::atomic_ref<uint64_t>(*const_cast<uint64_t*>(sig_addr)).load(std::memory_order_acquire);

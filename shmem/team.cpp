@@ -65,17 +65,17 @@ extern "C" {
 shmem_team_t const gasket_shmem_team_world = &g_world;
 shmem_team_t const gasket_shmem_team_shared = &g_shared;
 
-int shmem_team_my_pe(shmem_team_t team) {
+int shmem_team_my_pe(shmem_team_t team) noexcept {
     if (team == SHMEM_TEAM_INVALID) return -1;
     return shmem::team_of("shmem_team_my_pe", team).my_pe();
 }
 
-int shmem_team_n_pes(shmem_team_t team) {
+int shmem_team_n_pes(shmem_team_t team) noexcept {
     if (team == SHMEM_TEAM_INVALID) return -1;
     return shmem::team_of("shmem_team_n_pes", team).n_pes();
 }
 
-int shmem_team_get_config(shmem_team_t team, long config_mask, shmem_team_config_t* config) {
+int shmem_team_get_config(shmem_team_t team, long config_mask, shmem_team_config_t* config) noexcept {
     const char* routine = "shmem_team_get_config";
     if (team == SHMEM_TEAM_INVALID) return 1;
     const rt::Team& t = shmem::team_of(routine, team);
@@ -89,7 +89,7 @@ int shmem_team_get_config(shmem_team_t team, long config_mask, shmem_team_config
     return 0;
 }
 
-int shmem_team_translate_pe(shmem_team_t src_team, int src_pe, shmem_team_t dest_team) {
+int shmem_team_translate_pe(shmem_team_t src_team, int src_pe, shmem_team_t dest_team) noexcept {
     const char* routine = "shmem_team_translate_pe";
     if (src_team == SHMEM_TEAM_INVALID || dest_team == SHMEM_TEAM_INVALID) return -1;
     const rt::Team& src = shmem::team_of(routine, src_team);
@@ -99,7 +99,7 @@ int shmem_team_translate_pe(shmem_team_t src_team, int src_pe, shmem_team_t dest
 }
 
 int shmem_team_split_strided(shmem_team_t parent_team, int start, int stride, int size,
-                             const shmem_team_config_t* config, long config_mask, shmem_team_t* new_team) {
+                             const shmem_team_config_t* config, long config_mask, shmem_team_t* new_team) noexcept {
     const char* routine = "shmem_team_split_strided";
     if (!new_team) rt::fatal(routine, "new_team is NULL");
     *new_team = SHMEM_TEAM_INVALID;
@@ -122,7 +122,7 @@ int shmem_team_split_strided(shmem_team_t parent_team, int start, int stride, in
 
 int shmem_team_split_2d(shmem_team_t parent_team, int xrange, const shmem_team_config_t* xaxis_config,
                         long xaxis_mask, shmem_team_t* xaxis_team, const shmem_team_config_t* yaxis_config,
-                        long yaxis_mask, shmem_team_t* yaxis_team) {
+                        long yaxis_mask, shmem_team_t* yaxis_team) noexcept {
     const char* routine = "shmem_team_split_2d";
     if (!xaxis_team || !yaxis_team) rt::fatal(routine, "xaxis_team or yaxis_team is NULL");
     *xaxis_team = *yaxis_team = SHMEM_TEAM_INVALID;
@@ -142,7 +142,7 @@ int shmem_team_split_2d(shmem_team_t parent_team, int xrange, const shmem_team_c
     return 0;
 }
 
-void shmem_team_destroy(shmem_team_t team) {
+void shmem_team_destroy(shmem_team_t team) noexcept {
     const char* routine = "shmem_team_destroy";
     if (team == SHMEM_TEAM_INVALID) return;
     shmem::team_of(routine, team);
@@ -162,7 +162,7 @@ void shmem_team_destroy(shmem_team_t team) {
     delete team;
 }
 
-void* shmem_team_ptr(shmem_team_t team, const void* dest, int pe) {
+void* shmem_team_ptr(shmem_team_t team, const void* dest, int pe) noexcept {
     const char* routine = "shmem_team_ptr";
     if (team == SHMEM_TEAM_INVALID) return nullptr;
     const rt::Team& t = shmem::team_of(routine, team);

@@ -134,49 +134,49 @@ extern "C" {
 // The entry points for M arguments: the arguments go into an array (a
 // leading 0 keeps it non-empty for M = 0) and one shared routine sends.
 #define GASKET_AM_DEFINE(M)                                                                                        \
-    int gasnet_AMRequestShort##M(gasnet_node_t dest, gasnet_handler_t handler GASKET_AM_PARAMS_##M) {              \
+    int gasnet_AMRequestShort##M(gasnet_node_t dest, gasnet_handler_t handler GASKET_AM_PARAMS_##M) noexcept {     \
         const gasnet_handlerarg_t args[] = {0 GASKET_AM_VALUES_##M};                                              \
         return gasnet::request("gasnet_AMRequestShort" #M, dest, handler, AmCategory::short_am, nullptr, 0,        \
                                nullptr, M, args + 1);                                                              \
     }                                                                                                              \
     int gasnet_AMRequestMedium##M(gasnet_node_t dest, gasnet_handler_t handler, void* source_addr,                \
-                                  size_t nbytes GASKET_AM_PARAMS_##M) {                                            \
+                                  size_t nbytes GASKET_AM_PARAMS_##M) noexcept {                                   \
         const gasnet_handlerarg_t args[] = {0 GASKET_AM_VALUES_##M};                                              \
         return gasnet::request("gasnet_AMRequestMedium" #M, dest, handler, AmCategory::medium, source_addr,       \
                                nbytes, nullptr, M, args + 1);                                                      \
     }                                                                                                              \
     int gasnet_AMRequestLong##M(gasnet_node_t dest, gasnet_handler_t handler, void* source_addr, size_t nbytes,   \
-                                void* dest_addr GASKET_AM_PARAMS_##M) {                                            \
+                                void* dest_addr GASKET_AM_PARAMS_##M) noexcept {                                   \
         const gasnet_handlerarg_t args[] = {0 GASKET_AM_VALUES_##M};                                              \
         return gasnet::request("gasnet_AMRequestLong" #M, dest, handler, AmCategory::long_am, source_addr, nbytes, \
                                dest_addr, M, args + 1);                                                            \
     }                                                                                                              \
     int gasnet_AMRequestLongAsync##M(gasnet_node_t dest, gasnet_handler_t handler, void* source_addr,             \
-                                     size_t nbytes, void* dest_addr GASKET_AM_PARAMS_##M) {                        \
+                                     size_t nbytes, void* dest_addr GASKET_AM_PARAMS_##M) noexcept {               \
         const gasnet_handlerarg_t args[] = {0 GASKET_AM_VALUES_##M};                                              \
         return gasnet::request("gasnet_AMRequestLongAsync" #M, dest, handler, AmCategory::long_am, source_addr,   \
                                nbytes, dest_addr, M, args + 1);                                                    \
     }                                                                                                              \
-    int gasnet_AMReplyShort##M(gasnet_token_t token, gasnet_handler_t handler GASKET_AM_PARAMS_##M) {              \
+    int gasnet_AMReplyShort##M(gasnet_token_t token, gasnet_handler_t handler GASKET_AM_PARAMS_##M) noexcept {     \
         const gasnet_handlerarg_t args[] = {0 GASKET_AM_VALUES_##M};                                              \
         return gasnet::reply("gasnet_AMReplyShort" #M, token, handler, AmCategory::short_am, nullptr, 0, nullptr, \
                              M, args + 1);                                                                         \
     }                                                                                                              \
     int gasnet_AMReplyMedium##M(gasnet_token_t token, gasnet_handler_t handler, void* source_addr,                \
-                                size_t nbytes GASKET_AM_PARAMS_##M) {                                              \
+                                size_t nbytes GASKET_AM_PARAMS_##M) noexcept {                                     \
         const gasnet_handlerarg_t args[] = {0 GASKET_AM_VALUES_##M};                                              \
         return gasnet::reply("gasnet_AMReplyMedium" #M, token, handler, AmCategory::medium, source_addr, nbytes,  \
                              nullptr, M, args + 1);                                                                \
     }                                                                                                              \
     int gasnet_AMReplyLong##M(gasnet_token_t token, gasnet_handler_t handler, void* source_addr, size_t nbytes,    \
-                              void* dest_addr GASKET_AM_PARAMS_##M) {                                              \
+                              void* dest_addr GASKET_AM_PARAMS_##M) noexcept {                                     \
         const gasnet_handlerarg_t args[] = {0 GASKET_AM_VALUES_##M};                                              \
         return gasnet::reply("gasnet_AMReplyLong" #M, token, handler, AmCategory::long_am, source_addr, nbytes,   \
                              dest_addr, M, args + 1);                                                              \
     }
 GASKET_AM_ARITIES(GASKET_AM_DEFINE)
 
-int gasnet_AMPoll(void) {
+int gasnet_AMPoll(void) noexcept {
     rt::Job* job = gasnet::attached_job("gasnet_AMPoll");
     if (!job) [[unlikely]]
         return GASNET_ERR_NOT_INIT;
@@ -185,7 +185,7 @@ int gasnet_AMPoll(void) {
     return GASNET_OK;
 }
 
-void gasket_gasnet_block_poll(unsigned* misses) {
+void gasket_gasnet_block_poll(unsigned* misses) noexcept {
     rt::Job* job = gasnet::attached_job("GASNET_BLOCKUNTIL");
     if (!job) [[unlikely]]
         rt::fatal("GASNET_BLOCKUNTIL", "cannot wait before gasnet_attach: no message could arrive");
@@ -199,7 +199,7 @@ void gasket_gasnet_block_poll(unsigned* misses) {
     if (mode == GASNET_WAIT_BLOCK || (mode == GASNET_WAIT_SPINBLOCK && ++*misses > 256)) sched_yield();
 }
 
-int gasnet_AMGetMsgSource(gasnet_token_t token, gasnet_node_t* srcindex) {
+int gasnet_AMGetMsgSource(gasnet_token_t token, gasnet_node_t* srcindex) noexcept {
     if (!token || !srcindex) {
         rt::error("gasnet_AMGetMsgSource", "token %p or srcindex %p is NULL", static_cast<void*>(token),
                   static_cast<void*>(srcindex));

@@ -35,7 +35,7 @@ void took(const char* routine, gasnet_hsl_t* hsl, AmThreadState& t) {
 
 extern "C" {
 
-void gasnet_hold_interrupts(void) {
+void gasnet_hold_interrupts(void) noexcept {
     AmThreadState& t = am_thread_state();
     if (t.handler_depth > 0 || t.held_locks > 0) return;  // ignored there (§2.4.3, §2.4.5)
     if (t.nis_depth > 0)
@@ -43,7 +43,7 @@ void gasnet_hold_interrupts(void) {
     ++t.nis_depth;
 }
 
-void gasnet_resume_interrupts(void) {
+void gasnet_resume_interrupts(void) noexcept {
     AmThreadState& t = am_thread_state();
     if (t.handler_depth > 0 || t.held_locks > 0) return;
     if (t.nis_depth == 0)
@@ -51,20 +51,20 @@ void gasnet_resume_interrupts(void) {
     --t.nis_depth;
 }
 
-void gasnet_hsl_init(gasnet_hsl_t* hsl) {
+void gasnet_hsl_init(gasnet_hsl_t* hsl) noexcept {
     check_hsl("gasnet_hsl_init", hsl);
     if (int rc = pthread_mutex_init(&hsl->mutex, nullptr)) fatal("gasnet_hsl_init", "pthread_mutex_init failed (%d)", rc);
     hsl->owner = nullptr;
 }
 
-void gasnet_hsl_destroy(gasnet_hsl_t* hsl) {
+void gasnet_hsl_destroy(gasnet_hsl_t* hsl) noexcept {
     check_hsl("gasnet_hsl_destroy", hsl);
     if (owner_of(hsl)) fatal("gasnet_hsl_destroy", "lock %p is held (GASNet 1.8 §2.4.4)", static_cast<void*>(hsl));
     if (int rc = pthread_mutex_destroy(&hsl->mutex))
         fatal("gasnet_hsl_destroy", "pthread_mutex_destroy of lock %p failed (%d)", static_cast<void*>(hsl), rc);
 }
 
-void gasnet_hsl_lock(gasnet_hsl_t* hsl) {
+void gasnet_hsl_lock(gasnet_hsl_t* hsl) noexcept {
     check_hsl("gasnet_hsl_lock", hsl);
     AmThreadState& t = am_thread_state();
     if (owner_of(hsl) == &t)
@@ -75,7 +75,7 @@ void gasnet_hsl_lock(gasnet_hsl_t* hsl) {
     took("gasnet_hsl_lock", hsl, t);
 }
 
-int gasnet_hsl_trylock(gasnet_hsl_t* hsl) {
+int gasnet_hsl_trylock(gasnet_hsl_t* hsl) noexcept {
     check_hsl("gasnet_hsl_trylock", hsl);
     AmThreadState& t = am_thread_state();
     if (owner_of(hsl) == &t)
@@ -88,7 +88,7 @@ int gasnet_hsl_trylock(gasnet_hsl_t* hsl) {
     return GASNET_OK;
 }
 
-void gasnet_hsl_unlock(gasnet_hsl_t* hsl) {
+void gasnet_hsl_unlock(gasnet_hsl_t* hsl) noexcept {
     check_hsl("gasnet_hsl_unlock", hsl);
     AmThreadState& t = am_thread_state();
     if (owner_of(hsl) != &t)

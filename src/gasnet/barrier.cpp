@@ -52,7 +52,7 @@ using gasnet::g_state;
 
 extern "C" {
 
-void gasnet_barrier_notify(int id, int flags) {
+void gasnet_barrier_notify(int id, int flags) noexcept {
     const char* routine = "gasnet_barrier_notify";
     rt::SplitPhaseBarrier& b = gasnet::barrier(routine);
     gasnet::check_flags(routine, flags);
@@ -67,7 +67,7 @@ void gasnet_barrier_notify(int id, int flags) {
     g_state.barrier_flags = flags;
 }
 
-int gasnet_barrier_wait(int id, int flags) {
+int gasnet_barrier_wait(int id, int flags) noexcept {
     const char* routine = "gasnet_barrier_wait";
     rt::SplitPhaseBarrier& b = gasnet::barrier(routine);
     gasnet::check_notified(routine);
@@ -87,7 +87,7 @@ int gasnet_barrier_wait(int id, int flags) {
     return gasnet::outcome(max, id, flags);
 }
 
-int gasnet_barrier_try(int id, int flags) {
+int gasnet_barrier_try(int id, int flags) noexcept {
     const char* routine = "gasnet_barrier_try";
     rt::SplitPhaseBarrier& b = gasnet::barrier(routine);
     gasnet::check_notified(routine);

@@ -126,17 +126,17 @@ using gasket::gasnet::g_state;
 
 extern "C" {
 
-char* gasnet_ErrorName(int errval) {
+char* gasnet_ErrorName(int errval) noexcept {
     const auto* e = gasnet::find_error(errval);
     return const_cast<char*>(e ? e->name : "GASNET_ERR_UNKNOWN");
 }
 
-char* gasnet_ErrorDesc(int errval) {
+char* gasnet_ErrorDesc(int errval) noexcept {
     const auto* e = gasnet::find_error(errval);
     return const_cast<char*>(e ? e->desc : "Unknown GASNet error code");
 }
 
-int gasket_gasnet_init(int* argc, char*** argv, int thread_mode) {
+int gasket_gasnet_init(int* argc, char*** argv, int thread_mode) noexcept {
     (void)argc;
     (void)argv;
     const char* routine = "gasnet_init";
@@ -164,7 +164,7 @@ int gasket_gasnet_init(int* argc, char*** argv, int thread_mode) {
     return GASNET_OK;
 }
 
-int gasnet_attach(gasnet_handlerentry_t* table, int numentries, uintptr_t segsize, uintptr_t minheapoffset) {
+int gasnet_attach(gasnet_handlerentry_t* table, int numentries, uintptr_t segsize, uintptr_t minheapoffset) noexcept {
     (void)minheapoffset;
     const char* routine = "gasnet_attach";
     if (!g_state.initialized) {
@@ -210,16 +210,16 @@ int gasnet_attach(gasnet_handlerentry_t* table, int numentries, uintptr_t segsiz
     return GASNET_OK;
 }
 
-uintptr_t gasnet_getMaxLocalSegmentSize(void) {
+uintptr_t gasnet_getMaxLocalSegmentSize(void) noexcept {
     return gasnet::max_local_segment(gasnet::initialized_job("gasnet_getMaxLocalSegmentSize"));
 }
 
-uintptr_t gasnet_getMaxGlobalSegmentSize(void) {
+uintptr_t gasnet_getMaxGlobalSegmentSize(void) noexcept {
     rt::Job& job = gasnet::initialized_job("gasnet_getMaxGlobalSegmentSize");
     return job.env->all_min((unsigned long)gasnet::max_local_segment(job));
 }
 
-void gasnet_exit(int exitcode) {
+void gasnet_exit(int exitcode) noexcept {
     std::fflush(nullptr);
     if (!g_state.initialized || !rt::g_job) std::exit(exitcode);
     // From a handler (perhaps on the progress thread) nothing can be shut
@@ -233,11 +233,11 @@ void gasnet_exit(int exitcode) {
     std::exit(exitcode);
 }
 
-gasnet_node_t gasnet_mynode(void) { return gasnet_node_t(gasnet::initialized_job("gasnet_mynode").my_pe); }
+gasnet_node_t gasnet_mynode(void) noexcept { return gasnet_node_t(gasnet::initialized_job("gasnet_mynode").my_pe); }
 
-gasnet_node_t gasnet_nodes(void) { return gasnet_node_t(gasnet::initialized_job("gasnet_nodes").n_pes); }
+gasnet_node_t gasnet_nodes(void) noexcept { return gasnet_node_t(gasnet::initialized_job("gasnet_nodes").n_pes); }
 
-int gasnet_getSegmentInfo(gasnet_seginfo_t* seginfo_table, int numentries) {
+int gasnet_getSegmentInfo(gasnet_seginfo_t* seginfo_table, int numentries) noexcept {
     const char* routine = "gasnet_getSegmentInfo";
     if (!gasnet::attached_job(routine)) return GASNET_ERR_NOT_INIT;
     if (numentries < 0 || (numentries > 0 && !seginfo_table)) {
@@ -249,9 +249,9 @@ int gasnet_getSegmentInfo(gasnet_seginfo_t* seginfo_table, int numentries) {
     return GASNET_OK;
 }
 
-char* gasnet_getenv(const char* name) { return name ? std::getenv(name) : nullptr; }
+char* gasnet_getenv(const char* name) noexcept { return name ? std::getenv(name) : nullptr; }
 
-int gasnet_set_waitmode(int wait_mode) {
+int gasnet_set_waitmode(int wait_mode) noexcept {
     if (wait_mode != GASNET_WAIT_SPIN && wait_mode != GASNET_WAIT_BLOCK && wait_mode != GASNET_WAIT_SPINBLOCK) {
         rt::error("gasnet_set_waitmode", "wait_mode %d is not GASNET_WAIT_SPIN, _BLOCK or _SPINBLOCK", wait_mode);
         return GASNET_ERR_BAD_ARG;
