@@ -18,6 +18,9 @@
  */
 #ifndef GASKET_SHMEM_COLL_GENERIC_H
 #define GASKET_SHMEM_COLL_GENERIC_H
+/* The _Generic association lists (TYPE: routine,) are laid out by hand, one
+ * a line: clang-format cannot parse them inside macros. */
+/* clang-format off */
 
 #define GASKET_ASSOC_alltoall(T, N) T: shmem_##N##_alltoall,
 #define GASKET_ASSOC_alltoalls(T, N) T: shmem_##N##_alltoalls,

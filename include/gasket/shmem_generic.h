@@ -24,6 +24,9 @@
  */
 #ifndef GASKET_SHMEM_GENERIC_H
 #define GASKET_SHMEM_GENERIC_H
+/* The _Generic association lists (TYPE: routine,) are laid out by hand, one
+ * a line: clang-format cannot parse them inside macros. */
+/* clang-format off */
 
 #define GASKET_CAT_(a, b) a##b
 #define GASKET_CAT(a, b) GASKET_CAT_(a, b)

@@ -11,6 +11,8 @@
  * Ring pattern: PE me writes to right = me+1 and reads from it; AMO counters
  * live on PE 0.  Runs with any number of PEs up to MAX_PES.
  */
+/* Generic calls laid out by hand as tables. */
+/* clang-format off */
 #include <shmem.h>
 
 #include <stdint.h>
