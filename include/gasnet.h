@@ -65,10 +65,11 @@ extern "C" {
 #define GASNET_RELEASE_VERSION_PATCH 0
 #define GASNET_VERSION GASNET_SPEC_VERSION_MAJOR /* deprecated */
 #define GASNET_MAXNODES 2147483647               /* MPI ranks are ints */
-#define GASNET_ALIGNED_SEGMENTS 0 /* each node maps its segment where the OS puts it */
+#define GASNET_ALIGNED_SEGMENTS 0                /* each node maps its segment where the OS puts it */
 #define GASNET_PAGESIZE 4096
-#define GASNET_CONFIG_STRING \
-    "RELEASE=0.1.0,SPEC=1.8,CONDUIT=GASKET-MPI,THREADMODEL=" GASKET_GASNET_MODE_NAME ",SEGMENT=" GASKET_GASNET_SEGMENT_NAME
+#define GASNET_CONFIG_STRING                                                         \
+    "RELEASE=0.1.0,SPEC=1.8,CONDUIT=GASKET-MPI,THREADMODEL=" GASKET_GASNET_MODE_NAME \
+    ",SEGMENT=" GASKET_GASNET_SEGMENT_NAME
 #if GASKET_GASNET_THREAD_MODE == 2
 #define GASKET_GASNET_MODE_NAME "PAR"
 #elif GASKET_GASNET_THREAD_MODE == 1
@@ -211,15 +212,15 @@ char* gasnet_getenv(const char* name) GASKET_NOEXCEPT;
  */
 #define GASKET_AM_DECLARE(M)                                                                                         \
     int gasnet_AMRequestShort##M(gasnet_node_t dest, gasnet_handler_t handler GASKET_AM_PARAMS_##M) GASKET_NOEXCEPT; \
-    int gasnet_AMRequestMedium##M(gasnet_node_t dest, gasnet_handler_t handler, void* source_addr, size_t nbytes     \
-                                      GASKET_AM_PARAMS_##M) GASKET_NOEXCEPT;                                         \
+    int gasnet_AMRequestMedium##M(gasnet_node_t dest, gasnet_handler_t handler, void* source_addr,                   \
+                                  size_t nbytes GASKET_AM_PARAMS_##M) GASKET_NOEXCEPT;                               \
     int gasnet_AMRequestLong##M(gasnet_node_t dest, gasnet_handler_t handler, void* source_addr, size_t nbytes,      \
                                 void* dest_addr GASKET_AM_PARAMS_##M) GASKET_NOEXCEPT;                               \
-    int gasnet_AMRequestLongAsync##M(gasnet_node_t dest, gasnet_handler_t handler, void* source_addr,                \
-                                     size_t nbytes, void* dest_addr GASKET_AM_PARAMS_##M) GASKET_NOEXCEPT;           \
+    int gasnet_AMRequestLongAsync##M(gasnet_node_t dest, gasnet_handler_t handler, void* source_addr, size_t nbytes, \
+                                     void* dest_addr GASKET_AM_PARAMS_##M) GASKET_NOEXCEPT;                          \
     int gasnet_AMReplyShort##M(gasnet_token_t token, gasnet_handler_t handler GASKET_AM_PARAMS_##M) GASKET_NOEXCEPT; \
-    int gasnet_AMReplyMedium##M(gasnet_token_t token, gasnet_handler_t handler, void* source_addr, size_t nbytes     \
-                                    GASKET_AM_PARAMS_##M) GASKET_NOEXCEPT;                                           \
+    int gasnet_AMReplyMedium##M(gasnet_token_t token, gasnet_handler_t handler, void* source_addr,                   \
+                                size_t nbytes GASKET_AM_PARAMS_##M) GASKET_NOEXCEPT;                                 \
     int gasnet_AMReplyLong##M(gasnet_token_t token, gasnet_handler_t handler, void* source_addr, size_t nbytes,      \
                               void* dest_addr GASKET_AM_PARAMS_##M) GASKET_NOEXCEPT;
 GASKET_AM_ARITIES(GASKET_AM_DECLARE)
@@ -233,9 +234,9 @@ int gasnet_AMPoll(void) GASKET_NOEXCEPT;
 /* GASNET_BLOCKUNTIL (§2.3.5.2): polls until `cond` is true; `cond` is
  * re-evaluated after every poll.  Spins, then yields the CPU between polls
  * while waiting long. */
-#define GASNET_BLOCKUNTIL(cond)                                      \
-    do {                                                             \
-        unsigned gasket_blockuntil_misses_ = 0;                      \
+#define GASNET_BLOCKUNTIL(cond)                                               \
+    do {                                                                      \
+        unsigned gasket_blockuntil_misses_ = 0;                               \
         while (!(cond)) gasket_gasnet_block_poll(&gasket_blockuntil_misses_); \
     } while (0)
 void gasket_gasnet_block_poll(unsigned* misses) GASKET_NOEXCEPT; /* one poll of GASNET_BLOCKUNTIL */
@@ -262,7 +263,8 @@ typedef struct {
     pthread_mutex_t mutex;
     void* owner; /* the holding thread's Gasket id, or NULL */
 } gasnet_hsl_t;
-#define GASNET_HSL_INITIALIZER {PTHREAD_MUTEX_INITIALIZER, NULL}
+#define GASNET_HSL_INITIALIZER \
+    { PTHREAD_MUTEX_INITIALIZER, NULL }
 
 void gasnet_hsl_init(gasnet_hsl_t* hsl) GASKET_NOEXCEPT;    /* fatal if the mutex cannot be made */
 void gasnet_hsl_destroy(gasnet_hsl_t* hsl) GASKET_NOEXCEPT; /* fatal if held */
@@ -284,12 +286,12 @@ void gasnet_hsl_unlock(gasnet_hsl_t* hsl) GASKET_NOEXCEPT; /* fatal unless the l
  */
 
 /* §3.2 blocking transfers: return when the data is at its destination. */
-void gasnet_get(void *dest, gasnet_node_t node, void *src, size_t nbytes) GASKET_NOEXCEPT;
-void gasnet_put(gasnet_node_t node, void *dest, void *src, size_t nbytes) GASKET_NOEXCEPT;
-void gasnet_get_bulk(void *dest, gasnet_node_t node, void *src, size_t nbytes) GASKET_NOEXCEPT;
-void gasnet_put_bulk(gasnet_node_t node, void *dest, void *src, size_t nbytes) GASKET_NOEXCEPT;
+void gasnet_get(void* dest, gasnet_node_t node, void* src, size_t nbytes) GASKET_NOEXCEPT;
+void gasnet_put(gasnet_node_t node, void* dest, void* src, size_t nbytes) GASKET_NOEXCEPT;
+void gasnet_get_bulk(void* dest, gasnet_node_t node, void* src, size_t nbytes) GASKET_NOEXCEPT;
+void gasnet_put_bulk(gasnet_node_t node, void* dest, void* src, size_t nbytes) GASKET_NOEXCEPT;
 /* As if node ran memset(dest, val, nbytes). */
-void gasnet_memset(gasnet_node_t node, void *dest, int val, size_t nbytes) GASKET_NOEXCEPT;
+void gasnet_memset(gasnet_node_t node, void* dest, int val, size_t nbytes) GASKET_NOEXCEPT;
 
 /* §3.3.2 explicit-handle operations.  A handle encodes what must be
  * completed (no allocation); operations that completed at once (direct
@@ -298,11 +300,11 @@ void gasnet_memset(gasnet_node_t node, void *dest, int val, size_t nbytes) GASKE
  * `src` as soon as they return; the _bulk forms only after the operation
  * is synchronized. */
 #define GASNET_INVALID_HANDLE ((gasnet_handle_t)0)
-gasnet_handle_t gasnet_get_nb(void *dest, gasnet_node_t node, void *src, size_t nbytes) GASKET_NOEXCEPT;
-gasnet_handle_t gasnet_put_nb(gasnet_node_t node, void *dest, void *src, size_t nbytes) GASKET_NOEXCEPT;
-gasnet_handle_t gasnet_get_nb_bulk(void *dest, gasnet_node_t node, void *src, size_t nbytes) GASKET_NOEXCEPT;
-gasnet_handle_t gasnet_put_nb_bulk(gasnet_node_t node, void *dest, void *src, size_t nbytes) GASKET_NOEXCEPT;
-gasnet_handle_t gasnet_memset_nb(gasnet_node_t node, void *dest, int val, size_t nbytes) GASKET_NOEXCEPT;
+gasnet_handle_t gasnet_get_nb(void* dest, gasnet_node_t node, void* src, size_t nbytes) GASKET_NOEXCEPT;
+gasnet_handle_t gasnet_put_nb(gasnet_node_t node, void* dest, void* src, size_t nbytes) GASKET_NOEXCEPT;
+gasnet_handle_t gasnet_get_nb_bulk(void* dest, gasnet_node_t node, void* src, size_t nbytes) GASKET_NOEXCEPT;
+gasnet_handle_t gasnet_put_nb_bulk(gasnet_node_t node, void* dest, void* src, size_t nbytes) GASKET_NOEXCEPT;
+gasnet_handle_t gasnet_memset_nb(gasnet_node_t node, void* dest, int val, size_t nbytes) GASKET_NOEXCEPT;
 
 /* §3.3.3: wait blocks until the operation(s) completed; try returns
  * GASNET_OK when complete (the handle is then dead) or GASNET_ERR_NOT_READY.
@@ -310,20 +312,20 @@ gasnet_handle_t gasnet_memset_nb(gasnet_node_t node, void *dest, int val, size_t
  * some = at least one valid handle completed (or none was valid). */
 void gasnet_wait_syncnb(gasnet_handle_t handle) GASKET_NOEXCEPT;
 int gasnet_try_syncnb(gasnet_handle_t handle) GASKET_NOEXCEPT;
-void gasnet_wait_syncnb_all(gasnet_handle_t *handles, size_t numhandles) GASKET_NOEXCEPT;
-int gasnet_try_syncnb_all(gasnet_handle_t *handles, size_t numhandles) GASKET_NOEXCEPT;
-void gasnet_wait_syncnb_some(gasnet_handle_t *handles, size_t numhandles) GASKET_NOEXCEPT;
-int gasnet_try_syncnb_some(gasnet_handle_t *handles, size_t numhandles) GASKET_NOEXCEPT;
+void gasnet_wait_syncnb_all(gasnet_handle_t* handles, size_t numhandles) GASKET_NOEXCEPT;
+int gasnet_try_syncnb_all(gasnet_handle_t* handles, size_t numhandles) GASKET_NOEXCEPT;
+void gasnet_wait_syncnb_some(gasnet_handle_t* handles, size_t numhandles) GASKET_NOEXCEPT;
+int gasnet_try_syncnb_some(gasnet_handle_t* handles, size_t numhandles) GASKET_NOEXCEPT;
 
 /* §3.3.4 implicit-handle operations, synchronized per thread by §3.3.5:
  * wait_* return when this thread's outstanding nbi gets / puts / both
  * (outside access regions) are complete; try_* return GASNET_OK then, or
  * GASNET_ERR_NOT_READY. */
-void gasnet_get_nbi(void *dest, gasnet_node_t node, void *src, size_t nbytes) GASKET_NOEXCEPT;
-void gasnet_put_nbi(gasnet_node_t node, void *dest, void *src, size_t nbytes) GASKET_NOEXCEPT;
-void gasnet_get_nbi_bulk(void *dest, gasnet_node_t node, void *src, size_t nbytes) GASKET_NOEXCEPT;
-void gasnet_put_nbi_bulk(gasnet_node_t node, void *dest, void *src, size_t nbytes) GASKET_NOEXCEPT;
-void gasnet_memset_nbi(gasnet_node_t node, void *dest, int val, size_t nbytes) GASKET_NOEXCEPT;
+void gasnet_get_nbi(void* dest, gasnet_node_t node, void* src, size_t nbytes) GASKET_NOEXCEPT;
+void gasnet_put_nbi(gasnet_node_t node, void* dest, void* src, size_t nbytes) GASKET_NOEXCEPT;
+void gasnet_get_nbi_bulk(void* dest, gasnet_node_t node, void* src, size_t nbytes) GASKET_NOEXCEPT;
+void gasnet_put_nbi_bulk(gasnet_node_t node, void* dest, void* src, size_t nbytes) GASKET_NOEXCEPT;
+void gasnet_memset_nbi(gasnet_node_t node, void* dest, int val, size_t nbytes) GASKET_NOEXCEPT;
 void gasnet_wait_syncnbi_gets(void) GASKET_NOEXCEPT;
 void gasnet_wait_syncnbi_puts(void) GASKET_NOEXCEPT;
 void gasnet_wait_syncnbi_all(void) GASKET_NOEXCEPT;
@@ -341,17 +343,17 @@ gasnet_handle_t gasnet_end_nbi_accessregion(void) GASKET_NOEXCEPT;
 /* §3.4 register-memory operations: 0 < nbytes <= SIZEOF_GASNET_REGISTER_VALUE_T;
  * the low-order nbytes bytes of `value` in native byte order; get_val
  * zero-extends. */
-void gasnet_put_val(gasnet_node_t node, void *dest, gasnet_register_value_t value, size_t nbytes) GASKET_NOEXCEPT;
-gasnet_handle_t gasnet_put_nb_val(gasnet_node_t node, void *dest, gasnet_register_value_t value,
+void gasnet_put_val(gasnet_node_t node, void* dest, gasnet_register_value_t value, size_t nbytes) GASKET_NOEXCEPT;
+gasnet_handle_t gasnet_put_nb_val(gasnet_node_t node, void* dest, gasnet_register_value_t value,
                                   size_t nbytes) GASKET_NOEXCEPT;
-void gasnet_put_nbi_val(gasnet_node_t node, void *dest, gasnet_register_value_t value, size_t nbytes) GASKET_NOEXCEPT;
-gasnet_register_value_t gasnet_get_val(gasnet_node_t node, void *src, size_t nbytes) GASKET_NOEXCEPT;
+void gasnet_put_nbi_val(gasnet_node_t node, void* dest, gasnet_register_value_t value, size_t nbytes) GASKET_NOEXCEPT;
+gasnet_register_value_t gasnet_get_val(gasnet_node_t node, void* src, size_t nbytes) GASKET_NOEXCEPT;
 /* §3.4.3: synchronized only by gasnet_wait_syncnb_valget, which returns the
  * value (the handle holds it: no allocation). */
 typedef struct {
     gasnet_register_value_t value;
 } gasnet_valget_handle_t;
-gasnet_valget_handle_t gasnet_get_nb_val(gasnet_node_t node, void *src, size_t nbytes) GASKET_NOEXCEPT;
+gasnet_valget_handle_t gasnet_get_nb_val(gasnet_node_t node, void* src, size_t nbytes) GASKET_NOEXCEPT;
 gasnet_register_value_t gasnet_wait_syncnb_valget(gasnet_valget_handle_t handle) GASKET_NOEXCEPT;
 
 /* §3.5 split-phase barriers over all nodes.  notify starts the barrier
@@ -372,11 +374,10 @@ int gasnet_barrier_try(int id, int flags) GASKET_NOEXCEPT;
 
 /* §3.6.1 thread information: Gasket finds its per-thread state through
  * thread-local storage, so these are cheap and purely optional. */
-typedef void *gasnet_threadinfo_t;
+typedef void* gasnet_threadinfo_t;
 gasnet_threadinfo_t gasket_gasnet_threadinfo(void) GASKET_NOEXCEPT;
 #define GASNET_GET_THREADINFO() gasket_gasnet_threadinfo()
-#define GASNET_POST_THREADINFO(info) \
-    gasnet_threadinfo_t gasket_threadinfo_posted_ __attribute__((unused)) = (info)
+#define GASNET_POST_THREADINFO(info) gasnet_threadinfo_t gasket_threadinfo_posted_ __attribute__((unused)) = (info)
 #define GASNET_BEGIN_FUNCTION() GASNET_POST_THREADINFO(GASNET_GET_THREADINFO())
 
 /* ---- §3.6.2 wait mode ----------------------------------------------- */

@@ -89,7 +89,7 @@ extern "C" {
  * signal routine ends the job with a message naming the routine; the
  * ordering routines (§9.12) and sessions (§9.9) do nothing for
  * SHMEM_CTX_INVALID, as the spec says. */
-typedef struct gasket_shmem_ctx *shmem_ctx_t;
+typedef struct gasket_shmem_ctx* shmem_ctx_t;
 extern shmem_ctx_t const gasket_shmem_ctx_default;
 #define SHMEM_CTX_DEFAULT gasket_shmem_ctx_default
 #define SHMEM_CTX_INVALID ((shmem_ctx_t)0)
@@ -98,7 +98,7 @@ extern shmem_ctx_t const gasket_shmem_ctx_default;
  * SHMEM_TEAM_WORLD holds every PE; SHMEM_TEAM_SHARED the PEs whose
  * symmetric memory this PE can load/store (shmem_ptr non-NULL): this
  * node's PEs with the node fast path, this PE alone without it. */
-typedef struct gasket_shmem_team *shmem_team_t;
+typedef struct gasket_shmem_team* shmem_team_t;
 extern shmem_team_t const gasket_shmem_team_world;
 extern shmem_team_t const gasket_shmem_team_shared;
 #define SHMEM_TEAM_WORLD gasket_shmem_team_world
@@ -122,15 +122,15 @@ void shmem_init(void) GASKET_NOEXCEPT;
  * granted (<= requested, never above what MPI provides).  Returns 0 on
  * success, nonzero (after a message) on failure such as a bad
  * SHMEM_SYMMETRIC_SIZE. */
-int shmem_init_thread(int requested, int *provided) GASKET_NOEXCEPT;
+int shmem_init_thread(int requested, int* provided) GASKET_NOEXCEPT;
 /* §9.2.2: *provided receives the thread level granted at init. */
-void shmem_query_thread(int *provided) GASKET_NOEXCEPT;
+void shmem_query_thread(int* provided) GASKET_NOEXCEPT;
 /* §9.1.4: collective; completes all communication (barrier), releases the
  * symmetric heap and MPI resources, and finalizes MPI only if shmem_init
  * initialized it.  Later calls are barriers. */
 void shmem_finalize(void) GASKET_NOEXCEPT;
 /* §9.1.5: *initialized = nonzero between init and finalize, else 0. */
-void shmem_query_initialized(int *initialized) GASKET_NOEXCEPT;
+void shmem_query_initialized(int* initialized) GASKET_NOEXCEPT;
 /* §9.1.6: ends every PE of the job with exit code `status` (MPI_Abort);
  * never returns (_Noreturn in C11, [[noreturn]] in C++11). */
 #if defined(__cplusplus) && __cplusplus >= 201103L
@@ -150,22 +150,22 @@ int shmem_n_pes(void) GASKET_NOEXCEPT;
 /* §9.1.7: 1 if `pe` is a valid PE of the job, else 0 (never fatal). */
 int shmem_pe_accessible(int pe) GASKET_NOEXCEPT;
 /* §9.1.8: 1 if `addr` is a symmetric address reachable on `pe`, else 0. */
-int shmem_addr_accessible(const void *addr, int pe) GASKET_NOEXCEPT;
+int shmem_addr_accessible(const void* addr, int pe) GASKET_NOEXCEPT;
 /* §9.1.9: a local pointer to the symmetric object `dest` on `pe` when `pe`
  * shares this node's memory (and the node fast path is on), for load/store;
  * NULL otherwise.  Never fatal. */
-void *shmem_ptr(const void *dest, int pe) GASKET_NOEXCEPT;
+void* shmem_ptr(const void* dest, int pe) GASKET_NOEXCEPT;
 /* §9.1.11: the OpenSHMEM version implemented (1, 6). */
-void shmem_info_get_version(int *major, int *minor) GASKET_NOEXCEPT;
+void shmem_info_get_version(int* major, int* minor) GASKET_NOEXCEPT;
 /* §9.1.12: copies SHMEM_VENDOR_STRING (at most SHMEM_MAX_NAME_LEN bytes
  * with its NUL) into `name`. */
-void shmem_info_get_name(char *name) GASKET_NOEXCEPT;
+void shmem_info_get_name(char* name) GASKET_NOEXCEPT;
 
 /* §9.1.10: as shmem_ptr for `pe` counted in `team`: a local pointer to
  * `dest` on that PE when its memory is mapped here (the PEs of
  * SHMEM_TEAM_SHARED), else NULL; NULL for SHMEM_TEAM_INVALID or a `pe`
  * outside 0..n_pes-1.  Never fatal for those. */
-void *shmem_team_ptr(shmem_team_t team, const void *dest, int pe) GASKET_NOEXCEPT;
+void* shmem_team_ptr(shmem_team_t team, const void* dest, int pe) GASKET_NOEXCEPT;
 
 /* ---- §9.4 teams ----------------------------------------------------
  * Each team is an MPI communicator.  A team handle other than
@@ -181,7 +181,7 @@ int shmem_team_n_pes(shmem_team_t team) GASKET_NOEXCEPT;
  * opened, GASKET_CTX_WINDOWS).  Returns 0, or nonzero for
  * SHMEM_TEAM_INVALID.  Unknown mask bits, or config NULL with a nonzero
  * mask, are fatal. */
-int shmem_team_get_config(shmem_team_t team, long config_mask, shmem_team_config_t *config) GASKET_NOEXCEPT;
+int shmem_team_get_config(shmem_team_t team, long config_mask, shmem_team_config_t* config) GASKET_NOEXCEPT;
 /* §9.4.5: the number in dest_team of the PE numbered src_pe in src_team;
  * -1 when it is not in both, when src_pe is outside src_team, or when a
  * team is SHMEM_TEAM_INVALID. */
@@ -196,8 +196,8 @@ int shmem_team_translate_pe(shmem_team_t src_team, int src_pe, shmem_team_t dest
  * SHMEM_TEAM_NUM_CONTEXTS, config NULL with the bit set, num_contexts <
  * 0).  config may be NULL when config_mask is 0.  new_team NULL is fatal. */
 int shmem_team_split_strided(shmem_team_t parent_team, int start, int stride, int size,
-                             const shmem_team_config_t *config, long config_mask,
-                             shmem_team_t *new_team) GASKET_NOEXCEPT;
+                             const shmem_team_config_t* config, long config_mask,
+                             shmem_team_t* new_team) GASKET_NOEXCEPT;
 /* §9.4.7: collective over parent_team.  Parent PE p sits at (x, y) =
  * (p % xrange, p / xrange) (xrange larger than the team counts as its
  * size); *xaxis_team gets the PEs of this PE's row (same y, numbered by
@@ -205,9 +205,9 @@ int shmem_team_split_strided(shmem_team_t parent_team, int start, int stride, in
  * nonzero on every PE with both handles SHMEM_TEAM_INVALID when
  * parent_team is SHMEM_TEAM_INVALID, xrange < 1, or a config is bad on any
  * PE (as for split_strided). */
-int shmem_team_split_2d(shmem_team_t parent_team, int xrange, const shmem_team_config_t *xaxis_config,
-                        long xaxis_mask, shmem_team_t *xaxis_team, const shmem_team_config_t *yaxis_config,
-                        long yaxis_mask, shmem_team_t *yaxis_team) GASKET_NOEXCEPT;
+int shmem_team_split_2d(shmem_team_t parent_team, int xrange, const shmem_team_config_t* xaxis_config, long xaxis_mask,
+                        shmem_team_t* xaxis_team, const shmem_team_config_t* yaxis_config, long yaxis_mask,
+                        shmem_team_t* yaxis_team) GASKET_NOEXCEPT;
 /* §9.4.8: collective over `team`; destroys it and the shareable contexts
  * made from it (each quieted first).  No-op for SHMEM_TEAM_INVALID.  Fatal
  * for SHMEM_TEAM_WORLD/SHARED, or while a SHMEM_CTX_PRIVATE context made
@@ -231,12 +231,12 @@ void shmem_team_destroy(shmem_team_t team) GASKET_NOEXCEPT;
  * returns nonzero and sets *ctx = SHMEM_CTX_INVALID when options has
  * unknown bits (with a message) or 1024 contexts are alive.  ctx NULL is
  * fatal. */
-int shmem_ctx_create(long options, shmem_ctx_t *ctx) GASKET_NOEXCEPT;
+int shmem_ctx_create(long options, shmem_ctx_t* ctx) GASKET_NOEXCEPT;
 /* §9.5.2: as shmem_ctx_create, over `team`; nonzero and *ctx =
  * SHMEM_CTX_INVALID for SHMEM_TEAM_INVALID.  num_contexts in the team's
  * configuration is a hint: any team may make contexts up to the limits
  * above. */
-int shmem_team_create_ctx(shmem_team_t team, long options, shmem_ctx_t *ctx) GASKET_NOEXCEPT;
+int shmem_team_create_ctx(shmem_team_t team, long options, shmem_ctx_t* ctx) GASKET_NOEXCEPT;
 /* §9.5.3: quiets `ctx`, then frees it.  No-op for SHMEM_CTX_INVALID.
  * Fatal for SHMEM_CTX_DEFAULT, a context not alive, or a SHMEM_CTX_PRIVATE
  * context destroyed by a thread other than its creator. */
@@ -244,7 +244,7 @@ void shmem_ctx_destroy(shmem_ctx_t ctx) GASKET_NOEXCEPT;
 /* §9.5.4: *team = the context's team (SHMEM_TEAM_WORLD for the default
  * context and shmem_ctx_create's); returns 0.  For SHMEM_CTX_INVALID:
  * *team = SHMEM_TEAM_INVALID, returns nonzero.  team NULL is fatal. */
-int shmem_ctx_get_team(shmem_ctx_t ctx, shmem_team_t *team) GASKET_NOEXCEPT;
+int shmem_ctx_get_team(shmem_ctx_t ctx, shmem_team_t* team) GASKET_NOEXCEPT;
 
 /* ---- §9.9 sessions ------------------------------------------------------ */
 /* §9.9.1: session configuration; total_ops (the expected number of RMA
@@ -260,7 +260,7 @@ typedef struct {
  * option bits other than SHMEM_CTX_SESSION_BATCH, mask bits other than
  * SHMEM_CTX_SESSION_TOTAL_OPS, config NULL with a nonzero mask, or a
  * context not alive. */
-void shmem_ctx_session_start(shmem_ctx_t ctx, long options, const shmem_ctx_session_config_t *config,
+void shmem_ctx_session_start(shmem_ctx_t ctx, long options, const shmem_ctx_session_config_t* config,
                              long config_mask) GASKET_NOEXCEPT;
 /* §9.9.3: ends the session on `ctx` (no effect if none); does not quiet.
  * No-op for SHMEM_CTX_INVALID. */
@@ -271,23 +271,23 @@ void shmem_ctx_session_stop(shmem_ctx_t ctx) GASKET_NOEXCEPT;
  * (SHMEM_SYMMETRIC_SIZE bytes per PE) is exhausted; otherwise end with a
  * barrier so the block is usable on every PE at return. */
 /* §9.3.1: block of >= size bytes, aligned for any object type. */
-void *shmem_malloc(size_t size) GASKET_NOEXCEPT;
+void* shmem_malloc(size_t size) GASKET_NOEXCEPT;
 /* §9.3.2: barrier on entry, then frees `ptr` (NULL: no action).  A pointer
  * that is not a live heap block is a fatal error naming the address. */
-void shmem_free(void *ptr) GASKET_NOEXCEPT;
+void shmem_free(void* ptr) GASKET_NOEXCEPT;
 /* §9.3.3: resizes `ptr` (NULL: as shmem_malloc; size 0: as shmem_free),
  * keeping min(old, new) bytes; barriers on entry and exit. */
-void *shmem_realloc(void *ptr, size_t size) GASKET_NOEXCEPT;
+void* shmem_realloc(void* ptr, size_t size) GASKET_NOEXCEPT;
 /* §9.3.4: block aligned to `alignment` bytes (a power of two, multiple of
  * sizeof(void*), at most 2 MiB -- the alignment of every PE's heap base;
  * otherwise fatal, naming the value). */
-void *shmem_align(size_t alignment, size_t size) GASKET_NOEXCEPT;
+void* shmem_align(size_t alignment, size_t size) GASKET_NOEXCEPT;
 /* §9.3.5: as shmem_malloc.  Hints SHMEM_MALLOC_ATOMICS_REMOTE and
  * SHMEM_MALLOC_SIGNAL_REMOTE are accepted; they do not change placement
  * yet.  Unknown hint bits are fatal. */
-void *shmem_malloc_with_hints(size_t size, long hints) GASKET_NOEXCEPT;
+void* shmem_malloc_with_hints(size_t size, long hints) GASKET_NOEXCEPT;
 /* §9.3.6: count*size bytes, zeroed (overflow of count*size returns NULL). */
-void *shmem_calloc(size_t count, size_t size) GASKET_NOEXCEPT;
+void* shmem_calloc(size_t count, size_t size) GASKET_NOEXCEPT;
 
 /* ---- §9.6-9.11 the typed families --------------------------------------
  * Every routine with TYPENAME or SIZE in its name -- RMA (§9.6), AMOs and
@@ -303,14 +303,14 @@ void *shmem_calloc(size_t count, size_t size) GASKET_NOEXCEPT;
 /* ---- §9.6 remote memory access ----------------------------------------
  * Byte forms: as shmem_TYPENAME_put, _get, _put_nbi, _get_nbi
  * (gasket/shmem_typed.h, §9.6), with nelems a count of bytes. */
-void shmem_putmem(void *dest, const void *source, size_t nelems, int pe) GASKET_NOEXCEPT;
-void shmem_ctx_putmem(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe) GASKET_NOEXCEPT;
-void shmem_getmem(void *dest, const void *source, size_t nelems, int pe) GASKET_NOEXCEPT;
-void shmem_ctx_getmem(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe) GASKET_NOEXCEPT;
-void shmem_putmem_nbi(void *dest, const void *source, size_t nelems, int pe) GASKET_NOEXCEPT;
-void shmem_ctx_putmem_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe) GASKET_NOEXCEPT;
-void shmem_getmem_nbi(void *dest, const void *source, size_t nelems, int pe) GASKET_NOEXCEPT;
-void shmem_ctx_getmem_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe) GASKET_NOEXCEPT;
+void shmem_putmem(void* dest, const void* source, size_t nelems, int pe) GASKET_NOEXCEPT;
+void shmem_ctx_putmem(shmem_ctx_t ctx, void* dest, const void* source, size_t nelems, int pe) GASKET_NOEXCEPT;
+void shmem_getmem(void* dest, const void* source, size_t nelems, int pe) GASKET_NOEXCEPT;
+void shmem_ctx_getmem(shmem_ctx_t ctx, void* dest, const void* source, size_t nelems, int pe) GASKET_NOEXCEPT;
+void shmem_putmem_nbi(void* dest, const void* source, size_t nelems, int pe) GASKET_NOEXCEPT;
+void shmem_ctx_putmem_nbi(shmem_ctx_t ctx, void* dest, const void* source, size_t nelems, int pe) GASKET_NOEXCEPT;
+void shmem_getmem_nbi(void* dest, const void* source, size_t nelems, int pe) GASKET_NOEXCEPT;
+void shmem_ctx_getmem_nbi(shmem_ctx_t ctx, void* dest, const void* source, size_t nelems, int pe) GASKET_NOEXCEPT;
 
 /* ---- §9.7 atomic memory operations: all typed, gasket/shmem_typed.h ---- */
 
@@ -319,22 +319,22 @@ void shmem_ctx_getmem_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_
  * (gasket/shmem_typed.h, §9.8), with nelems a count of bytes.
  * signal_add/set update a signal atomically; signal_fetch reads this PE's
  * signal atomically. */
-void shmem_putmem_signal(void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal,
-                         int sig_op, int pe) GASKET_NOEXCEPT;
-void shmem_ctx_putmem_signal(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, uint64_t *sig_addr,
+void shmem_putmem_signal(void* dest, const void* source, size_t nelems, uint64_t* sig_addr, uint64_t signal, int sig_op,
+                         int pe) GASKET_NOEXCEPT;
+void shmem_ctx_putmem_signal(shmem_ctx_t ctx, void* dest, const void* source, size_t nelems, uint64_t* sig_addr,
                              uint64_t signal, int sig_op, int pe) GASKET_NOEXCEPT;
-void shmem_putmem_signal_nbi(void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal,
+void shmem_putmem_signal_nbi(void* dest, const void* source, size_t nelems, uint64_t* sig_addr, uint64_t signal,
                              int sig_op, int pe) GASKET_NOEXCEPT;
-void shmem_ctx_putmem_signal_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,
-                                 uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) GASKET_NOEXCEPT;
-void shmem_signal_add(uint64_t *sig_addr, uint64_t signal, int pe) GASKET_NOEXCEPT;
-void shmem_signal_set(uint64_t *sig_addr, uint64_t signal, int pe) GASKET_NOEXCEPT;
-void shmem_ctx_signal_add(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe) GASKET_NOEXCEPT;
-void shmem_ctx_signal_set(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe) GASKET_NOEXCEPT;
-uint64_t shmem_signal_fetch(const uint64_t *sig_addr) GASKET_NOEXCEPT;
+void shmem_ctx_putmem_signal_nbi(shmem_ctx_t ctx, void* dest, const void* source, size_t nelems, uint64_t* sig_addr,
+                                 uint64_t signal, int sig_op, int pe) GASKET_NOEXCEPT;
+void shmem_signal_add(uint64_t* sig_addr, uint64_t signal, int pe) GASKET_NOEXCEPT;
+void shmem_signal_set(uint64_t* sig_addr, uint64_t signal, int pe) GASKET_NOEXCEPT;
+void shmem_ctx_signal_add(shmem_ctx_t ctx, uint64_t* sig_addr, uint64_t signal, int pe) GASKET_NOEXCEPT;
+void shmem_ctx_signal_set(shmem_ctx_t ctx, uint64_t* sig_addr, uint64_t signal, int pe) GASKET_NOEXCEPT;
+uint64_t shmem_signal_fetch(const uint64_t* sig_addr) GASKET_NOEXCEPT;
 /* §9.11.15: waits until *sig_addr cmp cmp_value on this PE; returns the
  * signal's value that satisfied it. */
-uint64_t shmem_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t cmp_value) GASKET_NOEXCEPT;
+uint64_t shmem_signal_wait_until(uint64_t* sig_addr, int cmp, uint64_t cmp_value) GASKET_NOEXCEPT;
 
 /* ---- §9.10 collectives: gasket/shmem_coll.h, included below ---------- */
 
@@ -343,12 +343,12 @@ uint64_t shmem_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t cmp_value
  * and _vector forms, the deprecated shmem_TYPENAME_wait), with what each
  * does: gasket/shmem_typed.h, §9.11. */
 /* Deprecated (Annex F.2.10): wait until *ivar != cmp_value. */
-void shmem_wait(long *ivar, long cmp_value) GASKET_NOEXCEPT;
+void shmem_wait(long* ivar, long cmp_value) GASKET_NOEXCEPT;
 /* Deprecated (Annex F.2.11): shmem_long_wait_until under its old untyped
  * name.  In C11 the generic macro shmem_wait_until takes the name over (and
  * selects shmem_long_wait_until for a long ivar); in C++ this function is
  * the long member of the shmem_wait_until overload set. */
-void shmem_wait_until(long *ivar, int cmp, long cmp_value) GASKET_NOEXCEPT;
+void shmem_wait_until(long* ivar, int cmp, long cmp_value) GASKET_NOEXCEPT;
 
 /* ---- §9.12 memory ordering -------------------------------------------- */
 /* §9.12.1: puts issued before the fence to one PE are delivered before puts
@@ -360,8 +360,8 @@ void shmem_quiet(void) GASKET_NOEXCEPT;
 void shmem_ctx_quiet(shmem_ctx_t ctx) GASKET_NOEXCEPT;
 /* §9.12.3: completes operations to the `npes` PEs listed in target_pes
  * (each must be a valid PE; target_pes may be NULL when npes is 0). */
-void shmem_pe_quiet(const int *target_pes, size_t npes) GASKET_NOEXCEPT;
-void shmem_ctx_pe_quiet(shmem_ctx_t ctx, const int *target_pes, size_t npes) GASKET_NOEXCEPT;
+void shmem_pe_quiet(const int* target_pes, size_t npes) GASKET_NOEXCEPT;
+void shmem_ctx_pe_quiet(shmem_ctx_t ctx, const int* target_pes, size_t npes) GASKET_NOEXCEPT;
 
 /* ---- §9.13 distributed locking -------------------------------------------
  * `lock` is a symmetric long, zero before first use, the same object on
@@ -372,9 +372,9 @@ void shmem_ctx_pe_quiet(shmem_ctx_t ctx, const int *target_pes, size_t npes) GAS
  * AMOs (shmem_quiet), then releases it.  Stores made while holding the
  * lock are visible to the next holder.  Clearing a lock this PE does not
  * hold is fatal. */
-void shmem_set_lock(long *lock) GASKET_NOEXCEPT;
-int shmem_test_lock(long *lock) GASKET_NOEXCEPT;
-void shmem_clear_lock(long *lock) GASKET_NOEXCEPT;
+void shmem_set_lock(long* lock) GASKET_NOEXCEPT;
+int shmem_test_lock(long* lock) GASKET_NOEXCEPT;
+void shmem_clear_lock(long* lock) GASKET_NOEXCEPT;
 
 /* ---- §10 profiling interface ------------------------------------------
  * Every routine in this header also has a name-shifted entry point, "p" +
@@ -396,18 +396,18 @@ void shmem_pcontrol(int level, ...) GASKET_NOEXCEPT;
  * effect; `dest` (any address, may be NULL) is not accessed. */
 void shmem_clear_cache_inv(void) GASKET_NOEXCEPT;
 void shmem_set_cache_inv(void) GASKET_NOEXCEPT;
-void shmem_clear_cache_line_inv(void *dest) GASKET_NOEXCEPT;
-void shmem_set_cache_line_inv(void *dest) GASKET_NOEXCEPT;
+void shmem_clear_cache_line_inv(void* dest) GASKET_NOEXCEPT;
+void shmem_set_cache_line_inv(void* dest) GASKET_NOEXCEPT;
 void shmem_udcflush(void) GASKET_NOEXCEPT;
-void shmem_udcflush_line(void *dest) GASKET_NOEXCEPT;
+void shmem_udcflush_line(void* dest) GASKET_NOEXCEPT;
 /* §9.1.13: shmem_init; npes is ignored (the job's size comes from mpirun). */
 void start_pes(int npes) GASKET_NOEXCEPT;
-int _my_pe(void) GASKET_NOEXCEPT;                                 /* = shmem_my_pe */
-int _num_pes(void) GASKET_NOEXCEPT;                               /* = shmem_n_pes */
-void *shmalloc(size_t size) GASKET_NOEXCEPT;                      /* = shmem_malloc */
-void shfree(void *ptr) GASKET_NOEXCEPT;                           /* = shmem_free */
-void *shrealloc(void *ptr, size_t size) GASKET_NOEXCEPT;          /* = shmem_realloc */
-void *shmemalign(size_t alignment, size_t size) GASKET_NOEXCEPT;  /* = shmem_align */
+int _my_pe(void) GASKET_NOEXCEPT;                                /* = shmem_my_pe */
+int _num_pes(void) GASKET_NOEXCEPT;                              /* = shmem_n_pes */
+void* shmalloc(size_t size) GASKET_NOEXCEPT;                     /* = shmem_malloc */
+void shfree(void* ptr) GASKET_NOEXCEPT;                          /* = shmem_free */
+void* shrealloc(void* ptr, size_t size) GASKET_NOEXCEPT;         /* = shmem_realloc */
+void* shmemalign(size_t alignment, size_t size) GASKET_NOEXCEPT; /* = shmem_align */
 
 /* §9.10 team-based and deprecated active-set collectives. */
 #include <gasket/shmem_coll.h>

@@ -97,8 +97,8 @@ void AmTransport::make_ring(Ring& ring, int tag, int slots) {
     // first entry looked at (with one communicator, every reply would first
     // be compared with the 64 posted request receives).
     check(MPI_Comm_dup(comm_, &ring.comm), "MPI_Comm_dup");
-    void* p = mmap(nullptr, std::size_t(slots) * slot_bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-                   -1, 0);
+    void* p =
+        mmap(nullptr, std::size_t(slots) * slot_bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED) fail("mmap (Active Message receive ring)", MPI_ERR_NO_MEM);
     ring.memory = static_cast<char*>(p);
     ring.requests.assign(slots, MPI_REQUEST_NULL);

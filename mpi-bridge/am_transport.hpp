@@ -131,7 +131,7 @@ private:
     struct Ring {
         int tag = 0;
         MPI_Comm comm = MPI_COMM_NULL;  // the ring's own communicator
-        char* memory = nullptr;  // slots x slot_bytes, mmapped
+        char* memory = nullptr;         // slots x slot_bytes, mmapped
         std::vector<MPI_Request> requests;
         int head = 0;  // next slot to complete: receives complete in posting order
     };
@@ -164,7 +164,7 @@ private:
     // Receiving side: the poller (recv_mutex_ holder) owns these.
     SpinLock recv_mutex_;
     Ring requests_, replies_;
-    std::vector<int> owed_;         // per source: credits to return
+    std::vector<int> owed_;          // per source: credits to return
     std::vector<int> owed_sources_;  // sources with owed_ > 0
     unsigned polls_ = 0;
 

@@ -89,32 +89,32 @@ void run(Waiter w, const char* name, const char* iname, Blocking blocking, Nonbl
 
 MPI_Datatype datatype(Elem e) {
     switch (e) {
-    case Elem::i8: return MPI_INT8_T;
-    case Elem::i16: return MPI_INT16_T;
-    case Elem::i32: return MPI_INT32_T;
-    case Elem::i64: return MPI_INT64_T;
-    case Elem::u8: return MPI_UINT8_T;
-    case Elem::u16: return MPI_UINT16_T;
-    case Elem::u32: return MPI_UINT32_T;
-    case Elem::u64: return MPI_UINT64_T;
-    case Elem::f32: return MPI_FLOAT;
-    case Elem::f64: return MPI_DOUBLE;
-    case Elem::flong: return MPI_LONG_DOUBLE;
-    case Elem::cf32: return MPI_C_FLOAT_COMPLEX;
-    case Elem::cf64: return MPI_C_DOUBLE_COMPLEX;
+        case Elem::i8: return MPI_INT8_T;
+        case Elem::i16: return MPI_INT16_T;
+        case Elem::i32: return MPI_INT32_T;
+        case Elem::i64: return MPI_INT64_T;
+        case Elem::u8: return MPI_UINT8_T;
+        case Elem::u16: return MPI_UINT16_T;
+        case Elem::u32: return MPI_UINT32_T;
+        case Elem::u64: return MPI_UINT64_T;
+        case Elem::f32: return MPI_FLOAT;
+        case Elem::f64: return MPI_DOUBLE;
+        case Elem::flong: return MPI_LONG_DOUBLE;
+        case Elem::cf32: return MPI_C_FLOAT_COMPLEX;
+        case Elem::cf64: return MPI_C_DOUBLE_COMPLEX;
     }
     return MPI_DATATYPE_NULL;
 }
 
 MPI_Op mpi_op(ReduceOp op) {
     switch (op) {
-    case ReduceOp::band: return MPI_BAND;
-    case ReduceOp::bor: return MPI_BOR;
-    case ReduceOp::bxor: return MPI_BXOR;
-    case ReduceOp::max: return MPI_MAX;
-    case ReduceOp::min: return MPI_MIN;
-    case ReduceOp::sum: return MPI_SUM;
-    case ReduceOp::prod: return MPI_PROD;
+        case ReduceOp::band: return MPI_BAND;
+        case ReduceOp::bor: return MPI_BOR;
+        case ReduceOp::bxor: return MPI_BXOR;
+        case ReduceOp::max: return MPI_MAX;
+        case ReduceOp::min: return MPI_MIN;
+        case ReduceOp::sum: return MPI_SUM;
+        case ReduceOp::prod: return MPI_PROD;
     }
     return MPI_OP_NULL;
 }
@@ -123,12 +123,19 @@ MPI_Op mpi_op(ReduceOp op) {
 
 std::size_t elem_bytes(Elem e) {
     switch (e) {
-    case Elem::i8: case Elem::u8: return 1;
-    case Elem::i16: case Elem::u16: return 2;
-    case Elem::i32: case Elem::u32: case Elem::f32: return 4;
-    case Elem::i64: case Elem::u64: case Elem::f64: case Elem::cf32: return 8;
-    case Elem::flong: return sizeof(long double);
-    case Elem::cf64: return 16;
+        case Elem::i8:
+        case Elem::u8: return 1;
+        case Elem::i16:
+        case Elem::u16: return 2;
+        case Elem::i32:
+        case Elem::u32:
+        case Elem::f32: return 4;
+        case Elem::i64:
+        case Elem::u64:
+        case Elem::f64:
+        case Elem::cf32: return 8;
+        case Elem::flong: return sizeof(long double);
+        case Elem::cf64: return 16;
     }
     return 0;
 }
@@ -232,7 +239,8 @@ void broadcast(MPI_Comm comm, void* buf, std::size_t bytes, int root, Waiter w) 
     char* p = static_cast<char*>(buf);
     for (std::size_t done = 0; done < bytes;) {
         const int n = int(std::min(bytes - done, kMaxInt));
-        run(w, "MPI_Bcast", "MPI_Ibcast", [&] { return MPI_Bcast(p + done, n, MPI_BYTE, root, comm); },
+        run(
+            w, "MPI_Bcast", "MPI_Ibcast", [&] { return MPI_Bcast(p + done, n, MPI_BYTE, root, comm); },
             [&](MPI_Request* r) { return MPI_Ibcast(p + done, n, MPI_BYTE, root, comm, r); });
         done += std::size_t(n);
     }
@@ -242,7 +250,8 @@ void allgather(MPI_Comm comm, const void* mine, void* all, std::size_t bytes, Wa
     if (bytes == 0) return;
     Bytes b(bytes);
     const void* send = mine ? mine : MPI_IN_PLACE;
-    run(w, "MPI_Allgather", "MPI_Iallgather",
+    run(
+        w, "MPI_Allgather", "MPI_Iallgather",
         [&] { return MPI_Allgather(send, b.count, b.type, all, b.count, b.type, comm); },
         [&](MPI_Request* r) { return MPI_Iallgather(send, b.count, b.type, all, b.count, b.type, comm, r); });
 }
@@ -252,7 +261,8 @@ std::vector<std::size_t> gather_sizes(MPI_Comm comm, std::size_t mine, Waiter w)
     check(MPI_Comm_size(comm, &size), "MPI_Comm_size");
     std::vector<unsigned long long> all(size);
     const unsigned long long my = mine;
-    run(w, "MPI_Allgather", "MPI_Iallgather",
+    run(
+        w, "MPI_Allgather", "MPI_Iallgather",
         [&] { return MPI_Allgather(&my, 1, MPI_UNSIGNED_LONG_LONG, all.data(), 1, MPI_UNSIGNED_LONG_LONG, comm); },
         [&](MPI_Request* r) {
             return MPI_Iallgather(&my, 1, MPI_UNSIGNED_LONG_LONG, all.data(), 1, MPI_UNSIGNED_LONG_LONG, comm, r);
@@ -272,7 +282,8 @@ void allgatherv(MPI_Comm comm, const void* mine, void* all, const std::vector<st
     }
     if (total == 0) return;
     const int n = counts[me];
-    run(w, "MPI_Allgatherv", "MPI_Iallgatherv",
+    run(
+        w, "MPI_Allgatherv", "MPI_Iallgatherv",
         [&] { return MPI_Allgatherv(mine, n, MPI_BYTE, all, counts.data(), displs.data(), MPI_BYTE, comm); },
         [&](MPI_Request* r) {
             return MPI_Iallgatherv(mine, n, MPI_BYTE, all, counts.data(), displs.data(), MPI_BYTE, comm, r);
@@ -282,7 +293,8 @@ void allgatherv(MPI_Comm comm, const void* mine, void* all, const std::vector<st
 void alltoall(MPI_Comm comm, const void* src, void* dst, std::size_t block_bytes, Waiter w) {
     if (block_bytes == 0) return;
     Bytes b(block_bytes);
-    run(w, "MPI_Alltoall", "MPI_Ialltoall",
+    run(
+        w, "MPI_Alltoall", "MPI_Ialltoall",
         [&] { return MPI_Alltoall(src, b.count, b.type, dst, b.count, b.type, comm); },
         [&](MPI_Request* r) { return MPI_Ialltoall(src, b.count, b.type, dst, b.count, b.type, comm, r); });
 }
@@ -309,7 +321,8 @@ void alltoall_strided(MPI_Comm comm, const void* src, void* dst, std::size_t ele
     MPI_Datatype send = strided_block(elem, elem_bytes, nelems, sst);
     MPI_Datatype recv = strided_block(elem, elem_bytes, nelems, dst_stride);
     MPI_Type_free(&elem);
-    run(w, "MPI_Alltoall", "MPI_Ialltoall", [&] { return MPI_Alltoall(src, 1, send, dst, 1, recv, comm); },
+    run(
+        w, "MPI_Alltoall", "MPI_Ialltoall", [&] { return MPI_Alltoall(src, 1, send, dst, 1, recv, comm); },
         [&](MPI_Request* r) { return MPI_Ialltoall(src, 1, send, dst, 1, recv, comm, r); });
     MPI_Type_free(&send);
     MPI_Type_free(&recv);
@@ -323,7 +336,8 @@ void allreduce(MPI_Comm comm, const void* src, void* dst, std::size_t count, Ele
         const int n = int(std::min(count - done, kMaxInt));
         const void* s = src ? static_cast<const char*>(src) + done * esize : MPI_IN_PLACE;
         void* d = static_cast<char*>(dst) + done * esize;
-        run(w, "MPI_Allreduce", "MPI_Iallreduce", [&] { return MPI_Allreduce(s, d, n, type, mop, comm); },
+        run(
+            w, "MPI_Allreduce", "MPI_Iallreduce", [&] { return MPI_Allreduce(s, d, n, type, mop, comm); },
             [&](MPI_Request* r) { return MPI_Iallreduce(s, d, n, type, mop, comm, r); });
         done += std::size_t(n);
     }
@@ -337,10 +351,12 @@ void scan_sum(MPI_Comm comm, const void* src, void* dst, std::size_t count, Elem
         const void* s = src ? static_cast<const char*>(src) + done * esize : MPI_IN_PLACE;
         void* d = static_cast<char*>(dst) + done * esize;
         if (inclusive)
-            run(w, "MPI_Scan", "MPI_Iscan", [&] { return MPI_Scan(s, d, n, type, MPI_SUM, comm); },
+            run(
+                w, "MPI_Scan", "MPI_Iscan", [&] { return MPI_Scan(s, d, n, type, MPI_SUM, comm); },
                 [&](MPI_Request* r) { return MPI_Iscan(s, d, n, type, MPI_SUM, comm, r); });
         else
-            run(w, "MPI_Exscan", "MPI_Iexscan", [&] { return MPI_Exscan(s, d, n, type, MPI_SUM, comm); },
+            run(
+                w, "MPI_Exscan", "MPI_Iexscan", [&] { return MPI_Exscan(s, d, n, type, MPI_SUM, comm); },
                 [&](MPI_Request* r) { return MPI_Iexscan(s, d, n, type, MPI_SUM, comm, r); });
         done += std::size_t(n);
     }

@@ -29,10 +29,19 @@ namespace gasket::mpi {
 // Element kinds of reductions and scans: the C types of the spec's Table
 // 10, by representation.
 enum class Elem : unsigned char {
-    i8, i16, i32, i64,   // signed integers
-    u8, u16, u32, u64,   // unsigned integers
-    f32, f64, flong,     // float, double, long double
-    cf32, cf64,          // float _Complex, double _Complex
+    i8,
+    i16,
+    i32,
+    i64,  // signed integers
+    u8,
+    u16,
+    u32,
+    u64,  // unsigned integers
+    f32,
+    f64,
+    flong,  // float, double, long double
+    cf32,
+    cf64,  // float _Complex, double _Complex
 };
 // Bytes per element of `e`.
 std::size_t elem_bytes(Elem e);

@@ -48,8 +48,7 @@ std::vector<int> Communicator::ranks_in(MPI_Comm world) const {
     MPI_Group group, world_group;
     check(MPI_Comm_group(comm_, &group), "MPI_Comm_group");
     check(MPI_Comm_group(world, &world_group), "MPI_Comm_group");
-    check(MPI_Group_translate_ranks(group, size_, mine.data(), world_group, out.data()),
-          "MPI_Group_translate_ranks");
+    check(MPI_Group_translate_ranks(group, size_, mine.data(), world_group, out.data()), "MPI_Group_translate_ranks");
     MPI_Group_free(&group);
     MPI_Group_free(&world_group);
     return out;

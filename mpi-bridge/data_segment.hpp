@@ -47,7 +47,7 @@ private:
     char* page_begin_ = nullptr;
     std::size_t page_bytes_ = 0;
     bool ok_ = false;
-    std::vector<char*> peers_;         // peer's copy of range_.begin
+    std::vector<char*> peers_;          // peer's copy of range_.begin
     std::vector<void*> peer_mappings_;  // what to munmap (page_bytes_ each)
 };
 

@@ -51,8 +51,7 @@ Environment::Environment(ThreadLevel requested) {
     check(MPI_Comm_set_errhandler(world_, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
     check(MPI_Comm_rank(world_, &rank_), "MPI_Comm_rank");
     check(MPI_Comm_size(world_, &size_), "MPI_Comm_size");
-    check(MPI_Comm_split_type(world_, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node_),
-          "MPI_Comm_split_type");
+    check(MPI_Comm_split_type(world_, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node_), "MPI_Comm_split_type");
     check(MPI_Comm_rank(node_, &node_rank_), "MPI_Comm_rank");
     check(MPI_Comm_size(node_, &node_size_), "MPI_Comm_size");
 

@@ -37,10 +37,10 @@ private:
     MPI_Comm comm_ = MPI_COMM_NULL;
     int rank_ = 0, size_ = 1;
     bool test_receive();  // one MPI_Test of the notice receive; reposts it
-    int incoming_ = 0;  // receive buffer: the sender's code
+    int incoming_ = 0;    // receive buffer: the sender's code
     MPI_Request receive_ = MPI_REQUEST_NULL;
-    int heard_ = 0;         // notices received
-    int first_code_ = 0;    // the first notice's code
+    int heard_ = 0;       // notices received
+    int first_code_ = 0;  // the first notice's code
 };
 
 // The largest segment of node-shared memory each of `ranks_on_node` ranks

@@ -9,7 +9,7 @@
 namespace gasket::mpi {
 
 struct NodeBarrier::Shared {
-    alignas(64) std::atomic<std::uint64_t> completed;  // phases every rank has started
+    alignas(64) std::atomic<std::uint64_t> completed;   // phases every rank has started
     alignas(64) std::atomic<std::uint64_t> arrived[2];  // ranks that started the phase, per parity
     // slots[parity * size + rank][value], after the header
     long long* slots() { return reinterpret_cast<long long*>(reinterpret_cast<char*>(this) + 256); }

@@ -34,8 +34,10 @@ int find_spare_pu(MPI_Comm node, std::string& why) {
     unsigned long mine[kMaskWords] = {};
     hwloc_bitmap_t set = hwloc_bitmap_alloc();
     bool known = h.topo && set && hwloc_get_cpubind(h.topo, set, HWLOC_CPUBIND_PROCESS) == 0;
-    if (known) hwloc_bitmap_to_ulongs(set, kMaskWords, mine);
-    else std::fill(std::begin(mine), std::end(mine), ~0UL);  // unknown binding: claim every PU
+    if (known)
+        hwloc_bitmap_to_ulongs(set, kMaskWords, mine);
+    else
+        std::fill(std::begin(mine), std::end(mine), ~0UL);  // unknown binding: claim every PU
     int node_size = 1, node_rank = 0;
     check(MPI_Comm_size(node, &node_size), "MPI_Comm_size");
     check(MPI_Comm_rank(node, &node_rank), "MPI_Comm_rank");
@@ -75,8 +77,8 @@ ProgressThread::ProgressThread(Poll poll, void* context, MPI_Comm node, std::chr
     : poll_(poll), context_(context), min_sleep_(min_sleep), max_sleep_(max_sleep) {
     std::string why;
     spare_pu_ = find_spare_pu(node, why);
-    placement_ = spare_pu_ >= 0 ? "PU " + std::to_string(spare_pu_) + " (spare)"
-                                : "the process's binding (" + why + ")";
+    placement_ =
+        spare_pu_ >= 0 ? "PU " + std::to_string(spare_pu_) + " (spare)" : "the process's binding (" + why + ")";
     thread_ = std::thread([this] { run(); });
 }
 
@@ -102,9 +104,12 @@ void ProgressThread::run() {
         // message rate (about one per message under light load, one per
         // batch under a flood) and never become a spin, since the thread
         // may share the application's core.
-        if (sleep.count() == 0) sleep = min_sleep_;
-        else if (poll_(context_) > 0) sleep = std::max(sleep / 2, min_sleep_);
-        else sleep = std::min(sleep * 2, max_sleep_);
+        if (sleep.count() == 0)
+            sleep = min_sleep_;
+        else if (poll_(context_) > 0)
+            sleep = std::max(sleep / 2, min_sleep_);
+        else
+            sleep = std::min(sleep * 2, max_sleep_);
         std::this_thread::sleep_for(sleep);
     }
 }

@@ -31,8 +31,7 @@ SplitBarrier::~SplitBarrier() {
     if (!mpi_usable() || comm_ == MPI_COMM_NULL) return;
     if (active_) {
         long long ignored[kValues];
-        while (!test(ignored)) {
-        }
+        while (!test(ignored)) {}
     }
     for (int k = 0; k < rounds_; ++k) {
         MPI_Request_free(&recvs_[k]);

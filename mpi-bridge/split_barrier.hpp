@@ -40,10 +40,10 @@ private:
     MPI_Comm comm_ = MPI_COMM_NULL;
     int rounds_ = 0, round_ = 0;
     bool active_ = false;
-    Values acc_{};                       // running maximum
-    std::vector<Values> in_;             // per round
-    std::vector<int> to_;                // per round: the rank sent to
-    std::vector<MPI_Request> recvs_;     // persistent, per round
+    Values acc_{};                    // running maximum
+    std::vector<Values> in_;          // per round
+    std::vector<int> to_;             // per round: the rank sent to
+    std::vector<MPI_Request> recvs_;  // persistent, per round
 };
 
 }  // namespace gasket::mpi

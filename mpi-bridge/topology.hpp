@@ -9,8 +9,8 @@ struct Topology {
     int packages = 0;
     int numa_nodes = 0;
     int cores = 0;
-    int hw_threads = 0;    // processing units
-    std::string binding;   // this process's CPU binding as an hwloc list, e.g. "0-1"
+    int hw_threads = 0;   // processing units
+    std::string binding;  // this process's CPU binding as an hwloc list, e.g. "0-1"
     std::string hwloc_version;
 };
 

@@ -189,7 +189,7 @@ private:
 
     MPI_Win win_ = MPI_WIN_NULL;
     std::atomic<int> pending_{kNone};
-    std::mutex flush_mutex_;  // concurrent windows: held while taking and flushing
+    std::mutex flush_mutex_;                 // concurrent windows: held while taking and flushing
     std::vector<Displacement> block_start_;  // per target, allocated windows only
     // Threads may use the window concurrently.
     bool threaded_ = false;

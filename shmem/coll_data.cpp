@@ -67,8 +67,8 @@ void broadcast_set(const char* routine, void* dest, const void* source, std::siz
 }
 
 template <std::size_t Elem>
-void collect_set(const char* routine, void* dest, const void* source, std::size_t nelems, int start,
-                 int log_stride, int size, long* pSync, bool fixed) {
+void collect_set(const char* routine, void* dest, const void* source, std::size_t nelems, int start, int log_stride,
+                 int size, long* pSync, bool fixed) {
     shmem::check_psync(routine, pSync, SHMEM_COLLECT_SYNC_SIZE);
     rt::collect(routine, rt::active_set(routine, start, log_stride, size), dest, source, nelems * Elem, fixed);
 }
@@ -77,50 +77,50 @@ void collect_set(const char* routine, void* dest, const void* source, std::size_
 
 // PRE/POST: the name around the routine's ("long_" and "" for
 // shmem_long_alltoall; "" and "mem" for shmem_alltoallmem).
-#define GASKET_COLL_TEAM_FORMS(PRE, POST, PTR, CPTR, ELEM)                                                     \
-    int shmem_##PRE##alltoall##POST(shmem_team_t team, PTR dest, CPTR source, size_t nelems) noexcept {        \
-        return alltoall_team<ELEM>("shmem_" #PRE "alltoall" #POST, team, dest, source, 1, 1, nelems);          \
-    }                                                                                                          \
-    int shmem_##PRE##alltoalls##POST(shmem_team_t team, PTR dest, CPTR source, ptrdiff_t dst, ptrdiff_t sst,   \
-                                     size_t nelems) noexcept {                                                 \
-        return alltoall_team<ELEM>("shmem_" #PRE "alltoalls" #POST, team, dest, source, dst, sst, nelems);     \
-    }                                                                                                          \
+#define GASKET_COLL_TEAM_FORMS(PRE, POST, PTR, CPTR, ELEM)                                                            \
+    int shmem_##PRE##alltoall##POST(shmem_team_t team, PTR dest, CPTR source, size_t nelems) noexcept {               \
+        return alltoall_team<ELEM>("shmem_" #PRE "alltoall" #POST, team, dest, source, 1, 1, nelems);                 \
+    }                                                                                                                 \
+    int shmem_##PRE##alltoalls##POST(shmem_team_t team, PTR dest, CPTR source, ptrdiff_t dst, ptrdiff_t sst,          \
+                                     size_t nelems) noexcept {                                                        \
+        return alltoall_team<ELEM>("shmem_" #PRE "alltoalls" #POST, team, dest, source, dst, sst, nelems);            \
+    }                                                                                                                 \
     int shmem_##PRE##broadcast##POST(shmem_team_t team, PTR dest, CPTR source, size_t nelems, int PE_root) noexcept { \
-        return broadcast_team<ELEM>("shmem_" #PRE "broadcast" #POST, team, dest, source, nelems, PE_root);     \
-    }                                                                                                          \
-    int shmem_##PRE##collect##POST(shmem_team_t team, PTR dest, CPTR source, size_t nelems) noexcept {         \
-        return collect_team<ELEM>("shmem_" #PRE "collect" #POST, team, dest, source, nelems, false);           \
-    }                                                                                                          \
-    int shmem_##PRE##fcollect##POST(shmem_team_t team, PTR dest, CPTR source, size_t nelems) noexcept {        \
-        return collect_team<ELEM>("shmem_" #PRE "fcollect" #POST, team, dest, source, nelems, true);           \
+        return broadcast_team<ELEM>("shmem_" #PRE "broadcast" #POST, team, dest, source, nelems, PE_root);            \
+    }                                                                                                                 \
+    int shmem_##PRE##collect##POST(shmem_team_t team, PTR dest, CPTR source, size_t nelems) noexcept {                \
+        return collect_team<ELEM>("shmem_" #PRE "collect" #POST, team, dest, source, nelems, false);                  \
+    }                                                                                                                 \
+    int shmem_##PRE##fcollect##POST(shmem_team_t team, PTR dest, CPTR source, size_t nelems) noexcept {               \
+        return collect_team<ELEM>("shmem_" #PRE "fcollect" #POST, team, dest, source, nelems, true);                  \
     }
 #define GASKET_COLL_TYPED(TYPE, NAME) GASKET_COLL_TEAM_FORMS(NAME##_, , TYPE*, const TYPE*, sizeof(TYPE))
 
-#define GASKET_COLL_SIZED(BITS, BYTES)                                                                         \
-    void shmem_alltoall##BITS(void* dest, const void* source, size_t nelems, int PE_start, int logPE_stride,   \
-                              int PE_size, long* pSync) noexcept {                                             \
-        alltoall_set<BYTES>("shmem_alltoall" #BITS, dest, source, 1, 1, nelems, PE_start, logPE_stride,        \
-                            PE_size, pSync, SHMEM_ALLTOALL_SYNC_SIZE);                                         \
-    }                                                                                                          \
-    void shmem_alltoalls##BITS(void* dest, const void* source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,    \
-                               int PE_start, int logPE_stride, int PE_size, long* pSync) noexcept {            \
-        alltoall_set<BYTES>("shmem_alltoalls" #BITS, dest, source, dst, sst, nelems, PE_start, logPE_stride,   \
-                            PE_size, pSync, SHMEM_ALLTOALLS_SYNC_SIZE);                                        \
-    }                                                                                                          \
-    void shmem_broadcast##BITS(void* dest, const void* source, size_t nelems, int PE_root, int PE_start,       \
-                               int logPE_stride, int PE_size, long* pSync) noexcept {                          \
-        broadcast_set<BYTES>("shmem_broadcast" #BITS, dest, source, nelems, PE_root, PE_start, logPE_stride,   \
-                             PE_size, pSync);                                                                  \
-    }                                                                                                          \
-    void shmem_collect##BITS(void* dest, const void* source, size_t nelems, int PE_start, int logPE_stride,    \
-                             int PE_size, long* pSync) noexcept {                                              \
-        collect_set<BYTES>("shmem_collect" #BITS, dest, source, nelems, PE_start, logPE_stride, PE_size,       \
-                           pSync, false);                                                                      \
-    }                                                                                                          \
-    void shmem_fcollect##BITS(void* dest, const void* source, size_t nelems, int PE_start, int logPE_stride,   \
-                              int PE_size, long* pSync) noexcept {                                             \
-        collect_set<BYTES>("shmem_fcollect" #BITS, dest, source, nelems, PE_start, logPE_stride, PE_size,      \
-                           pSync, true);                                                                       \
+#define GASKET_COLL_SIZED(BITS, BYTES)                                                                                \
+    void shmem_alltoall##BITS(void* dest, const void* source, size_t nelems, int PE_start, int logPE_stride,          \
+                              int PE_size, long* pSync) noexcept {                                                    \
+        alltoall_set<BYTES>("shmem_alltoall" #BITS, dest, source, 1, 1, nelems, PE_start, logPE_stride, PE_size,      \
+                            pSync, SHMEM_ALLTOALL_SYNC_SIZE);                                                         \
+    }                                                                                                                 \
+    void shmem_alltoalls##BITS(void* dest, const void* source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,           \
+                               int PE_start, int logPE_stride, int PE_size, long* pSync) noexcept {                   \
+        alltoall_set<BYTES>("shmem_alltoalls" #BITS, dest, source, dst, sst, nelems, PE_start, logPE_stride, PE_size, \
+                            pSync, SHMEM_ALLTOALLS_SYNC_SIZE);                                                        \
+    }                                                                                                                 \
+    void shmem_broadcast##BITS(void* dest, const void* source, size_t nelems, int PE_root, int PE_start,              \
+                               int logPE_stride, int PE_size, long* pSync) noexcept {                                 \
+        broadcast_set<BYTES>("shmem_broadcast" #BITS, dest, source, nelems, PE_root, PE_start, logPE_stride, PE_size, \
+                             pSync);                                                                                  \
+    }                                                                                                                 \
+    void shmem_collect##BITS(void* dest, const void* source, size_t nelems, int PE_start, int logPE_stride,           \
+                             int PE_size, long* pSync) noexcept {                                                     \
+        collect_set<BYTES>("shmem_collect" #BITS, dest, source, nelems, PE_start, logPE_stride, PE_size, pSync,       \
+                           false);                                                                                    \
+    }                                                                                                                 \
+    void shmem_fcollect##BITS(void* dest, const void* source, size_t nelems, int PE_start, int logPE_stride,          \
+                              int PE_size, long* pSync) noexcept {                                                    \
+        collect_set<BYTES>("shmem_fcollect" #BITS, dest, source, nelems, PE_start, logPE_stride, PE_size, pSync,      \
+                           true);                                                                                     \
     }
 
 extern "C" {

@@ -13,8 +13,7 @@ using rt::ReduceOp;
 namespace {
 
 template <class T>
-int reduce_team(const char* routine, shmem_team_t team, T* dest, const T* source, std::size_t nreduce,
-                ReduceOp op) {
+int reduce_team(const char* routine, shmem_team_t team, T* dest, const T* source, std::size_t nreduce, ReduceOp op) {
     return shmem::on_team(routine, team, [&](rt::Team& t) {
         rt::reduce(routine, t, dest, source, nreduce, rt::elem_of<T>(), op);
         return 0;
@@ -22,8 +21,7 @@ int reduce_team(const char* routine, shmem_team_t team, T* dest, const T* source
 }
 
 template <class T>
-int scan_team(const char* routine, shmem_team_t team, T* dest, const T* source, std::size_t nelems,
-              bool inclusive) {
+int scan_team(const char* routine, shmem_team_t team, T* dest, const T* source, std::size_t nelems, bool inclusive) {
     return shmem::on_team(routine, team, [&](rt::Team& t) {
         rt::scan(routine, t, dest, source, nelems, rt::elem_of<T>(), inclusive);
         return 0;
@@ -44,27 +42,26 @@ void reduce_to_all(const char* routine, T* dest, const T* source, int nreduce, i
 
 }  // namespace
 
-#define GASKET_REDUCE_OP(TYPE, NAME, OP, ENUM)                                                              \
+#define GASKET_REDUCE_OP(TYPE, NAME, OP, ENUM)                                                                     \
     int shmem_##NAME##_##OP##_reduce(shmem_team_t team, TYPE* dest, const TYPE* source, size_t nreduce) noexcept { \
-        return reduce_team<TYPE>("shmem_" #NAME "_" #OP "_reduce", team, dest, source, nreduce,              \
-                                 ReduceOp::ENUM);                                                           \
+        return reduce_team<TYPE>("shmem_" #NAME "_" #OP "_reduce", team, dest, source, nreduce, ReduceOp::ENUM);   \
     }
 #define GASKET_REDUCE_BITWISE(TYPE, NAME) GASKET_REDUCE_BITWISE_OPS(GASKET_REDUCE_OP, TYPE, NAME)
 #define GASKET_REDUCE_MINMAX(TYPE, NAME) GASKET_REDUCE_MINMAX_OPS(GASKET_REDUCE_OP, TYPE, NAME)
-#define GASKET_REDUCE_ARITH(TYPE, NAME)                                                                     \
-    GASKET_REDUCE_ARITH_OPS(GASKET_REDUCE_OP, TYPE, NAME)                                                   \
+#define GASKET_REDUCE_ARITH(TYPE, NAME)                                                                        \
+    GASKET_REDUCE_ARITH_OPS(GASKET_REDUCE_OP, TYPE, NAME)                                                      \
     int shmem_##NAME##_sum_inscan(shmem_team_t team, TYPE* dest, const TYPE* source, size_t nelems) noexcept { \
-        return scan_team<TYPE>("shmem_" #NAME "_sum_inscan", team, dest, source, nelems, true);              \
-    }                                                                                                       \
+        return scan_team<TYPE>("shmem_" #NAME "_sum_inscan", team, dest, source, nelems, true);                \
+    }                                                                                                          \
     int shmem_##NAME##_sum_exscan(shmem_team_t team, TYPE* dest, const TYPE* source, size_t nelems) noexcept { \
-        return scan_team<TYPE>("shmem_" #NAME "_sum_exscan", team, dest, source, nelems, false);             \
+        return scan_team<TYPE>("shmem_" #NAME "_sum_exscan", team, dest, source, nelems, false);               \
     }
 
-#define GASKET_TO_ALL_OP(TYPE, NAME, OP, ENUM)                                                              \
-    void shmem_##NAME##_##OP##_to_all(TYPE* dest, const TYPE* source, int nreduce, int PE_start,            \
-                                      int logPE_stride, int PE_size, TYPE* pWrk, long* pSync) noexcept {    \
-        reduce_to_all<TYPE>("shmem_" #NAME "_" #OP "_to_all", dest, source, nreduce, PE_start, logPE_stride, \
-                            PE_size, pWrk, pSync, ReduceOp::ENUM);                                  \
+#define GASKET_TO_ALL_OP(TYPE, NAME, OP, ENUM)                                                                        \
+    void shmem_##NAME##_##OP##_to_all(TYPE* dest, const TYPE* source, int nreduce, int PE_start, int logPE_stride,    \
+                                      int PE_size, TYPE* pWrk, long* pSync) noexcept {                                \
+        reduce_to_all<TYPE>("shmem_" #NAME "_" #OP "_to_all", dest, source, nreduce, PE_start, logPE_stride, PE_size, \
+                            pWrk, pSync, ReduceOp::ENUM);                                                             \
     }
 #define GASKET_TO_ALL_BITWISE(TYPE, NAME) GASKET_REDUCE_BITWISE_OPS(GASKET_TO_ALL_OP, TYPE, NAME)
 #define GASKET_TO_ALL_MINMAX(TYPE, NAME) GASKET_REDUCE_MINMAX_OPS(GASKET_TO_ALL_OP, TYPE, NAME)

@@ -48,8 +48,8 @@ int create(const char* routine, shmem_team_t team, long options, shmem_ctx_t* ou
     free->session = {};
     *out = reinterpret_cast<shmem_ctx_t>(&*free);
     team->contexts.push_back(*out);
-    rt::debug(routine, "context %p on a team of %d PEs, options %#lx, %s windows", static_cast<void*>(*out),
-              t.n_pes(), options, free->ctx->own_windows() ? "its own" : "the default context's");
+    rt::debug(routine, "context %p on a team of %d PEs, options %#lx, %s windows", static_cast<void*>(*out), t.n_pes(),
+              options, free->ctx->own_windows() ? "its own" : "the default context's");
     return 0;
 }
 
@@ -67,8 +67,10 @@ void destroy(const char* routine, gasket_shmem_ctx* e) {
 
 void bad_ctx(const char* routine, shmem_ctx_t ctx) {
     if (ctx == SHMEM_CTX_INVALID) rt::fatal(routine, "context is SHMEM_CTX_INVALID");
-    rt::fatal(routine, "context %p is not SHMEM_CTX_DEFAULT nor a live context from shmem_ctx_create or "
-              "shmem_team_create_ctx (destroyed, or not a context handle)", static_cast<void*>(ctx));
+    rt::fatal(routine,
+              "context %p is not SHMEM_CTX_DEFAULT nor a live context from shmem_ctx_create or "
+              "shmem_team_create_ctx (destroyed, or not a context handle)",
+              static_cast<void*>(ctx));
 }
 
 void release_contexts() {

@@ -53,7 +53,8 @@ extern "C" {
 void shmem_set_lock(long* lock) noexcept {
     const char* routine = "shmem_set_lock";
     check_lock(routine, lock);
-    const std::uint32_t ticket = next_ticket(rt::amo(shmem::default_context(routine), routine, lock, 8, rt::AmoOp::fetch_add, kTicket, 0, kHome));
+    const std::uint32_t ticket = next_ticket(
+        rt::amo(shmem::default_context(routine), routine, lock, 8, rt::AmoOp::fetch_add, kTicket, 0, kHome));
     rt::Job& j = rt::job(routine);
     rt::Poller poller(j);
     while (serving(fetch(routine, lock)) != ticket) poller.pause();
@@ -66,7 +67,9 @@ int shmem_test_lock(long* lock) noexcept {
     const std::uint64_t word = fetch(routine, lock);
     if (next_ticket(word) != serving(word)) return 1;  // held, or waited for
     // Free: take the next ticket, if nobody took it first.
-    if (rt::amo(shmem::default_context(routine), routine, lock, 8, rt::AmoOp::compare_swap, word + kTicket, word, kHome) != word) return 1;
+    if (rt::amo(shmem::default_context(routine), routine, lock, 8, rt::AmoOp::compare_swap, word + kTicket, word,
+                kHome) != word)
+        return 1;
     hold(lock, next_ticket(word));
     return 0;
 }
@@ -92,7 +95,8 @@ void shmem_clear_lock(long* lock) noexcept {
     const std::uint64_t next = std::uint64_t(std::uint32_t(ticket + 1));
     for (std::uint64_t word = fetch(routine, lock);;) {
         const std::uint64_t updated = (word & ~std::uint64_t(0xffffffff)) | next;
-        const std::uint64_t seen = rt::amo(shmem::default_context(routine), routine, lock, 8, rt::AmoOp::compare_swap, updated, word, kHome);
+        const std::uint64_t seen =
+            rt::amo(shmem::default_context(routine), routine, lock, 8, rt::AmoOp::compare_swap, updated, word, kHome);
         if (seen == word) break;
         word = seen;
     }

@@ -17,8 +17,10 @@ void* allocate(const char* routine, std::size_t size, std::size_t alignment) {
     auto offset = j.allocator.allocate(size, alignment);
     rt::barrier_all(routine);
     if (!offset) {
-        rt::debug(routine, "symmetric heap exhausted: %zu bytes requested, largest free block %zu of %zu bytes "
-                  "(raise SHMEM_SYMMETRIC_SIZE)", size, j.allocator.largest_free(), j.allocator.capacity());
+        rt::debug(routine,
+                  "symmetric heap exhausted: %zu bytes requested, largest free block %zu of %zu bytes "
+                  "(raise SHMEM_SYMMETRIC_SIZE)",
+                  size, j.allocator.largest_free(), j.allocator.capacity());
         return nullptr;
     }
     return j.heap.base + *offset;
@@ -44,8 +46,10 @@ void* shmem_malloc(size_t size) noexcept { return allocate("shmem_malloc", size,
 void* shmem_malloc_with_hints(size_t size, long hints) noexcept {
     constexpr long known = SHMEM_MALLOC_ATOMICS_REMOTE | SHMEM_MALLOC_SIGNAL_REMOTE;
     if (hints & ~known)
-        rt::fatal("shmem_malloc_with_hints", "unknown hint bits 0x%lx (known: SHMEM_MALLOC_ATOMICS_REMOTE, "
-                  "SHMEM_MALLOC_SIGNAL_REMOTE)", hints & ~known);
+        rt::fatal("shmem_malloc_with_hints",
+                  "unknown hint bits 0x%lx (known: SHMEM_MALLOC_ATOMICS_REMOTE, "
+                  "SHMEM_MALLOC_SIGNAL_REMOTE)",
+                  hints & ~known);
     return allocate("shmem_malloc_with_hints", size, rt::HeapAllocator::kGranule);
 }
 
@@ -53,8 +57,10 @@ void* shmem_align(size_t alignment, size_t size) noexcept {
     if (alignment == 0 || (alignment & (alignment - 1)) != 0 || alignment % sizeof(void*) != 0)
         rt::fatal("shmem_align", "alignment %zu is not a power of two multiple of sizeof(void*)", alignment);
     if (alignment > rt::kHeapAlignment)
-        rt::fatal("shmem_align", "alignment %zu exceeds %zu bytes, the alignment of every PE's heap base, so the "
-                  "block could not be aligned and symmetric at once", alignment, rt::kHeapAlignment);
+        rt::fatal("shmem_align",
+                  "alignment %zu exceeds %zu bytes, the alignment of every PE's heap base, so the "
+                  "block could not be aligned and symmetric at once",
+                  alignment, rt::kHeapAlignment);
     return allocate("shmem_align", size, alignment);
 }
 
@@ -100,8 +106,7 @@ void* shmem_realloc(void* ptr, size_t size) noexcept {
             j.allocator.release(offset);
             result = j.heap.base + *moved;
         } else {
-            rt::debug("shmem_realloc", "symmetric heap exhausted: %zu bytes requested; block %p unchanged", size,
-                      ptr);
+            rt::debug("shmem_realloc", "symmetric heap exhausted: %zu bytes requested; block %p unchanged", size, ptr);
             result = nullptr;
         }
     }

@@ -185,41 +185,41 @@ extern "C" {
 
 // §9.11.2-7 and §9.11.9-14 for one type: FORM is the routine's suffix,
 // VALUES how the comparison values are given.
-#define GASKET_P2P_SET_FORMS(T, N, SUFFIX, VPARAM, VALUES)                                                      \
-    void shmem_##N##_wait_until_all##SUFFIX(T* ivars, size_t nelems, const int* status, int cmp, VPARAM) noexcept { \
-        rt::Job* j;                                                                                             \
-        auto s = ivar_set("shmem_" #N "_wait_until_all" #SUFFIX, ivars, nelems, status, cmp, VALUES, j);       \
-        wait_all(*j, s);                                                                                        \
-    }                                                                                                           \
+#define GASKET_P2P_SET_FORMS(T, N, SUFFIX, VPARAM, VALUES)                                                            \
+    void shmem_##N##_wait_until_all##SUFFIX(T* ivars, size_t nelems, const int* status, int cmp, VPARAM) noexcept {   \
+        rt::Job* j;                                                                                                   \
+        auto s = ivar_set("shmem_" #N "_wait_until_all" #SUFFIX, ivars, nelems, status, cmp, VALUES, j);              \
+        wait_all(*j, s);                                                                                              \
+    }                                                                                                                 \
     size_t shmem_##N##_wait_until_any##SUFFIX(T* ivars, size_t nelems, const int* status, int cmp, VPARAM) noexcept { \
-        rt::Job* j;                                                                                             \
-        auto s = ivar_set("shmem_" #N "_wait_until_any" #SUFFIX, ivars, nelems, status, cmp, VALUES, j);       \
-        return wait_any(*j, s);                                                                                 \
-    }                                                                                                           \
-    size_t shmem_##N##_wait_until_some##SUFFIX(T* ivars, size_t nelems, size_t* indices, const int* status,     \
-                                               int cmp, VPARAM) noexcept {                                      \
-        rt::Job* j;                                                                                             \
-        auto s = ivar_set("shmem_" #N "_wait_until_some" #SUFFIX, ivars, nelems, status, cmp, VALUES, j);      \
-        return wait_some(*j, s, indices);                                                                       \
-    }                                                                                                           \
-    int shmem_##N##_test_all##SUFFIX(T* ivars, size_t nelems, const int* status, int cmp, VPARAM) noexcept {    \
-        rt::Job* j;                                                                                             \
-        auto s = ivar_set("shmem_" #N "_test_all" #SUFFIX, ivars, nelems, status, cmp, VALUES, j);             \
-        return test_all(*j, s);                                                                                 \
-    }                                                                                                           \
-    size_t shmem_##N##_test_any##SUFFIX(T* ivars, size_t nelems, const int* status, int cmp, VPARAM) noexcept { \
-        rt::Job* j;                                                                                             \
-        auto s = ivar_set("shmem_" #N "_test_any" #SUFFIX, ivars, nelems, status, cmp, VALUES, j);             \
-        return test_any(*j, s);                                                                                 \
-    }                                                                                                           \
-    size_t shmem_##N##_test_some##SUFFIX(T* ivars, size_t nelems, size_t* indices, const int* status, int cmp,  \
-                                         VPARAM) noexcept {                                                     \
-        rt::Job* j;                                                                                             \
-        auto s = ivar_set("shmem_" #N "_test_some" #SUFFIX, ivars, nelems, status, cmp, VALUES, j);            \
-        return test_some(*j, s, indices);                                                                       \
+        rt::Job* j;                                                                                                   \
+        auto s = ivar_set("shmem_" #N "_wait_until_any" #SUFFIX, ivars, nelems, status, cmp, VALUES, j);              \
+        return wait_any(*j, s);                                                                                       \
+    }                                                                                                                 \
+    size_t shmem_##N##_wait_until_some##SUFFIX(T* ivars, size_t nelems, size_t* indices, const int* status, int cmp,  \
+                                               VPARAM) noexcept {                                                     \
+        rt::Job* j;                                                                                                   \
+        auto s = ivar_set("shmem_" #N "_wait_until_some" #SUFFIX, ivars, nelems, status, cmp, VALUES, j);             \
+        return wait_some(*j, s, indices);                                                                             \
+    }                                                                                                                 \
+    int shmem_##N##_test_all##SUFFIX(T* ivars, size_t nelems, const int* status, int cmp, VPARAM) noexcept {          \
+        rt::Job* j;                                                                                                   \
+        auto s = ivar_set("shmem_" #N "_test_all" #SUFFIX, ivars, nelems, status, cmp, VALUES, j);                    \
+        return test_all(*j, s);                                                                                       \
+    }                                                                                                                 \
+    size_t shmem_##N##_test_any##SUFFIX(T* ivars, size_t nelems, const int* status, int cmp, VPARAM) noexcept {       \
+        rt::Job* j;                                                                                                   \
+        auto s = ivar_set("shmem_" #N "_test_any" #SUFFIX, ivars, nelems, status, cmp, VALUES, j);                    \
+        return test_any(*j, s);                                                                                       \
+    }                                                                                                                 \
+    size_t shmem_##N##_test_some##SUFFIX(T* ivars, size_t nelems, size_t* indices, const int* status, int cmp,        \
+                                         VPARAM) noexcept {                                                           \
+        rt::Job* j;                                                                                                   \
+        auto s = ivar_set("shmem_" #N "_test_some" #SUFFIX, ivars, nelems, status, cmp, VALUES, j);                   \
+        return test_some(*j, s, indices);                                                                             \
     }
-#define GASKET_P2P_SET(T, N)                                                                    \
-    GASKET_P2P_SET_FORMS(T, N, , T cmp_value, One<T>{cmp_value})                                 \
+#define GASKET_P2P_SET(T, N)                                     \
+    GASKET_P2P_SET_FORMS(T, N, , T cmp_value, One<T>{cmp_value}) \
     GASKET_P2P_SET_FORMS(T, N, _vector, const T* cmp_values, PerElement<T>{cmp_values})
 GASKET_STD_AMO_TYPES(GASKET_P2P_SET)
 #undef GASKET_P2P_SET
@@ -236,19 +236,19 @@ uint64_t shmem_signal_wait_until(uint64_t* sig_addr, int cmp, uint64_t cmp_value
     }
 }
 
-#define GASKET_P2P(TYPE, NAME)                                                 \
+#define GASKET_P2P(TYPE, NAME)                                                     \
     void shmem_##NAME##_wait_until(TYPE* ivar, int cmp, TYPE cmp_value) noexcept { \
-        wait_until<TYPE>("shmem_" #NAME "_wait_until", ivar, cmp, cmp_value);  \
-    }                                                                          \
-    int shmem_##NAME##_test(TYPE* ivar, int cmp, TYPE cmp_value) noexcept {    \
-        return test<TYPE>("shmem_" #NAME "_test", ivar, cmp, cmp_value);       \
+        wait_until<TYPE>("shmem_" #NAME "_wait_until", ivar, cmp, cmp_value);      \
+    }                                                                              \
+    int shmem_##NAME##_test(TYPE* ivar, int cmp, TYPE cmp_value) noexcept {        \
+        return test<TYPE>("shmem_" #NAME "_test", ivar, cmp, cmp_value);           \
     }
 GASKET_P2P_SYNC_TYPES(GASKET_P2P)
 #undef GASKET_P2P
 
-#define GASKET_WAIT(TYPE, NAME)                                                   \
-    void shmem_##NAME##_wait(TYPE* ivar, TYPE cmp_value) noexcept {               \
-        wait_until<TYPE>("shmem_" #NAME "_wait", ivar, SHMEM_CMP_NE, cmp_value);  \
+#define GASKET_WAIT(TYPE, NAME)                                                  \
+    void shmem_##NAME##_wait(TYPE* ivar, TYPE cmp_value) noexcept {              \
+        wait_until<TYPE>("shmem_" #NAME "_wait", ivar, SHMEM_CMP_NE, cmp_value); \
     }
 GASKET_DEPRECATED_WAIT_TYPES(GASKET_WAIT)
 #undef GASKET_WAIT

@@ -41,87 +41,82 @@ inline void get_blocks(rt::Context& ctx, const char* routine, void* dest, const 
 // Each shape macro defines one routine and its shmem_ctx_ form.  NAME and
 // CTXNAME are the names after "shmem_"; PTR/CPTR the pointer types; ELEM the
 // element size in bytes.
-#define GASKET_CONTIGUOUS(NAME, CTXNAME, PTR, CPTR, ELEM, OP, COMPLETION)                            \
-    void shmem_##NAME(PTR dest, CPTR source, size_t nelems, int pe) noexcept {                         \
-        OP<ELEM>(shmem::default_context("shmem_" #NAME), "shmem_" #NAME, dest, source, nelems, pe,   \
-                 Completion::COMPLETION);                                                              \
-    }                                                                                                  \
-    void shmem_##CTXNAME(shmem_ctx_t ctx, PTR dest, CPTR source, size_t nelems, int pe) noexcept {     \
-        const char* routine = "shmem_" #CTXNAME;                                                       \
-        OP<ELEM>(shmem::context_of(routine, ctx), routine, dest, source, nelems, pe,                   \
-                 Completion::COMPLETION);                                                              \
+#define GASKET_CONTIGUOUS(NAME, CTXNAME, PTR, CPTR, ELEM, OP, COMPLETION)                                     \
+    void shmem_##NAME(PTR dest, CPTR source, size_t nelems, int pe) noexcept {                                \
+        OP<ELEM>(shmem::default_context("shmem_" #NAME), "shmem_" #NAME, dest, source, nelems, pe,            \
+                 Completion::COMPLETION);                                                                     \
+    }                                                                                                         \
+    void shmem_##CTXNAME(shmem_ctx_t ctx, PTR dest, CPTR source, size_t nelems, int pe) noexcept {            \
+        const char* routine = "shmem_" #CTXNAME;                                                              \
+        OP<ELEM>(shmem::context_of(routine, ctx), routine, dest, source, nelems, pe, Completion::COMPLETION); \
     }
-#define GASKET_STRIDED(NAME, CTXNAME, PTR, CPTR, ELEM, OP)                                             \
-    void shmem_##NAME(PTR dest, CPTR source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) noexcept { \
-        OP<ELEM>(shmem::default_context("shmem_" #NAME), "shmem_" #NAME, dest, source, dst, sst, 1,  \
-                 nelems, pe);                                                                          \
-    }                                                                                                  \
-    void shmem_##CTXNAME(shmem_ctx_t ctx, PTR dest, CPTR source, ptrdiff_t dst, ptrdiff_t sst,         \
-                         size_t nelems, int pe) noexcept {                                             \
-        const char* routine = "shmem_" #CTXNAME;                                                       \
-        OP<ELEM>(shmem::context_of(routine, ctx), routine, dest, source, dst, sst, 1, nelems, pe);     \
+#define GASKET_STRIDED(NAME, CTXNAME, PTR, CPTR, ELEM, OP)                                                       \
+    void shmem_##NAME(PTR dest, CPTR source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) noexcept {     \
+        OP<ELEM>(shmem::default_context("shmem_" #NAME), "shmem_" #NAME, dest, source, dst, sst, 1, nelems, pe); \
+    }                                                                                                            \
+    void shmem_##CTXNAME(shmem_ctx_t ctx, PTR dest, CPTR source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,    \
+                         int pe) noexcept {                                                                      \
+        const char* routine = "shmem_" #CTXNAME;                                                                 \
+        OP<ELEM>(shmem::context_of(routine, ctx), routine, dest, source, dst, sst, 1, nelems, pe);               \
     }
-#define GASKET_BLOCKED(NAME, CTXNAME, PTR, CPTR, ELEM, OP)                                             \
-    void shmem_##NAME(PTR dest, CPTR source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,               \
-                      size_t nblocks, int pe) noexcept {                                               \
-        OP<ELEM>(shmem::default_context("shmem_" #NAME), "shmem_" #NAME, dest, source, dst, sst,     \
-                 bsize, nblocks, pe);                                                                  \
-    }                                                                                                  \
-    void shmem_##CTXNAME(shmem_ctx_t ctx, PTR dest, CPTR source, ptrdiff_t dst, ptrdiff_t sst,         \
-                         size_t bsize, size_t nblocks, int pe) noexcept {                              \
-        const char* routine = "shmem_" #CTXNAME;                                                       \
-        OP<ELEM>(shmem::context_of(routine, ctx), routine, dest, source, dst, sst, bsize, nblocks, pe); \
+#define GASKET_BLOCKED(NAME, CTXNAME, PTR, CPTR, ELEM, OP)                                                            \
+    void shmem_##NAME(PTR dest, CPTR source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks,              \
+                      int pe) noexcept {                                                                              \
+        OP<ELEM>(shmem::default_context("shmem_" #NAME), "shmem_" #NAME, dest, source, dst, sst, bsize, nblocks, pe); \
+    }                                                                                                                 \
+    void shmem_##CTXNAME(shmem_ctx_t ctx, PTR dest, CPTR source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,          \
+                         size_t nblocks, int pe) noexcept {                                                           \
+        const char* routine = "shmem_" #CTXNAME;                                                                      \
+        OP<ELEM>(shmem::context_of(routine, ctx), routine, dest, source, dst, sst, bsize, nblocks, pe);               \
     }
 // Single elements: p and g.
-#define GASKET_SINGLE(TYPE, NAME)                                                                      \
-    void shmem_##NAME##_p(TYPE* dest, TYPE value, int pe) noexcept {                                   \
-        const char* routine = "shmem_" #NAME "_p";                                                     \
-        rt::put(shmem::default_context(routine), routine, dest, &value, sizeof(TYPE), pe);             \
-    }                                                                                                  \
-    void shmem_ctx_##NAME##_p(shmem_ctx_t ctx, TYPE* dest, TYPE value, int pe) noexcept {              \
-        const char* routine = "shmem_ctx_" #NAME "_p";                                                 \
-        put_elems<sizeof(TYPE)>(shmem::context_of(routine, ctx), routine, dest, &value, 1, pe,         \
-                                Completion::local);                                                    \
-    }                                                                                                  \
-    TYPE shmem_##NAME##_g(const TYPE* source, int pe) noexcept {                                       \
-        TYPE value;                                                                                    \
-        const char* routine = "shmem_" #NAME "_g";                                                     \
-        rt::get(shmem::default_context(routine), routine, &value, source, sizeof(TYPE), pe);           \
-        return value;                                                                                  \
-    }                                                                                                  \
-    TYPE shmem_ctx_##NAME##_g(shmem_ctx_t ctx, const TYPE* source, int pe) noexcept {                  \
-        const char* routine = "shmem_ctx_" #NAME "_g";                                                 \
-        TYPE value;                                                                                    \
-        get_elems<sizeof(TYPE)>(shmem::context_of(routine, ctx), routine, &value, source, 1, pe,       \
-                                Completion::local);                                                    \
-        return value;                                                                                  \
+#define GASKET_SINGLE(TYPE, NAME)                                                                                    \
+    void shmem_##NAME##_p(TYPE* dest, TYPE value, int pe) noexcept {                                                 \
+        const char* routine = "shmem_" #NAME "_p";                                                                   \
+        rt::put(shmem::default_context(routine), routine, dest, &value, sizeof(TYPE), pe);                           \
+    }                                                                                                                \
+    void shmem_ctx_##NAME##_p(shmem_ctx_t ctx, TYPE* dest, TYPE value, int pe) noexcept {                            \
+        const char* routine = "shmem_ctx_" #NAME "_p";                                                               \
+        put_elems<sizeof(TYPE)>(shmem::context_of(routine, ctx), routine, dest, &value, 1, pe, Completion::local);   \
+    }                                                                                                                \
+    TYPE shmem_##NAME##_g(const TYPE* source, int pe) noexcept {                                                     \
+        TYPE value;                                                                                                  \
+        const char* routine = "shmem_" #NAME "_g";                                                                   \
+        rt::get(shmem::default_context(routine), routine, &value, source, sizeof(TYPE), pe);                         \
+        return value;                                                                                                \
+    }                                                                                                                \
+    TYPE shmem_ctx_##NAME##_g(shmem_ctx_t ctx, const TYPE* source, int pe) noexcept {                                \
+        const char* routine = "shmem_ctx_" #NAME "_g";                                                               \
+        TYPE value;                                                                                                  \
+        get_elems<sizeof(TYPE)>(shmem::context_of(routine, ctx), routine, &value, source, 1, pe, Completion::local); \
+        return value;                                                                                                \
     }
 
 extern "C" {
 
 // shmem_TYPENAME_{put,get,put_nbi,get_nbi,iput,iget,ibput,ibget,p,g} (Table 5).
-#define GASKET_RMA_TYPED(T, N)                                                                         \
-    GASKET_CONTIGUOUS(N##_put, ctx_##N##_put, T*, const T*, sizeof(T), put_elems, local)               \
-    GASKET_CONTIGUOUS(N##_get, ctx_##N##_get, T*, const T*, sizeof(T), get_elems, local)               \
-    GASKET_CONTIGUOUS(N##_put_nbi, ctx_##N##_put_nbi, T*, const T*, sizeof(T), put_elems, joined)    \
-    GASKET_CONTIGUOUS(N##_get_nbi, ctx_##N##_get_nbi, T*, const T*, sizeof(T), get_elems, deferred)    \
-    GASKET_STRIDED(N##_iput, ctx_##N##_iput, T*, const T*, sizeof(T), put_blocks)                      \
-    GASKET_STRIDED(N##_iget, ctx_##N##_iget, T*, const T*, sizeof(T), get_blocks)                      \
-    GASKET_BLOCKED(N##_ibput, ctx_##N##_ibput, T*, const T*, sizeof(T), put_blocks)                    \
-    GASKET_BLOCKED(N##_ibget, ctx_##N##_ibget, T*, const T*, sizeof(T), get_blocks)                    \
+#define GASKET_RMA_TYPED(T, N)                                                                      \
+    GASKET_CONTIGUOUS(N##_put, ctx_##N##_put, T*, const T*, sizeof(T), put_elems, local)            \
+    GASKET_CONTIGUOUS(N##_get, ctx_##N##_get, T*, const T*, sizeof(T), get_elems, local)            \
+    GASKET_CONTIGUOUS(N##_put_nbi, ctx_##N##_put_nbi, T*, const T*, sizeof(T), put_elems, joined)   \
+    GASKET_CONTIGUOUS(N##_get_nbi, ctx_##N##_get_nbi, T*, const T*, sizeof(T), get_elems, deferred) \
+    GASKET_STRIDED(N##_iput, ctx_##N##_iput, T*, const T*, sizeof(T), put_blocks)                   \
+    GASKET_STRIDED(N##_iget, ctx_##N##_iget, T*, const T*, sizeof(T), get_blocks)                   \
+    GASKET_BLOCKED(N##_ibput, ctx_##N##_ibput, T*, const T*, sizeof(T), put_blocks)                 \
+    GASKET_BLOCKED(N##_ibget, ctx_##N##_ibget, T*, const T*, sizeof(T), get_blocks)                 \
     GASKET_SINGLE(T, N)
 GASKET_STD_RMA_TYPES(GASKET_RMA_TYPED)
 #undef GASKET_RMA_TYPED
 
 // shmem_{put,get,iput,iget,ibput,ibget}SIZE and SIZE_nbi (8..128 bits).
-#define GASKET_RMA_SIZED(BITS, BYTES)                                                                  \
-    GASKET_CONTIGUOUS(put##BITS, ctx_put##BITS, void*, const void*, BYTES, put_elems, local)           \
-    GASKET_CONTIGUOUS(get##BITS, ctx_get##BITS, void*, const void*, BYTES, get_elems, local)           \
-    GASKET_CONTIGUOUS(put##BITS##_nbi, ctx_put##BITS##_nbi, void*, const void*, BYTES, put_elems, joined) \
+#define GASKET_RMA_SIZED(BITS, BYTES)                                                                       \
+    GASKET_CONTIGUOUS(put##BITS, ctx_put##BITS, void*, const void*, BYTES, put_elems, local)                \
+    GASKET_CONTIGUOUS(get##BITS, ctx_get##BITS, void*, const void*, BYTES, get_elems, local)                \
+    GASKET_CONTIGUOUS(put##BITS##_nbi, ctx_put##BITS##_nbi, void*, const void*, BYTES, put_elems, joined)   \
     GASKET_CONTIGUOUS(get##BITS##_nbi, ctx_get##BITS##_nbi, void*, const void*, BYTES, get_elems, deferred) \
-    GASKET_STRIDED(iput##BITS, ctx_iput##BITS, void*, const void*, BYTES, put_blocks)                  \
-    GASKET_STRIDED(iget##BITS, ctx_iget##BITS, void*, const void*, BYTES, get_blocks)                  \
-    GASKET_BLOCKED(ibput##BITS, ctx_ibput##BITS, void*, const void*, BYTES, put_blocks)                \
+    GASKET_STRIDED(iput##BITS, ctx_iput##BITS, void*, const void*, BYTES, put_blocks)                       \
+    GASKET_STRIDED(iget##BITS, ctx_iget##BITS, void*, const void*, BYTES, get_blocks)                       \
+    GASKET_BLOCKED(ibput##BITS, ctx_ibput##BITS, void*, const void*, BYTES, put_blocks)                     \
     GASKET_BLOCKED(ibget##BITS, ctx_ibget##BITS, void*, const void*, BYTES, get_blocks)
 GASKET_RMA_SIZES(GASKET_RMA_SIZED)
 #undef GASKET_RMA_SIZED

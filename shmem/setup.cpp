@@ -35,7 +35,8 @@ int shmem_level(rt::ThreadLevel level) {
 
 void print_banner(const rt::Job& j) {
     if (j.my_pe != 0) return;
-    if (j.config.version) std::printf("%s, OpenSHMEM %d.%d\n", SHMEM_VENDOR_STRING, SHMEM_MAJOR_VERSION, SHMEM_MINOR_VERSION);
+    if (j.config.version)
+        std::printf("%s, OpenSHMEM %d.%d\n", SHMEM_VENDOR_STRING, SHMEM_MAJOR_VERSION, SHMEM_MINOR_VERSION);
     if (j.config.info)
         std::printf("Gasket environment variables (value, default, meaning):\n%s",
                     rt::format_table(rt::describe(j.config)).c_str());
@@ -54,8 +55,9 @@ void finalize_at_exit() {
 // Returns 0 or a nonzero code after printing why.
 int start(const char* routine, int requested, int* provided) {
     if (rt::g_job && rt::g_job->api != rt::Api::shmem)
-        rt::fatal(routine, "this process already runs GASNet (gasnet_init): OpenSHMEM and GASNet in one process are "
-                           "not supported");
+        rt::fatal(routine,
+                  "this process already runs GASNet (gasnet_init): OpenSHMEM and GASNet in one process are "
+                  "not supported");
     if (requested < SHMEM_THREAD_SINGLE || requested > SHMEM_THREAD_MULTIPLE) {
         std::fprintf(stderr, "gasket: %s: requested thread level %d is not a SHMEM_THREAD_* value\n", routine,
                      requested);

@@ -18,8 +18,8 @@ namespace {
 rt::AmoOp signal_op(const char* routine, int sig_op) {
     if (sig_op == SHMEM_SIGNAL_SET) return rt::AmoOp::set;
     if (sig_op == SHMEM_SIGNAL_ADD) return rt::AmoOp::fetch_add;
-    rt::fatal(routine, "sig_op %d is neither SHMEM_SIGNAL_SET (%d) nor SHMEM_SIGNAL_ADD (%d)", sig_op,
-              SHMEM_SIGNAL_SET, SHMEM_SIGNAL_ADD);
+    rt::fatal(routine, "sig_op %d is neither SHMEM_SIGNAL_SET (%d) nor SHMEM_SIGNAL_ADD (%d)", sig_op, SHMEM_SIGNAL_SET,
+              SHMEM_SIGNAL_ADD);
 }
 
 // On context `c`.
@@ -46,16 +46,17 @@ void signal_update(rt::Context& c, const char* routine, std::uint64_t* sig_addr,
 
 extern "C" {
 
-#define GASKET_PUT_SIGNAL_FORMS(NAME, CTXNAME, PTR, CPTR, ELEM)                                                \
-    void shmem_##NAME(PTR dest, CPTR source, size_t nelems, uint64_t* sig_addr, uint64_t signal, int sig_op,   \
-                      int pe) noexcept {                                                                       \
-        put_signal(shmem::default_context("shmem_" #NAME), "shmem_" #NAME, dest, source, nelems * (ELEM), sig_addr, signal, sig_op, pe);      \
-    }                                                                                                          \
-    void shmem_##CTXNAME(shmem_ctx_t ctx, PTR dest, CPTR source, size_t nelems, uint64_t* sig_addr,            \
-                         uint64_t signal, int sig_op, int pe) noexcept {                                       \
-        const char* routine = "shmem_" #CTXNAME;                                                               \
-        put_signal(shmem::context_of(routine, ctx), routine, dest, source, nelems * (ELEM), sig_addr, signal,  \
-                   sig_op, pe);                                                                                \
+#define GASKET_PUT_SIGNAL_FORMS(NAME, CTXNAME, PTR, CPTR, ELEM)                                                      \
+    void shmem_##NAME(PTR dest, CPTR source, size_t nelems, uint64_t* sig_addr, uint64_t signal, int sig_op,         \
+                      int pe) noexcept {                                                                             \
+        put_signal(shmem::default_context("shmem_" #NAME), "shmem_" #NAME, dest, source, nelems*(ELEM), sig_addr,    \
+                   signal, sig_op, pe);                                                                              \
+    }                                                                                                                \
+    void shmem_##CTXNAME(shmem_ctx_t ctx, PTR dest, CPTR source, size_t nelems, uint64_t* sig_addr, uint64_t signal, \
+                         int sig_op, int pe) noexcept {                                                              \
+        const char* routine = "shmem_" #CTXNAME;                                                                     \
+        put_signal(shmem::context_of(routine, ctx), routine, dest, source, nelems*(ELEM), sig_addr, signal, sig_op,  \
+                   pe);                                                                                              \
     }
 // The _nbi forms complete before returning, which §9.8.4 allows.
 #define GASKET_PUT_SIGNAL_TYPED(T, N)                                                      \
@@ -63,8 +64,8 @@ extern "C" {
     GASKET_PUT_SIGNAL_FORMS(N##_put_signal_nbi, ctx_##N##_put_signal_nbi, T*, const T*, sizeof(T))
 GASKET_STD_RMA_TYPES(GASKET_PUT_SIGNAL_TYPED)
 #undef GASKET_PUT_SIGNAL_TYPED
-#define GASKET_PUT_SIGNAL_SIZED(BITS, BYTES)                                                            \
-    GASKET_PUT_SIGNAL_FORMS(put##BITS##_signal, ctx_put##BITS##_signal, void*, const void*, BYTES)      \
+#define GASKET_PUT_SIGNAL_SIZED(BITS, BYTES)                                                       \
+    GASKET_PUT_SIGNAL_FORMS(put##BITS##_signal, ctx_put##BITS##_signal, void*, const void*, BYTES) \
     GASKET_PUT_SIGNAL_FORMS(put##BITS##_signal_nbi, ctx_put##BITS##_signal_nbi, void*, const void*, BYTES)
 GASKET_RMA_SIZES(GASKET_PUT_SIGNAL_SIZED)
 #undef GASKET_PUT_SIGNAL_SIZED
@@ -72,13 +73,13 @@ GASKET_PUT_SIGNAL_FORMS(putmem_signal, ctx_putmem_signal, void*, const void*, 1)
 GASKET_PUT_SIGNAL_FORMS(putmem_signal_nbi, ctx_putmem_signal_nbi, void*, const void*, 1)
 #undef GASKET_PUT_SIGNAL_FORMS
 
-#define GASKET_SIGNAL_UPDATE(NAME, OP)                                                                         \
-    void(shmem_signal_##NAME)(uint64_t * sig_addr, uint64_t signal, int pe) noexcept {                         \
-        signal_update(shmem::default_context("shmem_signal_" #NAME), "shmem_signal_" #NAME, sig_addr, signal, OP, pe);                               \
-    }                                                                                                          \
-    void shmem_ctx_signal_##NAME(shmem_ctx_t ctx, uint64_t* sig_addr, uint64_t signal, int pe) noexcept {      \
-        const char* routine = "shmem_ctx_signal_" #NAME;                                                       \
-        signal_update(shmem::context_of(routine, ctx), routine, sig_addr, signal, OP, pe);                     \
+#define GASKET_SIGNAL_UPDATE(NAME, OP)                                                                                 \
+    void(shmem_signal_##NAME)(uint64_t * sig_addr, uint64_t signal, int pe) noexcept {                                 \
+        signal_update(shmem::default_context("shmem_signal_" #NAME), "shmem_signal_" #NAME, sig_addr, signal, OP, pe); \
+    }                                                                                                                  \
+    void shmem_ctx_signal_##NAME(shmem_ctx_t ctx, uint64_t* sig_addr, uint64_t signal, int pe) noexcept {              \
+        const char* routine = "shmem_ctx_signal_" #NAME;                                                               \
+        signal_update(shmem::context_of(routine, ctx), routine, sig_addr, signal, OP, pe);                             \
     }
 GASKET_SIGNAL_UPDATE(add, rt::AmoOp::fetch_add)
 GASKET_SIGNAL_UPDATE(set, rt::AmoOp::set)

@@ -120,9 +120,9 @@ int shmem_team_split_strided(shmem_team_t parent_team, int start, int stride, in
     return 0;
 }
 
-int shmem_team_split_2d(shmem_team_t parent_team, int xrange, const shmem_team_config_t* xaxis_config,
-                        long xaxis_mask, shmem_team_t* xaxis_team, const shmem_team_config_t* yaxis_config,
-                        long yaxis_mask, shmem_team_t* yaxis_team) noexcept {
+int shmem_team_split_2d(shmem_team_t parent_team, int xrange, const shmem_team_config_t* xaxis_config, long xaxis_mask,
+                        shmem_team_t* xaxis_team, const shmem_team_config_t* yaxis_config, long yaxis_mask,
+                        shmem_team_t* yaxis_team) noexcept {
     const char* routine = "shmem_team_split_2d";
     if (!xaxis_team || !yaxis_team) rt::fatal(routine, "xaxis_team or yaxis_team is NULL");
     *xaxis_team = *yaxis_team = SHMEM_TEAM_INVALID;

@@ -25,8 +25,8 @@ int main() {
                 GASKET_MPIEXEC);
 
     const mpi::Topology t = mpi::read_topology();
-    std::printf("Node (hwloc %s):\n  packages %d, NUMA nodes %d, cores %d, hardware threads %d\n", t.hwloc_version.c_str(),
-                t.packages, t.numa_nodes, t.cores, t.hw_threads);
+    std::printf("Node (hwloc %s):\n  packages %d, NUMA nodes %d, cores %d, hardware threads %d\n",
+                t.hwloc_version.c_str(), t.packages, t.numa_nodes, t.cores, t.hw_threads);
     std::printf("  this process bound to  %s\n", t.binding.c_str());
 
     rt::Config cfg;

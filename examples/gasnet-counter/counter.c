@@ -50,15 +50,15 @@ enum {
 
 /* ---- state shared by handlers and main(), all under `lock` ---------- */
 static gasnet_hsl_t lock = GASNET_HSL_INITIALIZER;
-static long counter;             /* node 0: the distributed counter */
-static long increments_done;     /* replies to our increments received */
-static long largest_value_seen;  /* largest counter value a reply told us */
-static int block_arrived;        /* a neighbour's block is in our segment */
-static long block_sum_reply = -1;/* checksum our neighbour computed of our block */
-static long barrier_arrived;     /* node 0: arrivals so far, all barriers */
-static long barrier_failures;    /* node 0: failures reported at the current barrier */
-static long barrier_released;    /* the last barrier node 0 released */
-static long barrier_total;       /* total failures node 0 announced with it */
+static long counter;                   /* node 0: the distributed counter */
+static long increments_done;           /* replies to our increments received */
+static long largest_value_seen;        /* largest counter value a reply told us */
+static int block_arrived;              /* a neighbour's block is in our segment */
+static long block_sum_reply = -1;      /* checksum our neighbour computed of our block */
+static long barrier_arrived;           /* node 0: arrivals so far, all barriers */
+static long barrier_failures;          /* node 0: failures reported at the current barrier */
+static long barrier_released;          /* the last barrier node 0 released */
+static long barrier_total;             /* total failures node 0 announced with it */
 static char (*report_lines)[MAX_LINE]; /* node 0: one line per node */
 static int reports_received;
 
@@ -174,14 +174,14 @@ static long barrier(long my_failures) {
 }
 
 /* GASNet calls return GASNET_OK or an error code: check them. */
-#define CHECK(call)                                                                        \
-    do {                                                                                   \
-        int rc_ = (call);                                                                  \
-        if (rc_ != GASNET_OK) {                                                            \
-            fprintf(stderr, "node %u: %s failed: %s (%s)\n", gasnet_mynode(), #call,       \
-                    gasnet_ErrorName(rc_), gasnet_ErrorDesc(rc_));                         \
-            gasnet_exit(1); /* ends the whole job */                                       \
-        }                                                                                  \
+#define CHECK(call)                                                                                         \
+    do {                                                                                                    \
+        int rc_ = (call);                                                                                   \
+        if (rc_ != GASNET_OK) {                                                                             \
+            fprintf(stderr, "node %u: %s failed: %s (%s)\n", gasnet_mynode(), #call, gasnet_ErrorName(rc_), \
+                    gasnet_ErrorDesc(rc_));                                                                 \
+            gasnet_exit(1); /* ends the whole job */                                                        \
+        }                                                                                                   \
     } while (0)
 
 int main(int argc, char** argv) {
@@ -217,8 +217,7 @@ int main(int argc, char** argv) {
 
     /* 1. The counter.  Node n adds n+1, `increments` times.  All requests
      *    go out first; then we wait for every reply. */
-    for (long i = 0; i < increments; ++i)
-        CHECK(gasnet_AMRequestShort1(0, H_INCREMENT, (gasnet_handlerarg_t)(me + 1)));
+    for (long i = 0; i < increments; ++i) CHECK(gasnet_AMRequestShort1(0, H_INCREMENT, (gasnet_handlerarg_t)(me + 1)));
     GASNET_BLOCKUNTIL(locked_read(&increments_done) == increments);
     long expected = increments * (long)nodes * ((long)nodes + 1) / 2;
     long seen = locked_read(&largest_value_seen);

@@ -45,14 +45,14 @@
 /* GASNet calls with a result return GASNET_OK or an error code: check them.
  * (Errors in the extended API's transfers are fatal, so those return
  * nothing to check.) */
-#define CHECK(call)                                                                        \
-    do {                                                                                   \
-        int rc_ = (call);                                                                  \
-        if (rc_ != GASNET_OK) {                                                            \
-            fprintf(stderr, "node %u: %s failed: %s (%s)\n", gasnet_mynode(), #call,       \
-                    gasnet_ErrorName(rc_), gasnet_ErrorDesc(rc_));                         \
-            gasnet_exit(1); /* ends the whole job */                                       \
-        }                                                                                  \
+#define CHECK(call)                                                                                         \
+    do {                                                                                                    \
+        int rc_ = (call);                                                                                   \
+        if (rc_ != GASNET_OK) {                                                                             \
+            fprintf(stderr, "node %u: %s failed: %s (%s)\n", gasnet_mynode(), #call, gasnet_ErrorName(rc_), \
+                    gasnet_ErrorDesc(rc_));                                                                 \
+            gasnet_exit(1); /* ends the whole job */                                                        \
+        }                                                                                                   \
     } while (0)
 
 /* ---- the keys ----------------------------------------------------------- */
@@ -198,8 +198,8 @@ int main(int argc, char** argv) {
         gasnet_handle_t* handles = calloc(nodes, sizeof *handles);
         if (!global || !handles) gasnet_exit(1);
         for (gasnet_node_t owner = 0; owner < nodes; ++owner)
-            handles[owner] = gasnet_get_nb_bulk(global + (size_t)owner * mine, owner,
-                                                (char*)seg[owner].addr + total_off, row_bytes);
+            handles[owner] =
+                gasnet_get_nb_bulk(global + (size_t)owner * mine, owner, (char*)seg[owner].addr + total_off, row_bytes);
         gasnet_wait_syncnb_all(handles, nodes);
 
         uint64_t total = 0, lo = UINT64_MAX, hi = 0;
@@ -224,8 +224,7 @@ int main(int argc, char** argv) {
             printf("  [%6" PRIu64 ", %6" PRIu64 ") %9" PRIu64 " %.*s\n", from, to, c, bar,
                    "##################################################");
         }
-        for (gasnet_node_t n = 0; n < nodes; ++n)
-            printf("node %u: %" PRIu64 " wrong bins\n", n, my_report[n]);
+        for (gasnet_node_t n = 0; n < nodes; ++n) printf("node %u: %" PRIu64 " wrong bins\n", n, my_report[n]);
         if (total != want) failed = 1;
         free(handles);
         free(global);

@@ -38,7 +38,7 @@ int main(int argc, char** argv) {
     int n = 256, steps = 200;
     po::options_description desc("heat: 2-D Jacobi heat diffusion on OpenSHMEM");
     desc.add_options()("help,h", "print this help")("n", po::value<int>(&n)->default_value(256),
-                                                      "interior grid size (n x n cells)")(
+                                                    "interior grid size (n x n cells)")(
         "steps", po::value<int>(&steps)->default_value(200), "Jacobi iterations");
     po::variables_map vm;
     try {
@@ -61,8 +61,8 @@ int main(int argc, char** argv) {
         return 2;
     }
     const Block mine = block_of(n, npes, me);
-    const int width = n + 2;                       // with the left/right boundary columns
-    const int max_rows = block_of(n, npes, 0).rows;  // PE 0 has the largest block
+    const int width = n + 2;                            // with the left/right boundary columns
+    const int max_rows = block_of(n, npes, 0).rows;     // PE 0 has the largest block
     const size_t cells = size_t(max_rows + 2) * width;  // plus halo rows above and below
 
     // Symmetric: two grids (current, next) and PE 0's per-row result arrays.

@@ -72,7 +72,7 @@
 void shmem_barrier_all(void) GASKET_NOEXCEPT;
 /* §9.10.2 (deprecated): shmem_quiet, then waits for every PE of the active
  * set.  pSync: SHMEM_BARRIER_SYNC_SIZE longs. */
-void shmem_barrier(int PE_start, int logPE_stride, int PE_size, long *pSync) GASKET_NOEXCEPT;
+void shmem_barrier(int PE_start, int logPE_stride, int PE_size, long* pSync) GASKET_NOEXCEPT;
 /* §9.10.3: waits for every PE of `team`; orders this PE's earlier stores
  * before the other PEs' later accesses but completes no RMA (call
  * shmem_quiet first for that).  0, or nonzero for SHMEM_TEAM_INVALID. */
@@ -80,7 +80,7 @@ int shmem_team_sync(shmem_team_t team) GASKET_NOEXCEPT;
 /* §9.10.3 (deprecated active-set form; see the note above on the C11 team
  * form): as shmem_team_sync over the active set.  pSync: SHMEM_SYNC_SIZE
  * longs. */
-void shmem_sync(int PE_start, int logPE_stride, int PE_size, long *pSync) GASKET_NOEXCEPT;
+void shmem_sync(int PE_start, int logPE_stride, int PE_size, long* pSync) GASKET_NOEXCEPT;
 /* §9.10.4: shmem_team_sync(SHMEM_TEAM_WORLD). */
 void shmem_sync_all(void) GASKET_NOEXCEPT;
 
@@ -90,12 +90,12 @@ void shmem_sync_all(void) GASKET_NOEXCEPT;
  * elements (shmem_alltoall32, ..., shmem_fcollect64), with what each does:
  * gasket/shmem_typed.h, §9.10.5-8.  Byte forms: as the typed team forms,
  * with nelems a count of bytes. */
-int shmem_alltoallmem(shmem_team_t team, void *dest, const void *source, size_t nelems) GASKET_NOEXCEPT;
-int shmem_alltoallsmem(shmem_team_t team, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,
+int shmem_alltoallmem(shmem_team_t team, void* dest, const void* source, size_t nelems) GASKET_NOEXCEPT;
+int shmem_alltoallsmem(shmem_team_t team, void* dest, const void* source, ptrdiff_t dst, ptrdiff_t sst,
                        size_t nelems) GASKET_NOEXCEPT;
-int shmem_broadcastmem(shmem_team_t team, void *dest, const void *source, size_t nelems, int PE_root) GASKET_NOEXCEPT;
-int shmem_collectmem(shmem_team_t team, void *dest, const void *source, size_t nelems) GASKET_NOEXCEPT;
-int shmem_fcollectmem(shmem_team_t team, void *dest, const void *source, size_t nelems) GASKET_NOEXCEPT;
+int shmem_broadcastmem(shmem_team_t team, void* dest, const void* source, size_t nelems, int PE_root) GASKET_NOEXCEPT;
+int shmem_collectmem(shmem_team_t team, void* dest, const void* source, size_t nelems) GASKET_NOEXCEPT;
+int shmem_fcollectmem(shmem_team_t team, void* dest, const void* source, size_t nelems) GASKET_NOEXCEPT;
 
 /* ---- §9.10.9 reductions, §9.10.10 scans (Tables 10 and 11) -------------
  * Every reduction and scan is typed: shmem_TYPENAME_OP_reduce,

@@ -54,7 +54,7 @@
     X(uint64_t, uint64)               \
     X(size_t, size)                   \
     X(ptrdiff_t, ptrdiff)
-#define GASKET_STD_RMA_TYPES(X)     \
+#define GASKET_STD_RMA_TYPES(X)      \
     GASKET_STD_RMA_DISTINCT_TYPES(X) \
     GASKET_STD_RMA_ALIAS_TYPES(X)
 
@@ -82,7 +82,7 @@
     X(uint64_t, uint64)               \
     X(size_t, size)                   \
     X(ptrdiff_t, ptrdiff)
-#define GASKET_STD_AMO_TYPES(X)     \
+#define GASKET_STD_AMO_TYPES(X)      \
     GASKET_STD_AMO_DISTINCT_TYPES(X) \
     GASKET_STD_AMO_ALIAS_TYPES(X)
 
@@ -106,9 +106,9 @@
     X(unsigned long long, ulonglong)         \
     X(int32_t, int32)                        \
     X(int64_t, int64)
-#define GASKET_BITWISE_AMO_TYPES(X)         \
-    GASKET_BITWISE_AMO_DISTINCT_TYPES(X)    \
-    X(uint32_t, uint32)                     \
+#define GASKET_BITWISE_AMO_TYPES(X)      \
+    GASKET_BITWISE_AMO_DISTINCT_TYPES(X) \
+    X(uint32_t, uint32)                  \
     X(uint64_t, uint64)
 /* Table 8's operations: F(TYPE, NAME, op, runtime operation) for each. */
 #define GASKET_AMO_BITWISE_OPS(F, TYPE, NAME) \
@@ -149,8 +149,8 @@
  * scans: GASKET_TEAM_REDUCE_ARITH_TYPES (26).  The complex rows exist when
  * the compiler has complex types (C99 without __STDC_NO_COMPLEX__, or GNU
  * C++), as §9.10.9 allows. */
-#if (defined(__cplusplus) && defined(__GNUC__)) || \
-    (!defined(__cplusplus) && defined(__STDC_VERSION__) && __STDC_VERSION__ >= 199901L && !defined(__STDC_NO_COMPLEX__))
+#if (defined(__cplusplus) && defined(__GNUC__)) || (!defined(__cplusplus) && defined(__STDC_VERSION__) && \
+                                                    __STDC_VERSION__ >= 199901L && !defined(__STDC_NO_COMPLEX__))
 #define GASKET_HAVE_COMPLEX 1
 #define GASKET_REDUCE_COMPLEX_TYPES(X) \
     X(double _Complex, complexd)       \
@@ -161,12 +161,12 @@
 #define GASKET_TEAM_REDUCE_SIGNED_TYPES(X) \
     GASKET_SIGNED_INTEGER_TYPES(X)         \
     X(ptrdiff_t, ptrdiff)
-#define GASKET_TEAM_REDUCE_BITWISE_TYPES(X)     \
+#define GASKET_TEAM_REDUCE_BITWISE_TYPES(X)      \
     GASKET_TEAM_REDUCE_BITWISE_DISTINCT_TYPES(X) \
-    X(uint8_t, uint8)                           \
-    X(uint16_t, uint16)                         \
-    X(uint32_t, uint32)                         \
-    X(uint64_t, uint64)                         \
+    X(uint8_t, uint8)                            \
+    X(uint16_t, uint16)                          \
+    X(uint32_t, uint32)                          \
+    X(uint64_t, uint64)                          \
     X(size_t, size)
 #define GASKET_REDUCE_FLOAT_TYPES(X) GASKET_FLOATING_TYPES(X)
 #define GASKET_TEAM_REDUCE_MINMAX_TYPES(X) \

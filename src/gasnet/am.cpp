@@ -103,14 +103,14 @@ void watch_for_exit() {
 }
 
 // Handler prototypes (§2.3.1), one switch case per argument count.
-#define GASKET_SHORT_CASE(M)                                                                            \
-    case M:                                                                                             \
+#define GASKET_SHORT_CASE(M)                                                                               \
+    case M:                                                                                                \
         reinterpret_cast<void (*)(gasnet_token_t GASKET_AM_TYPES_##M)>(fn)(token GASKET_AM_UNPACK_##M(a)); \
         return;
-#define GASKET_PAYLOAD_CASE(M)                                                                                   \
-    case M:                                                                                                      \
-        reinterpret_cast<void (*)(gasnet_token_t, void*, size_t GASKET_AM_TYPES_##M)>(fn)(token, m.payload, m.nbytes \
-                                                                                           GASKET_AM_UNPACK_##M(a)); \
+#define GASKET_PAYLOAD_CASE(M)                                                             \
+    case M:                                                                                \
+        reinterpret_cast<void (*)(gasnet_token_t, void*, size_t GASKET_AM_TYPES_##M)>(fn)( \
+            token, m.payload, m.nbytes GASKET_AM_UNPACK_##M(a));                           \
         return;
 
 void dispatch_handler(void (*fn)(), gasket_am_token* token, const rt::AmMessage& m) {
@@ -133,46 +133,46 @@ extern "C" {
 
 // The entry points for M arguments: the arguments go into an array (a
 // leading 0 keeps it non-empty for M = 0) and one shared routine sends.
-#define GASKET_AM_DEFINE(M)                                                                                        \
-    int gasnet_AMRequestShort##M(gasnet_node_t dest, gasnet_handler_t handler GASKET_AM_PARAMS_##M) noexcept {     \
-        const gasnet_handlerarg_t args[] = {0 GASKET_AM_VALUES_##M};                                              \
-        return gasnet::request("gasnet_AMRequestShort" #M, dest, handler, AmCategory::short_am, nullptr, 0,        \
-                               nullptr, M, args + 1);                                                              \
-    }                                                                                                              \
-    int gasnet_AMRequestMedium##M(gasnet_node_t dest, gasnet_handler_t handler, void* source_addr,                \
-                                  size_t nbytes GASKET_AM_PARAMS_##M) noexcept {                                   \
-        const gasnet_handlerarg_t args[] = {0 GASKET_AM_VALUES_##M};                                              \
-        return gasnet::request("gasnet_AMRequestMedium" #M, dest, handler, AmCategory::medium, source_addr,       \
-                               nbytes, nullptr, M, args + 1);                                                      \
-    }                                                                                                              \
-    int gasnet_AMRequestLong##M(gasnet_node_t dest, gasnet_handler_t handler, void* source_addr, size_t nbytes,   \
-                                void* dest_addr GASKET_AM_PARAMS_##M) noexcept {                                   \
-        const gasnet_handlerarg_t args[] = {0 GASKET_AM_VALUES_##M};                                              \
-        return gasnet::request("gasnet_AMRequestLong" #M, dest, handler, AmCategory::long_am, source_addr, nbytes, \
-                               dest_addr, M, args + 1);                                                            \
-    }                                                                                                              \
-    int gasnet_AMRequestLongAsync##M(gasnet_node_t dest, gasnet_handler_t handler, void* source_addr,             \
-                                     size_t nbytes, void* dest_addr GASKET_AM_PARAMS_##M) noexcept {               \
-        const gasnet_handlerarg_t args[] = {0 GASKET_AM_VALUES_##M};                                              \
-        return gasnet::request("gasnet_AMRequestLongAsync" #M, dest, handler, AmCategory::long_am, source_addr,   \
-                               nbytes, dest_addr, M, args + 1);                                                    \
-    }                                                                                                              \
-    int gasnet_AMReplyShort##M(gasnet_token_t token, gasnet_handler_t handler GASKET_AM_PARAMS_##M) noexcept {     \
-        const gasnet_handlerarg_t args[] = {0 GASKET_AM_VALUES_##M};                                              \
-        return gasnet::reply("gasnet_AMReplyShort" #M, token, handler, AmCategory::short_am, nullptr, 0, nullptr, \
-                             M, args + 1);                                                                         \
-    }                                                                                                              \
-    int gasnet_AMReplyMedium##M(gasnet_token_t token, gasnet_handler_t handler, void* source_addr,                \
-                                size_t nbytes GASKET_AM_PARAMS_##M) noexcept {                                     \
-        const gasnet_handlerarg_t args[] = {0 GASKET_AM_VALUES_##M};                                              \
-        return gasnet::reply("gasnet_AMReplyMedium" #M, token, handler, AmCategory::medium, source_addr, nbytes,  \
-                             nullptr, M, args + 1);                                                                \
-    }                                                                                                              \
-    int gasnet_AMReplyLong##M(gasnet_token_t token, gasnet_handler_t handler, void* source_addr, size_t nbytes,    \
-                              void* dest_addr GASKET_AM_PARAMS_##M) noexcept {                                     \
-        const gasnet_handlerarg_t args[] = {0 GASKET_AM_VALUES_##M};                                              \
-        return gasnet::reply("gasnet_AMReplyLong" #M, token, handler, AmCategory::long_am, source_addr, nbytes,   \
-                             dest_addr, M, args + 1);                                                              \
+#define GASKET_AM_DEFINE(M)                                                                                          \
+    int gasnet_AMRequestShort##M(gasnet_node_t dest, gasnet_handler_t handler GASKET_AM_PARAMS_##M) noexcept {       \
+        const gasnet_handlerarg_t args[] = {0 GASKET_AM_VALUES_##M};                                                 \
+        return gasnet::request("gasnet_AMRequestShort" #M, dest, handler, AmCategory::short_am, nullptr, 0, nullptr, \
+                               M, args + 1);                                                                         \
+    }                                                                                                                \
+    int gasnet_AMRequestMedium##M(gasnet_node_t dest, gasnet_handler_t handler, void* source_addr,                   \
+                                  size_t nbytes GASKET_AM_PARAMS_##M) noexcept {                                     \
+        const gasnet_handlerarg_t args[] = {0 GASKET_AM_VALUES_##M};                                                 \
+        return gasnet::request("gasnet_AMRequestMedium" #M, dest, handler, AmCategory::medium, source_addr, nbytes,  \
+                               nullptr, M, args + 1);                                                                \
+    }                                                                                                                \
+    int gasnet_AMRequestLong##M(gasnet_node_t dest, gasnet_handler_t handler, void* source_addr, size_t nbytes,      \
+                                void* dest_addr GASKET_AM_PARAMS_##M) noexcept {                                     \
+        const gasnet_handlerarg_t args[] = {0 GASKET_AM_VALUES_##M};                                                 \
+        return gasnet::request("gasnet_AMRequestLong" #M, dest, handler, AmCategory::long_am, source_addr, nbytes,   \
+                               dest_addr, M, args + 1);                                                              \
+    }                                                                                                                \
+    int gasnet_AMRequestLongAsync##M(gasnet_node_t dest, gasnet_handler_t handler, void* source_addr, size_t nbytes, \
+                                     void* dest_addr GASKET_AM_PARAMS_##M) noexcept {                                \
+        const gasnet_handlerarg_t args[] = {0 GASKET_AM_VALUES_##M};                                                 \
+        return gasnet::request("gasnet_AMRequestLongAsync" #M, dest, handler, AmCategory::long_am, source_addr,      \
+                               nbytes, dest_addr, M, args + 1);                                                      \
+    }                                                                                                                \
+    int gasnet_AMReplyShort##M(gasnet_token_t token, gasnet_handler_t handler GASKET_AM_PARAMS_##M) noexcept {       \
+        const gasnet_handlerarg_t args[] = {0 GASKET_AM_VALUES_##M};                                                 \
+        return gasnet::reply("gasnet_AMReplyShort" #M, token, handler, AmCategory::short_am, nullptr, 0, nullptr, M, \
+                             args + 1);                                                                              \
+    }                                                                                                                \
+    int gasnet_AMReplyMedium##M(gasnet_token_t token, gasnet_handler_t handler, void* source_addr,                   \
+                                size_t nbytes GASKET_AM_PARAMS_##M) noexcept {                                       \
+        const gasnet_handlerarg_t args[] = {0 GASKET_AM_VALUES_##M};                                                 \
+        return gasnet::reply("gasnet_AMReplyMedium" #M, token, handler, AmCategory::medium, source_addr, nbytes,     \
+                             nullptr, M, args + 1);                                                                  \
+    }                                                                                                                \
+    int gasnet_AMReplyLong##M(gasnet_token_t token, gasnet_handler_t handler, void* source_addr, size_t nbytes,      \
+                              void* dest_addr GASKET_AM_PARAMS_##M) noexcept {                                       \
+        const gasnet_handlerarg_t args[] = {0 GASKET_AM_VALUES_##M};                                                 \
+        return gasnet::reply("gasnet_AMReplyLong" #M, token, handler, AmCategory::long_am, source_addr, nbytes,      \
+                             dest_addr, M, args + 1);                                                                \
     }
 GASKET_AM_ARITIES(GASKET_AM_DEFINE)
 

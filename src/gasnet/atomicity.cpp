@@ -38,8 +38,7 @@ extern "C" {
 void gasnet_hold_interrupts(void) noexcept {
     AmThreadState& t = am_thread_state();
     if (t.handler_depth > 0 || t.held_locks > 0) return;  // ignored there (§2.4.3, §2.4.5)
-    if (t.nis_depth > 0)
-        fatal("gasnet_hold_interrupts", "No-Interrupt Sections may not be nested (GASNet 1.8 §2.4.2)");
+    if (t.nis_depth > 0) fatal("gasnet_hold_interrupts", "No-Interrupt Sections may not be nested (GASNet 1.8 §2.4.2)");
     ++t.nis_depth;
 }
 
@@ -53,7 +52,8 @@ void gasnet_resume_interrupts(void) noexcept {
 
 void gasnet_hsl_init(gasnet_hsl_t* hsl) noexcept {
     check_hsl("gasnet_hsl_init", hsl);
-    if (int rc = pthread_mutex_init(&hsl->mutex, nullptr)) fatal("gasnet_hsl_init", "pthread_mutex_init failed (%d)", rc);
+    if (int rc = pthread_mutex_init(&hsl->mutex, nullptr))
+        fatal("gasnet_hsl_init", "pthread_mutex_init failed (%d)", rc);
     hsl->owner = nullptr;
 }
 
@@ -68,8 +68,10 @@ void gasnet_hsl_lock(gasnet_hsl_t* hsl) noexcept {
     check_hsl("gasnet_hsl_lock", hsl);
     AmThreadState& t = am_thread_state();
     if (owner_of(hsl) == &t)
-        fatal("gasnet_hsl_lock", "lock %p is already held by this thread: HSLs may not be locked recursively "
-                                 "(GASNet 1.8 §2.4.5)", static_cast<void*>(hsl));
+        fatal("gasnet_hsl_lock",
+              "lock %p is already held by this thread: HSLs may not be locked recursively "
+              "(GASNet 1.8 §2.4.5)",
+              static_cast<void*>(hsl));
     if (int rc = pthread_mutex_lock(&hsl->mutex))
         fatal("gasnet_hsl_lock", "lock %p could not be taken (%d): not initialized?", static_cast<void*>(hsl), rc);
     took("gasnet_hsl_lock", hsl, t);
@@ -79,11 +81,14 @@ int gasnet_hsl_trylock(gasnet_hsl_t* hsl) noexcept {
     check_hsl("gasnet_hsl_trylock", hsl);
     AmThreadState& t = am_thread_state();
     if (owner_of(hsl) == &t)
-        fatal("gasnet_hsl_trylock", "lock %p is already held by this thread: HSLs may not be locked recursively "
-                                    "(GASNet 1.8 §2.4.5)", static_cast<void*>(hsl));
+        fatal("gasnet_hsl_trylock",
+              "lock %p is already held by this thread: HSLs may not be locked recursively "
+              "(GASNet 1.8 §2.4.5)",
+              static_cast<void*>(hsl));
     int rc = pthread_mutex_trylock(&hsl->mutex);
     if (rc == EBUSY) return GASNET_ERR_NOT_READY;
-    if (rc) fatal("gasnet_hsl_trylock", "lock %p could not be tried (%d): not initialized?", static_cast<void*>(hsl), rc);
+    if (rc)
+        fatal("gasnet_hsl_trylock", "lock %p could not be tried (%d): not initialized?", static_cast<void*>(hsl), rc);
     took("gasnet_hsl_trylock", hsl, t);
     return GASNET_OK;
 }
@@ -91,8 +96,7 @@ int gasnet_hsl_trylock(gasnet_hsl_t* hsl) noexcept {
 void gasnet_hsl_unlock(gasnet_hsl_t* hsl) noexcept {
     check_hsl("gasnet_hsl_unlock", hsl);
     AmThreadState& t = am_thread_state();
-    if (owner_of(hsl) != &t)
-        fatal("gasnet_hsl_unlock", "lock %p is not held by this thread", static_cast<void*>(hsl));
+    if (owner_of(hsl) != &t) fatal("gasnet_hsl_unlock", "lock %p is not held by this thread", static_cast<void*>(hsl));
     if (t.lock_stack[t.held_locks - 1] != hsl)
         fatal("gasnet_hsl_unlock",
               "lock %p unlocked out of order: lock %p was taken after it and is still held; unlock in the reverse "

@@ -79,7 +79,8 @@ int gasnet_barrier_wait(int id, int flags) noexcept {
         // the barrier's latency.  Every 8th miss still serves handlers
         // within a microsecond or so.
         if (++misses % 8 != 0) continue;
-        if (rt::g_job->am->poll(routine) > 0) misses = 0;
+        if (rt::g_job->am->poll(routine) > 0)
+            misses = 0;
         else if (g_state.wait_mode == GASNET_WAIT_BLOCK ||
                  (g_state.wait_mode == GASNET_WAIT_SPINBLOCK && misses > 256 * 8))
             sched_yield();

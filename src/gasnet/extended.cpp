@@ -57,7 +57,7 @@ Routes g_routes;
     rt::fatal(routine, "node %u is out of range: the job has nodes 0..%u", node, g_routes.nodes - 1);
 }
 [[noreturn, gnu::cold, gnu::noinline]] void outside_segment(const char* routine, gasnet_node_t node, const void* addr,
-                                                             std::size_t nbytes) {
+                                                            std::size_t nbytes) {
     const gasnet_seginfo_t& seg = g_state.segments[node];
     rt::fatal(routine, "[%p, +%zu bytes) is outside node %u's segment [%p, +%zu bytes)", addr, nbytes, node, seg.addr,
               std::size_t(seg.size));
@@ -137,9 +137,12 @@ constexpr unsigned mode(Sync sync, bool bulk) { return unsigned(sync) | (bulk ? 
     }
     ThreadState& ts = t_self;
     rt::Completion c = rt::Completion::deferred;
-    if (sync == Sync::blocking) c = rt::Completion::remote;
-    else if (!bulk && nbytes > rt::kBounceMax) c = rt::Completion::local;  // locally complete before returning
-    else if (!bulk) c = sync == Sync::implicit ? rt::Completion::local_joined : rt::Completion::local;  // from the ring
+    if (sync == Sync::blocking)
+        c = rt::Completion::remote;
+    else if (!bulk && nbytes > rt::kBounceMax)
+        c = rt::Completion::local;  // locally complete before returning
+    else if (!bulk)
+        c = sync == Sync::implicit ? rt::Completion::local_joined : rt::Completion::local;  // from the ring
     rt::put_to(ctx, &ts.bounce, t, src, nbytes, int(node), c);
     return finish(node, sync);
 }
@@ -154,7 +157,8 @@ constexpr unsigned mode(Sync sync, bool bulk) { return unsigned(sync) | (bulk ? 
         rt::get_from(t, dest, nbytes, int(node), rt::Completion::remote);
         return GASNET_INVALID_HANDLE;
     }
-    rt::get_from(t, dest, nbytes, int(node), sync == Sync::blocking ? rt::Completion::remote : rt::Completion::deferred);
+    rt::get_from(t, dest, nbytes, int(node),
+                 sync == Sync::blocking ? rt::Completion::remote : rt::Completion::deferred);
     return finish(node, sync);
 }
 
@@ -173,7 +177,7 @@ constexpr unsigned mode(Sync sync, bool bulk) { return unsigned(sync) | (bulk ? 
 // The route when [addr, +nbytes) lies in `node`'s segment and nbytes >= 1,
 // else null; sets `offset`, the byte offset of addr in the segment.
 [[gnu::always_inline]] inline const rt::Route* lean(gasnet_node_t node, const void* addr, std::size_t nbytes,
-                                                   std::size_t& offset) {
+                                                    std::size_t& offset) {
     if (node >= g_routes.nodes) [[unlikely]]
         return nullptr;
     const rt::Route& r = g_routes.node[node];
@@ -182,8 +186,8 @@ constexpr unsigned mode(Sync sync, bool bulk) { return unsigned(sync) | (bulk ? 
     return offset < r.size && nbytes - 1 < r.size - offset ? &r : nullptr;
 }
 
-[[gnu::always_inline]] inline gasnet_handle_t put(const char* routine, gasnet_node_t node, void* dest,
-                                                  const void* src, std::size_t nbytes, Sync sync, bool bulk) {
+[[gnu::always_inline]] inline gasnet_handle_t put(const char* routine, gasnet_node_t node, void* dest, const void* src,
+                                                  std::size_t nbytes, Sync sync, bool bulk) {
     std::size_t offset;
     if (const rt::Route* r = lean(node, dest, nbytes, offset)) [[likely]] {
         rt::Context& ctx = *g_routes.ctx;
@@ -361,23 +365,21 @@ extern "C" {
 // One family per synchronization: gasnet_{get,put}SUFFIX[_bulk] and
 // gasnet_memsetSUFFIX.  The non-bulk puts may reuse src at once
 // (bulk = false); the bulk ones only once synchronized.
-#define GASKET_TRANSFERS(SUFFIX, RET, SYNC)                                                                   \
-    RET gasnet_get##SUFFIX(void* dest, gasnet_node_t node, void* src, size_t nbytes) noexcept {               \
-        return static_cast<RET>(gasnet::get("gasnet_get" #SUFFIX, dest, node, src, nbytes, SYNC));            \
-    }                                                                                                         \
-    RET gasnet_put##SUFFIX(gasnet_node_t node, void* dest, void* src, size_t nbytes) noexcept {               \
-        return static_cast<RET>(                                                                              \
-            gasnet::put("gasnet_put" #SUFFIX, node, dest, src, nbytes, SYNC, false));             \
-    }                                                                                                         \
-    RET gasnet_get##SUFFIX##_bulk(void* dest, gasnet_node_t node, void* src, size_t nbytes) noexcept {        \
-        return static_cast<RET>(gasnet::get("gasnet_get" #SUFFIX "_bulk", dest, node, src, nbytes, SYNC));    \
-    }                                                                                                         \
-    RET gasnet_put##SUFFIX##_bulk(gasnet_node_t node, void* dest, void* src, size_t nbytes) noexcept {        \
-        return static_cast<RET>(                                                                              \
-            gasnet::put("gasnet_put" #SUFFIX "_bulk", node, dest, src, nbytes, SYNC, true));  \
-    }                                                                                                         \
-    RET gasnet_memset##SUFFIX(gasnet_node_t node, void* dest, int val, size_t nbytes) noexcept {              \
-        return static_cast<RET>(gasnet::memset_remote("gasnet_memset" #SUFFIX, node, dest, val, nbytes));     \
+#define GASKET_TRANSFERS(SUFFIX, RET, SYNC)                                                                      \
+    RET gasnet_get##SUFFIX(void* dest, gasnet_node_t node, void* src, size_t nbytes) noexcept {                  \
+        return static_cast<RET>(gasnet::get("gasnet_get" #SUFFIX, dest, node, src, nbytes, SYNC));               \
+    }                                                                                                            \
+    RET gasnet_put##SUFFIX(gasnet_node_t node, void* dest, void* src, size_t nbytes) noexcept {                  \
+        return static_cast<RET>(gasnet::put("gasnet_put" #SUFFIX, node, dest, src, nbytes, SYNC, false));        \
+    }                                                                                                            \
+    RET gasnet_get##SUFFIX##_bulk(void* dest, gasnet_node_t node, void* src, size_t nbytes) noexcept {           \
+        return static_cast<RET>(gasnet::get("gasnet_get" #SUFFIX "_bulk", dest, node, src, nbytes, SYNC));       \
+    }                                                                                                            \
+    RET gasnet_put##SUFFIX##_bulk(gasnet_node_t node, void* dest, void* src, size_t nbytes) noexcept {           \
+        return static_cast<RET>(gasnet::put("gasnet_put" #SUFFIX "_bulk", node, dest, src, nbytes, SYNC, true)); \
+    }                                                                                                            \
+    RET gasnet_memset##SUFFIX(gasnet_node_t node, void* dest, int val, size_t nbytes) noexcept {                 \
+        return static_cast<RET>(gasnet::memset_remote("gasnet_memset" #SUFFIX, node, dest, val, nbytes));        \
     }
 GASKET_TRANSFERS(, void, Sync::blocking)
 GASKET_TRANSFERS(_nb, gasnet_handle_t, Sync::explicit_handle)

@@ -91,7 +91,8 @@ int choose_handlers(const gasnet_handlerentry_t* table, int numentries, std::vec
         const unsigned index = table[i].index;
         if (index == 0) continue;
         if (index < 128) {
-            rt::error(routine, "handler table entry %d asks for index %u: 0..127 are reserved for GASNet (clients use 128..255)",
+            rt::error(routine,
+                      "handler table entry %d asks for index %u: 0..127 are reserved for GASNet (clients use 128..255)",
                       i, index);
             return GASNET_ERR_BAD_ARG;
         }
@@ -145,8 +146,9 @@ int gasket_gasnet_init(int* argc, char*** argv, int thread_mode) noexcept {
         return GASNET_ERR_RESOURCE;
     }
     if (rt::g_job) {
-        rt::error(routine, "this process already runs OpenSHMEM (shmem_init): OpenSHMEM and GASNet in one process "
-                           "are not supported");
+        rt::error(routine,
+                  "this process already runs OpenSHMEM (shmem_init): OpenSHMEM and GASNet in one process "
+                  "are not supported");
         return GASNET_ERR_RESOURCE;
     }
     rt::Config config;
@@ -159,8 +161,10 @@ int gasket_gasnet_init(int* argc, char*** argv, int thread_mode) noexcept {
     g_state.thread_mode = thread_mode;
     g_state.initialized = true;
     if (thread_mode == 2 && !job.env->thread_multiple())
-        rt::error(routine, "GASNET_PAR needs a fully thread-safe MPI but it provides thread level %d of 3: call GASNet from one "
-                           "thread at a time", int(job.env->thread_level()));
+        rt::error(routine,
+                  "GASNET_PAR needs a fully thread-safe MPI but it provides thread level %d of 3: call GASNet from one "
+                  "thread at a time",
+                  int(job.env->thread_level()));
     return GASNET_OK;
 }
 
@@ -179,7 +183,8 @@ int gasnet_attach(gasnet_handlerentry_t* table, int numentries, uintptr_t segsiz
     int status = GASNET_OK;
     const uintptr_t max = gasnet::max_local_segment(job);
     if (segsize % GASNET_PAGESIZE != 0) {
-        rt::error(routine, "segsize %ju is not a multiple of GASNET_PAGESIZE (%d)", uintmax_t(segsize), GASNET_PAGESIZE);
+        rt::error(routine, "segsize %ju is not a multiple of GASNET_PAGESIZE (%d)", uintmax_t(segsize),
+                  GASNET_PAGESIZE);
         status = GASNET_ERR_BAD_ARG;
     } else if (segsize > max) {
         rt::error(routine, "segsize %ju is above gasnet_getMaxLocalSegmentSize() = %ju", uintmax_t(segsize),

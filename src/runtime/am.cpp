@@ -30,11 +30,11 @@ AmThreadState& am_thread_state() {
 
 AmEngine::AmEngine(const mpi::Environment& env, const Config& config, Segment& segment, Dispatch dispatch,
                    const char* routine)
-    : segment_(segment), dispatch_(dispatch),
+    : segment_(segment),
+      dispatch_(dispatch),
       transport_(env, config.node_fastpath, kMaxMedium, &AmEngine::deliver, this) {
     const bool multiple = env.thread_multiple();
-    bool start = config.progress_thread == Tristate::on ||
-                 (config.progress_thread == Tristate::automatic && multiple);
+    bool start = config.progress_thread == Tristate::on || (config.progress_thread == Tristate::automatic && multiple);
     if (start && !multiple)
         fatal(routine,
               "GASKET_PROGRESS_THREAD=on needs MPI_THREAD_MULTIPLE, but MPI provides thread level %d (the program "
@@ -42,9 +42,8 @@ AmEngine::AmEngine(const mpi::Environment& env, const Config& config, Segment& s
               int(env.thread_level()));
     // Every rank decides alike (the placement exchange is collective).
     if (env.all_min(start ? 1 : 0))
-        progress_ = std::make_unique<mpi::ProgressThread>(
-            &AmEngine::progress_poll, this, env.node(),
-            kProgressMinSleep, kProgressMaxSleep);
+        progress_ = std::make_unique<mpi::ProgressThread>(&AmEngine::progress_poll, this, env.node(), kProgressMinSleep,
+                                                          kProgressMaxSleep);
     debug(routine, "Active Messages: %d credits per peer, node peers through %s, progress thread %s",
           transport_.credits_per_peer(), transport_.uses_shared_memory() ? "shared memory" : "MPI",
           progress_ ? progress_->placement().c_str() : "off");
@@ -62,8 +61,8 @@ void AmEngine::check_may_send(const char* routine) const {
         fatal(routine, "called inside a No-Interrupt Section (GASNet 1.8 §2.4.3)");
 }
 
-void AmEngine::place_long(const char* routine, int dest, const void* payload, std::size_t nbytes,
-                          std::size_t offset, mpi::AmWire& wire) {
+void AmEngine::place_long(const char* routine, int dest, const void* payload, std::size_t nbytes, std::size_t offset,
+                          mpi::AmWire& wire) {
     wire.long_offset = offset;
     wire.long_bytes = nbytes;
     if (nbytes == 0) return;
@@ -85,7 +84,7 @@ void AmEngine::place_long(const char* routine, int dest, const void* payload, st
 }
 
 const void* AmEngine::prepare(const char* routine, int dest, AmCategory category, std::uint8_t handler, int nargs,
-                             const void* payload, std::size_t nbytes, std::size_t long_offset, mpi::AmWire& wire) {
+                              const void* payload, std::size_t nbytes, std::size_t long_offset, mpi::AmWire& wire) {
     wire.handler = handler;
     wire.category = std::uint8_t(category);
     wire.nargs = std::uint8_t(nargs);
@@ -105,9 +104,8 @@ void AmEngine::request(const char* routine, int dest, AmCategory category, std::
     transport_.send_request(dest, wire, args, carried);
 }
 
-void AmEngine::reply(const char* routine, gasket_am_token* token, AmCategory category, std::uint8_t handler,
-                     int nargs, const std::int32_t* args, const void* payload, std::size_t nbytes,
-                     std::size_t long_offset) {
+void AmEngine::reply(const char* routine, gasket_am_token* token, AmCategory category, std::uint8_t handler, int nargs,
+                     const std::int32_t* args, const void* payload, std::size_t nbytes, std::size_t long_offset) {
     const AmThreadState& t = am_thread_state();
     if (t.handler_depth == 0) [[unlikely]]
         fatal(routine, "called outside an Active Message request handler (GASNet 1.8 §2.3.4)");
@@ -120,8 +118,7 @@ void AmEngine::reply(const char* routine, gasket_am_token* token, AmCategory cat
               t.held_locks);
     token->replied = true;
     mpi::AmWire wire;
-    const void* carried =
-        prepare(routine, token->source, category, handler, nargs, payload, nbytes, long_offset, wire);
+    const void* carried = prepare(routine, token->source, category, handler, nargs, payload, nbytes, long_offset, wire);
     transport_.send_reply(token->source, wire, args, carried);
 }
 
@@ -158,9 +155,12 @@ void AmEngine::deliver(void* self, const mpi::AmInbound& in) {
     AmMessage m{category, w.handler, w.nargs, in.args, in.payload, w.nbytes};
     if (category == AmCategory::long_am) {
         char* dest = engine.segment_.base + w.long_offset;
-        if (w.flags & kLongInlineFlag) std::memcpy(dest, in.payload, w.nbytes);
-        else if (w.flags & kLongRmaFlag) engine.segment_.window->sync();
-        else std::atomic_thread_fence(std::memory_order_acquire);
+        if (w.flags & kLongInlineFlag)
+            std::memcpy(dest, in.payload, w.nbytes);
+        else if (w.flags & kLongRmaFlag)
+            engine.segment_.window->sync();
+        else
+            std::atomic_thread_fence(std::memory_order_acquire);
         m.payload = dest;
         m.nbytes = w.long_bytes;
     }
@@ -168,8 +168,10 @@ void AmEngine::deliver(void* self, const mpi::AmInbound& in) {
     AmThreadState& t = am_thread_state();
     const int locks_before = t.held_locks;
     ++t.handler_depth;
-    if (internal) internal(&token, m);
-    else engine.dispatch_(fn, &token, m);
+    if (internal)
+        internal(&token, m);
+    else
+        engine.dispatch_(fn, &token, m);
     --t.handler_depth;
     if (t.held_locks != locks_before) [[unlikely]]
         fatal("Active Message handler",

@@ -73,8 +73,8 @@ void misaligned_amo(const char* routine, const void* dest, unsigned width) {
     fatal(routine, "address %p is not aligned to the object's %u bytes", dest, width);
 }
 
-std::uint64_t amo_remote(const char* routine, Job& j, const Segment& seg, std::size_t offset, unsigned width,
-                         AmoOp op, std::uint64_t value, std::uint64_t cond, int pe, AmoResult result, void* fetch,
+std::uint64_t amo_remote(const char* routine, Job& j, const Segment& seg, std::size_t offset, unsigned width, AmoOp op,
+                         std::uint64_t value, std::uint64_t cond, int pe, AmoResult result, void* fetch,
                          std::atomic<long>& pending) {
     if (!j.am) fatal(routine, "no Active Message engine to reach PE %d", pe);
     const unsigned segment = &seg == &j.heap ? 0 : 1;
@@ -95,8 +95,14 @@ std::uint64_t amo_remote(const char* routine, Job& j, const Segment& seg, std::s
     if (c) cookie = std::uint64_t(reinterpret_cast<std::uintptr_t>(c));
     if (result != AmoResult::wait) pending.fetch_add(1, std::memory_order_relaxed);
     const std::int32_t args[9] = {std::int32_t(unsigned(op) | width << 8 | segment << 16),
-                                  lo(offset), hi(offset), lo(value), hi(value), lo(cond), hi(cond),
-                                  lo(cookie), hi(cookie)};
+                                  lo(offset),
+                                  hi(offset),
+                                  lo(value),
+                                  hi(value),
+                                  lo(cond),
+                                  hi(cond),
+                                  lo(cookie),
+                                  hi(cookie)};
     j.am->request(routine, pe, AmCategory::short_am, kAmoRequest, 9, args, nullptr, 0, 0);
     if (result != AmoResult::wait) return 0;
     poll_until(j, routine, [&] { return local.done.load(std::memory_order_acquire); });

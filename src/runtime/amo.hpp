@@ -69,9 +69,8 @@ std::uint64_t amo_remote(const char* routine, Job& j, const Segment& segment, st
 // in flight counts in ctx's pending_am_ops (completed by its quiet).
 // Fatal, naming `routine`, for a PE outside the team, a non-symmetric or
 // misaligned address.
-inline std::uint64_t amo(Context& ctx, const char* routine, void* dest, unsigned width, AmoOp op,
-                         std::uint64_t value, std::uint64_t cond, int pe, AmoResult result = AmoResult::wait,
-                         void* fetch = nullptr) {
+inline std::uint64_t amo(Context& ctx, const char* routine, void* dest, unsigned width, AmoOp op, std::uint64_t value,
+                         std::uint64_t cond, int pe, AmoResult result = AmoResult::wait, void* fetch = nullptr) {
     if (reinterpret_cast<std::uintptr_t>(dest) & (width - 1)) [[unlikely]]
         misaligned_amo(routine, dest, width);
     const int world = ctx.world_pe(routine, pe);

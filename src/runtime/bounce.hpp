@@ -53,8 +53,10 @@ inline constexpr std::size_t kLeanCopyMax = 16;
         std::memcpy(to, &head, w);
         std::memcpy(to + n - w, &tail, w);
     };
-    if (n >= 8) move(std::uint64_t{});
-    else if (n >= 4) move(std::uint32_t{});
+    if (n >= 8)
+        move(std::uint64_t{});
+    else if (n >= 4)
+        move(std::uint32_t{});
     else {
         to[0] = from[0];
         to[n / 2] = from[n / 2];
@@ -65,11 +67,11 @@ inline constexpr std::size_t kLeanCopyMax = 16;
 struct BounceRing {
     static constexpr std::size_t kBytes = std::size_t(1) << 16;
 
-    char* ring;          // kBytes once attached, else null
-    std::size_t limit;   // kBytes once attached, else 0 (so every fit test fails)
-    std::size_t used;    // ring bytes holding copies not yet completed
+    char* ring;         // kBytes once attached, else null
+    std::size_t limit;  // kBytes once attached, else 0 (so every fit test fails)
+    std::size_t used;   // ring bytes holding copies not yet completed
     Run run;
-    Window* sent[2];     // the windows copies were sent through since the last refill
+    Window* sent[2];  // the windows copies were sent through since the last refill
 
     bool attached() const { return ring != nullptr; }
     // Gives the ring its storage (kBytes, kept by the caller).

@@ -30,8 +30,7 @@ bool every_pe_mapped(const Job& j) {
     if (cached_job.load(std::memory_order_acquire) == &j && cached_base.load(std::memory_order_relaxed) == j.heap.base)
         return cached.load(std::memory_order_relaxed);
     bool all = true;
-    for (int pe = 0; pe < j.n_pes && all; ++pe)
-        all = j.heap.direct(pe) != nullptr && j.data.direct(pe) != nullptr;
+    for (int pe = 0; pe < j.n_pes && all; ++pe) all = j.heap.direct(pe) != nullptr && j.data.direct(pe) != nullptr;
     cached.store(all, std::memory_order_relaxed);
     cached_base.store(j.heap.base, std::memory_order_relaxed);
     cached_job.store(&j, std::memory_order_release);
@@ -92,8 +91,10 @@ void check_symmetric(const char* routine, const char* what, const void* addr, st
 
 void synchronize(const char* routine, const Team& team, bool quiet_first) {
     Job& j = job(routine);
-    if (quiet_first) quiet(*j.default_ctx, routine);
-    else std::atomic_thread_fence(std::memory_order_seq_cst);
+    if (quiet_first)
+        quiet(*j.default_ctx, routine);
+    else
+        std::atomic_thread_fence(std::memory_order_seq_cst);
     if (every_pe_mapped(j)) {
         // Every member on this node and every access a load/store: a barrier
         // in shared memory (bench-coll: 2-4x faster than MPI_Barrier here),
@@ -255,8 +256,10 @@ constexpr int kActiveSetTag = 7007;
 const Team& active_set(const char* routine, int start, int log_stride, int size) {
     Job& j = job(routine);
     if (size < 1 || log_stride < 0 || log_stride > 30 || start < 0) [[unlikely]]
-        fatal(routine, "active set PE_start %d, logPE_stride %d, PE_size %d: need PE_start >= 0, 0 <= logPE_stride "
-              "<= 30, PE_size >= 1", start, log_stride, size);
+        fatal(routine,
+              "active set PE_start %d, logPE_stride %d, PE_size %d: need PE_start >= 0, 0 <= logPE_stride "
+              "<= 30, PE_size >= 1",
+              start, log_stride, size);
     const long long stride = 1LL << log_stride;
     const long long last = start + (size - 1LL) * stride;
     if (last >= j.n_pes) [[unlikely]]

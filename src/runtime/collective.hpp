@@ -37,9 +37,12 @@ template <class T>
 constexpr Elem elem_of() {
     if constexpr (std::is_integral_v<T>) {
         constexpr bool s = std::is_signed_v<T>;
-        if constexpr (sizeof(T) == 1) return s ? Elem::i8 : Elem::u8;
-        else if constexpr (sizeof(T) == 2) return s ? Elem::i16 : Elem::u16;
-        else if constexpr (sizeof(T) == 4) return s ? Elem::i32 : Elem::u32;
+        if constexpr (sizeof(T) == 1)
+            return s ? Elem::i8 : Elem::u8;
+        else if constexpr (sizeof(T) == 2)
+            return s ? Elem::i16 : Elem::u16;
+        else if constexpr (sizeof(T) == 4)
+            return s ? Elem::i32 : Elem::u32;
         else {
             static_assert(sizeof(T) == 8, "integer reductions: 1, 2, 4 or 8 bytes");
             return s ? Elem::i64 : Elem::u64;

@@ -117,8 +117,10 @@ bool load_config(Config& out, std::string& error) {
         bool on = false;
         std::string t = text;
         std::transform(t.begin(), t.end(), t.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-        if (t == "auto") out.progress_thread = Tristate::automatic;
-        else if (parse_switch(text, on)) out.progress_thread = on ? Tristate::on : Tristate::off;
+        if (t == "auto")
+            out.progress_thread = Tristate::automatic;
+        else if (parse_switch(text, on))
+            out.progress_thread = on ? Tristate::on : Tristate::off;
         else {
             error = "GASKET_PROGRESS_THREAD='" + text + "' is not on|off|auto";
             return false;
@@ -150,8 +152,8 @@ bool load_config(Config& out, std::string& error) {
         }
         out.ctx_windows = int(n);
     }
-    for (auto [name, field] : {std::pair{"GASKET_NODE_FASTPATH", &out.node_fastpath},
-                               std::pair{"GASKET_SHARED_DATA", &out.shared_data}}) {
+    for (auto [name, field] :
+         {std::pair{"GASKET_NODE_FASTPATH", &out.node_fastpath}, std::pair{"GASKET_SHARED_DATA", &out.shared_data}}) {
         std::string text = value_of(vm, name);
         if (!text.empty() && !parse_switch(text, *field)) {
             error = std::string(name) + "='" + text + "' is not on|off|1|0|yes|no|true|false";
@@ -165,8 +167,7 @@ std::vector<OptionRow> describe(const Config& cfg) {
     po::variables_map vm;
     try {
         vm = read_environment();
-    } catch (const po::error&) {
-    }
+    } catch (const po::error&) {}
     std::vector<OptionRow> rows;
     for (const Spec& s : kTable) {
         std::string value = value_of(vm, s.name);
@@ -193,8 +194,8 @@ std::string format_table(const std::vector<OptionRow>& rows) {
         if (r.help.empty())
             std::snprintf(line, sizeof line, "  %-32s %s\n", r.name.c_str(), r.value.c_str());
         else
-            std::snprintf(line, sizeof line, "  %-22s = %-10s (default %s)\n      %s\n", r.name.c_str(), r.value.c_str(),
-                          r.default_value.c_str(), r.help.c_str());
+            std::snprintf(line, sizeof line, "  %-22s = %-10s (default %s)\n      %s\n", r.name.c_str(),
+                          r.value.c_str(), r.default_value.c_str(), r.help.c_str());
         out << line;
     }
     return out.str();

@@ -17,16 +17,16 @@ namespace gasket::rt {
 enum class Tristate { off, on, automatic };
 
 struct Config {
-    std::size_t symmetric_size = 0;  // bytes of symmetric heap per PE
-    bool debug = false;              // SHMEM_DEBUG: debug messages
-    bool info = false;               // SHMEM_INFO: print the table at init
-    bool version = false;            // SHMEM_VERSION: print the version at init
-    bool node_fastpath = true;       // GASKET_NODE_FASTPATH: load/store to node peers
-    bool shared_data = true;         // GASKET_SHARED_DATA: globals on shared memory
+    std::size_t symmetric_size = 0;                  // bytes of symmetric heap per PE
+    bool debug = false;                              // SHMEM_DEBUG: debug messages
+    bool info = false;                               // SHMEM_INFO: print the table at init
+    bool version = false;                            // SHMEM_VERSION: print the version at init
+    bool node_fastpath = true;                       // GASKET_NODE_FASTPATH: load/store to node peers
+    bool shared_data = true;                         // GASKET_SHARED_DATA: globals on shared memory
     Tristate progress_thread = Tristate::automatic;  // GASKET_PROGRESS_THREAD
-    std::size_t max_segsize = 0;     // GASNET_MAX_SEGSIZE: cap on GASNet segments (0 = none)
-    double exit_timeout = 2.0;       // GASKET_EXIT_TIMEOUT: seconds gasnet_exit waits for the others
-    int ctx_windows = 4;             // GASKET_CTX_WINDOWS: window pairs for OpenSHMEM contexts (0..64)
+    std::size_t max_segsize = 0;                     // GASNET_MAX_SEGSIZE: cap on GASNet segments (0 = none)
+    double exit_timeout = 2.0;                       // GASKET_EXIT_TIMEOUT: seconds gasnet_exit waits for the others
+    int ctx_windows = 4;                             // GASKET_CTX_WINDOWS: window pairs for OpenSHMEM contexts (0..64)
 };
 
 // One row of the table as printed: name, value in force, default, meaning.

@@ -44,7 +44,11 @@ int ContextPool::free_count() {
 }
 
 Context::Context(Job& j, const Team& team, bool concurrent, bool nostore)
-    : job_(j), team_(team), world_(&team == j.world_team.get()), nostore_(nostore), concurrent_(concurrent),
+    : job_(j),
+      team_(team),
+      world_(&team == j.world_team.get()),
+      nostore_(nostore),
+      concurrent_(concurrent),
       ring_user_(!concurrent && j.heap.window) {
     if (j.contexts) pooled_ = j.contexts->take(concurrent);
     if (pooled_) {
@@ -59,8 +63,14 @@ Context::Context(Job& j, const Team& team, bool concurrent, bool nostore)
 }
 
 Context::Context(Job& j, DefaultTag)
-    : job_(j), team_(*j.world_team), world_(true), nostore_(true), concurrent_(j.concurrent_rma),
-      ring_user_(!j.concurrent_rma && j.heap.window), heap_window_(j.heap.window), data_window_(j.data.window) {}
+    : job_(j),
+      team_(*j.world_team),
+      world_(true),
+      nostore_(true),
+      concurrent_(j.concurrent_rma),
+      ring_user_(!j.concurrent_rma && j.heap.window),
+      heap_window_(j.heap.window),
+      data_window_(j.data.window) {}
 
 void Context::attach_ring() {
     ring_storage_ = std::make_unique<char[]>(BounceRing::kBytes);

@@ -87,9 +87,7 @@ public:
 
     // World PE of the team PE `pe`; fatal, naming `routine`, when it is not
     // a PE of the team.  (World contexts are checked by translate().)
-    int world_pe(const char* routine, int pe) const {
-        return world_ ? pe : team_.checked_world_pe(routine, pe);
-    }
+    int world_pe(const char* routine, int pe) const { return world_ ? pe : team_.checked_world_pe(routine, pe); }
     Job& job() const { return job_; }
     // Translates symmetric `addr` for a transfer of `bytes` to world PE
     // `pe`, through this context's windows.  Fatal, naming `routine`, if pe
@@ -154,7 +152,7 @@ private:
 
     Job& job_;
     const Team& team_;
-    bool world_;    // team PE == world PE: no translation
+    bool world_;  // team PE == world PE: no translation
     bool nostore_;
     bool concurrent_;  // threads may use it at once
     bool ring_user_;   // !concurrent_ and there are windows: ring() serves

@@ -2,7 +2,6 @@
 // errors (cold).
 #include "job.hpp"
 
-
 #include <cinttypes>
 
 namespace gasket::rt {
@@ -56,8 +55,8 @@ Job::Job(const Config& cfg, ThreadLevel requested, const char* routine)
     auto world = mpi::Communicator::duplicate(env->world());
     std::vector<int> world_pes = world.ranks_in(env->world());
     world_team = std::make_unique<Team>(std::move(world), std::move(world_pes), 0);
-    auto shared = config.node_fastpath ? mpi::Communicator::duplicate(env->node())
-                                       : world_team->communicator().split(my_pe, 0);
+    auto shared =
+        config.node_fastpath ? mpi::Communicator::duplicate(env->node()) : world_team->communicator().split(my_pe, 0);
     std::vector<int> shared_pes = shared.ranks_in(env->world());
     shared_team = std::make_unique<Team>(std::move(shared), std::move(shared_pes), 0);
     (void)routine;
@@ -73,18 +72,17 @@ void Job::attach_heap(std::size_t bytes, bool node_shared, const char* name, con
     heap.name = name;
     heap.size = bytes;
     if (n_pes > 1 && !shared) {
-        heap_window_ = std::make_unique<mpi::Window>(heap.size, kHeapAlignment, env->world(), &heap.base,
-                                                     concurrent_rma);
+        heap_window_ =
+            std::make_unique<mpi::Window>(heap.size, kHeapAlignment, env->world(), &heap.base, concurrent_rma);
     } else {
         heap_memory_ = std::make_unique<mpi::NodeMemory>(bytes, env->node());
         heap.base = heap_memory_->base();
-        if (n_pes > 1)
-            heap_window_ = std::make_unique<mpi::Window>(heap.base, heap.size, env->world(), concurrent_rma);
+        if (n_pes > 1) heap_window_ = std::make_unique<mpi::Window>(heap.base, heap.size, env->world(), concurrent_rma);
     }
     heap.window = heap_window_.get();
     heap.route = route_table(
-        *env, heap, shared,
-        [](const void* m, int r) { return static_cast<const mpi::NodeMemory*>(m)->peer(r); }, heap_memory_.get());
+        *env, heap, shared, [](const void* m, int r) { return static_cast<const mpi::NodeMemory*>(m)->peer(r); },
+        heap_memory_.get());
     debug(routine, "%s: %zu bytes at %p, node %d of %d, node sharing %s", name, heap.size,
           static_cast<void*>(heap.base), env->node_rank(), env->node_size(), shared ? "on" : "off");
 }
@@ -100,8 +98,7 @@ void Job::attach_globals(const char* routine) {
         shared_data_ = std::make_unique<mpi::SharedDataSegment>(range, env->node());
         if (!shared_data_->ok()) debug(routine, "global data stays private: node peers reach it through MPI");
     }
-    if (n_pes > 1)
-        data_window_ = std::make_unique<mpi::Window>(data.base, data.size, env->world(), concurrent_rma);
+    if (n_pes > 1) data_window_ = std::make_unique<mpi::Window>(data.base, data.size, env->world(), concurrent_rma);
     data.window = data_window_.get();
     data.route = route_table(
         *env, data, share && shared_data_->ok(),
@@ -146,8 +143,7 @@ void Job::not_symmetric(const char* routine, const void* addr, int pe) const {
 }
 
 void Job::out_of_bounds(const char* routine, const Segment& seg, std::size_t offset, std::size_t bytes) const {
-    fatal(routine, "%zu bytes at offset %zu run past the end of the %s (%zu bytes)", bytes, offset, seg.name,
-          seg.size);
+    fatal(routine, "%zu bytes at offset %zu run past the end of the %s (%zu bytes)", bytes, offset, seg.name, seg.size);
 }
 
 }  // namespace gasket::rt

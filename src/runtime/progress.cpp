@@ -35,8 +35,10 @@ void Poller::progress(Job& j, bool yield) {
     // Remote MPI puts may need this process to enter MPI to land, and other
     // PEs may share this core.
     j.sync_windows();
-    if (j.am) j.am->poll("polling wait");
-    else j.env->poke_progress();
+    if (j.am)
+        j.am->poll("polling wait");
+    else
+        j.env->poke_progress();
     if (yield) sched_yield();
 }
 

@@ -20,9 +20,9 @@ namespace gasket::rt {
 
 class Poller {
 public:
-    static constexpr unsigned kSpins = 256;       // pause() steps spent spinning first
-    static constexpr unsigned kYieldEvery = 32;   // pause() yields every this many progress steps
-    static constexpr unsigned kServeIdle = 64;    // serve(): idle polls before a progress step with a yield
+    static constexpr unsigned kSpins = 256;      // pause() steps spent spinning first
+    static constexpr unsigned kYieldEvery = 32;  // pause() yields every this many progress steps
+    static constexpr unsigned kServeIdle = 64;   // serve(): idle polls before a progress step with a yield
 
     explicit Poller(Job& j) : job_(j) {}
 

@@ -17,8 +17,7 @@ Extent extent_of(const Strided& s, std::ptrdiff_t stride) {
     return {std::min<std::ptrdiff_t>(0, last), std::max<std::ptrdiff_t>(0, last) + block};
 }
 
-void copy_blocks(char* to, std::ptrdiff_t to_stride, const char* from, std::ptrdiff_t from_stride,
-                 const Strided& s) {
+void copy_blocks(char* to, std::ptrdiff_t to_stride, const char* from, std::ptrdiff_t from_stride, const Strided& s) {
     const std::size_t block = s.bsize * s.elem;
     const auto es = std::ptrdiff_t(s.elem);
     for (std::size_t b = 0; b < s.nblocks; ++b)

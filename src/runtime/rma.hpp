@@ -18,13 +18,13 @@ namespace gasket::rt {
 
 // How a transfer completes.
 enum class Completion {
-    local,     // put: src reusable on return; get: dest written on return
-    deferred,  // src must not change (dest is not written) until the context's quiet (nbi, bulk)
-    joined,    // put: as deferred, and a small put that continues the previous one on both sides
-               // (source and target bytes adjacent) joins the run of the caller's ring, in place
+    local,         // put: src reusable on return; get: dest written on return
+    deferred,      // src must not change (dest is not written) until the context's quiet (nbi, bulk)
+    joined,        // put: as deferred, and a small put that continues the previous one on both sides
+                   // (source and target bytes adjacent) joins the run of the caller's ring, in place
     local_joined,  // put: as local, and a small put is copied into the caller's ring and joins its
                    // run when it continues the previous one at the target
-    remote     // complete at the target (put) or here (get) on return: the operation, then a flush
+    remote         // complete at the target (put) or here (get) on return: the operation, then a flush
 };
 
 // Bytes up to which a `local` put is sent from a copy in the caller's
@@ -35,8 +35,10 @@ inline constexpr std::size_t kBounceMax = 1024;
 namespace detail {
 template <bool Serialized>
 [[gnu::always_inline]] inline void put_nbi(Window& w, const void* src, std::size_t bytes, int pe, Displacement disp) {
-    if (Serialized) w.put_nbi_recorded_first(src, bytes, pe, disp);
-    else w.put_nbi(src, bytes, pe, disp);
+    if (Serialized)
+        w.put_nbi_recorded_first(src, bytes, pe, disp);
+    else
+        w.put_nbi(src, bytes, pe, disp);
 }
 }  // namespace detail
 
@@ -54,8 +56,10 @@ template <bool Serialized = false>
                                           std::size_t bytes, int pe, Completion c) {
     if (t.direct) {
         copy_direct(t.direct, src, bytes);
-        if (c == Completion::remote) std::atomic_thread_fence(std::memory_order_seq_cst);  // visible now
-        else ctx.note_direct_store();
+        if (c == Completion::remote)
+            std::atomic_thread_fence(std::memory_order_seq_cst);  // visible now
+        else
+            ctx.note_direct_store();
         return;
     }
     Window& w = *t.window;
@@ -63,8 +67,8 @@ template <bool Serialized = false>
         case Completion::local:
             if (ring && bytes <= kBounceMax) {
                 if (bytes <= kLeanCopyMax) {
-                    const char* copy = Serialized ? ring->copy_lean_or_null(w, src, bytes)
-                                                  : ring->copy_lean_if_sent(w, src, bytes);
+                    const char* copy =
+                        Serialized ? ring->copy_lean_or_null(w, src, bytes) : ring->copy_lean_if_sent(w, src, bytes);
                     if (copy) [[likely]]
                         return detail::put_nbi<Serialized>(w, copy, bytes, pe, t.disp);
                 }
@@ -83,9 +87,7 @@ template <bool Serialized = false>
             }
             return w.put(src, bytes, pe, t.disp);
         case Completion::deferred: return detail::put_nbi<Serialized>(w, src, bytes, pe, t.disp);
-        case Completion::remote:
-            w.put_nbi(src, bytes, pe, t.disp);
-            return w.flush(pe);
+        case Completion::remote: w.put_nbi(src, bytes, pe, t.disp); return w.flush(pe);
     }
 }
 
@@ -107,9 +109,7 @@ template <bool Serialized = false>
         case Completion::deferred:
             if (Serialized) return w.get_nbi_recorded_first(dest, bytes, pe, t.disp);
             return w.get_nbi(dest, bytes, pe, t.disp);
-        case Completion::remote:
-            w.get_nbi(dest, bytes, pe, t.disp);
-            return w.flush(pe);
+        case Completion::remote: w.get_nbi(dest, bytes, pe, t.disp); return w.flush(pe);
     }
 }
 
@@ -120,8 +120,8 @@ template <bool Serialized = false>
 // until ctx's quiet (nbi; small puts may be joined).  Fatal, naming
 // `routine`, for a PE outside the team, a non-symmetric dest, or a range
 // past its segment.
-[[gnu::always_inline]] inline void put(Context& ctx, const char* routine, void* dest, const void* src, std::size_t bytes, int pe,
-                Completion c = Completion::local) {
+[[gnu::always_inline]] inline void put(Context& ctx, const char* routine, void* dest, const void* src,
+                                       std::size_t bytes, int pe, Completion c = Completion::local) {
     const int world = ctx.world_pe(routine, pe);
     const Target t = ctx.resolve(routine, dest, bytes, world);
     if (t.direct) return put_to(ctx, nullptr, t, src, bytes, world, c);
@@ -129,8 +129,8 @@ template <bool Serialized = false>
 }
 // OpenSHMEM's get: copies `bytes` from symmetric `src` on `pe` to local
 // `dest` (local: on return; deferred: by ctx's quiet).  Errors as put().
-[[gnu::always_inline]] inline void get(Context& ctx, const char* routine, void* dest, const void* src, std::size_t bytes, int pe,
-                Completion c = Completion::local) {
+[[gnu::always_inline]] inline void get(Context& ctx, const char* routine, void* dest, const void* src,
+                                       std::size_t bytes, int pe, Completion c = Completion::local) {
     const int world = ctx.world_pe(routine, pe);
     get_from(ctx.resolve(routine, src, bytes, world), dest, bytes, world, c);
 }

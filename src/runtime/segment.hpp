@@ -12,11 +12,11 @@
 namespace gasket::rt {
 
 struct Segment {
-    const char* name = "";      // for messages: "symmetric heap", "global data"
-    char* base = nullptr;       // this PE's copy
-    std::size_t size = 0;       // bytes
-    std::vector<Route> route;   // per world PE (route.hpp)
-    Window* window = nullptr;   // MPI path to every PE's copy
+    const char* name = "";     // for messages: "symmetric heap", "global data"
+    char* base = nullptr;      // this PE's copy
+    std::size_t size = 0;      // bytes
+    std::vector<Route> route;  // per world PE (route.hpp)
+    Window* window = nullptr;  // MPI path to every PE's copy
 
     bool contains(const void* p) const {
         return reinterpret_cast<std::uintptr_t>(p) - reinterpret_cast<std::uintptr_t>(base) < size;
@@ -37,7 +37,8 @@ struct Translation {
 
 // Translates symmetric `addr` for a transfer of `bytes` to `pe` of `n_pes`,
 // looking in `heap` then `data`.  Pure: no MPI, no side effects.
-[[gnu::always_inline]] inline Translation translate(Segment& heap, Segment& data, int n_pes, const void* addr, std::size_t bytes, int pe) {
+[[gnu::always_inline]] inline Translation translate(Segment& heap, Segment& data, int n_pes, const void* addr,
+                                                    std::size_t bytes, int pe) {
     if (static_cast<unsigned>(pe) >= static_cast<unsigned>(n_pes)) [[unlikely]]
         return {{}, nullptr, 0, Fault::bad_pe};
     Segment* seg = heap.contains(addr) ? &heap : data.contains(addr) ? &data : nullptr;

@@ -27,10 +27,14 @@ std::optional<std::size_t> parse_size(std::string_view text) {
     long double scale = 1;
     if (i < text.size()) {
         switch (text[i]) {
-            case 'k': case 'K': scale = 1024.0L; break;
-            case 'm': case 'M': scale = 1024.0L * 1024; break;
-            case 'g': case 'G': scale = 1024.0L * 1024 * 1024; break;
-            case 't': case 'T': scale = 1024.0L * 1024 * 1024 * 1024; break;
+            case 'k':
+            case 'K': scale = 1024.0L; break;
+            case 'm':
+            case 'M': scale = 1024.0L * 1024; break;
+            case 'g':
+            case 'G': scale = 1024.0L * 1024 * 1024; break;
+            case 't':
+            case 'T': scale = 1024.0L * 1024 * 1024 * 1024; break;
             default: return std::nullopt;  // junk where a multiplier may stand
         }
     }

@@ -26,8 +26,10 @@ public:
 
     // Enters the barrier with this PE's `values` (one phase at a time).
     void start(const long long (&values)[kValues]) {
-        if (node_) node_->start(values);
-        else network_->start(values);
+        if (node_)
+            node_->start(values);
+        else
+            network_->start(values);
     }
     // True once every PE has entered; `max` then holds the element-wise
     // maximum of every PE's values.  Never blocks.

@@ -59,8 +59,10 @@ void exit_collectively(Job& j, int code, const char* routine) {
     if (!j.exit_channel) fatal(routine, "this job was started without exit notices");
     if (j.am) j.am->stop_progress_thread();
     if (j.exit_channel->notify_and_wait(code, j.config.exit_timeout, serve_while_exiting, &j)) return;
-    error(routine, "not every node called gasnet_exit within %g s (GASKET_EXIT_TIMEOUT): ending the job with exit "
-                   "code %d", j.config.exit_timeout, code);
+    error(routine,
+          "not every node called gasnet_exit within %g s (GASKET_EXIT_TIMEOUT): ending the job with exit "
+          "code %d",
+          j.config.exit_timeout, code);
     j.exit_channel->abort(code);
 }
 

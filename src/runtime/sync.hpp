@@ -39,5 +39,4 @@ inline void fence(Context& ctx, const char* routine) {
 // the AMOs in flight as Active Messages.
 void pe_quiet(Context& ctx, const char* routine, const int* pes, std::size_t npes);
 
-
 }  // namespace gasket::rt

@@ -37,7 +37,7 @@ std::unique_ptr<Team> Team::split_strided(int start, int stride, int size, int n
 }
 
 std::pair<std::unique_ptr<Team>, std::unique_ptr<Team>> Team::split_2d(int xrange, int x_contexts,
-                                                                      int y_contexts) const {
+                                                                       int y_contexts) const {
     const int me = my_pe(), n = n_pes();
     const int x = me % xrange, y = me / xrange;
     // Row: the PEs with my y, numbered by x (parent order).

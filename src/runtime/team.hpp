@@ -49,8 +49,7 @@ public:
     // The 2-D split with `xrange` (1..n_pes()) columns: team PE p sits at
     // (p % xrange, p / xrange).  Returns {row team (same y, numbered by x),
     // column team (same x, numbered by y)}; every PE is in one of each.
-    std::pair<std::unique_ptr<Team>, std::unique_ptr<Team>> split_2d(int xrange, int x_contexts,
-                                                                     int y_contexts) const;
+    std::pair<std::unique_ptr<Team>, std::unique_ptr<Team>> split_2d(int xrange, int x_contexts, int y_contexts) const;
     // True on every member when `mine` is true on every member (collective).
     bool all(bool mine) const { return comm_.all(mine); }
 

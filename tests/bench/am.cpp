@@ -65,20 +65,18 @@ constexpr gasnet_node_t kTarget = 1;
 constexpr int kTag = 7;
 
 struct Options {
-    long iters = 20000;                 // latency: round trips per timed loop (small sizes)
-    int reps = 21;                      // timed loops per figure (median)
-    std::size_t lat_bytes = 32 << 20;   // latency: payload bytes per timed loop, at most
-    std::size_t max_long = 4 << 20;     // largest Long payload
-    long stream = 100000;               // throughput: messages per timed loop
+    long iters = 20000;                // latency: round trips per timed loop (small sizes)
+    int reps = 21;                     // timed loops per figure (median)
+    std::size_t lat_bytes = 32 << 20;  // latency: payload bytes per timed loop, at most
+    std::size_t max_long = 4 << 20;    // largest Long payload
+    long stream = 100000;              // throughput: messages per timed loop
     bool quick = false;
     // --compute-only
     bool compute_only = false;
-    long compute_iters = 100000000;     // compute loop: mixing steps
+    long compute_iters = 100000000;  // compute loop: mixing steps
     int compute_reps = 7;
-    long tick_us = 1000;                // loaded compute: one request every tick_us
+    long tick_us = 1000;  // loaded compute: one request every tick_us
 };
-
-
 
 // Returns 0 to run, 1 to exit successfully (--help), 2 on a bad option.
 int parse_options(int argc, char** argv, Options& o) {
@@ -86,21 +84,22 @@ int parse_options(int argc, char** argv, Options& o) {
     po::options_description desc(
         "bench-am: GASNet Active Message latency/throughput on Gasket vs raw MPI send/recv.\n"
         "Run with 2 nodes: oshrun -np 2 bench-am [options]\nOptions");
-    desc.add_options()
-        ("help,h", "print this help")
-        ("iters", po::value<long>(&o.iters), "latency: round trips per timed loop (default 20000)")
-        ("reps", po::value<int>(&o.reps), "timed loops per figure; the median is reported (default 21)")
-        ("lat-bytes", po::value<std::string>(&lat_bytes),
-         "latency: payload bytes per timed loop, at most (fewer round trips for big sizes; default 32M)")
-        ("max-long", po::value<std::string>(&max_long), "largest Long payload, K/M suffix (default 4M)")
-        ("stream", po::value<long>(&o.stream), "throughput: messages per timed loop (default 100000)")
-        ("quick", "smoke run: --iters 200 --reps 3 --lat-bytes 1M --stream 2000 --compute-iters 2000000 "
-                  "--compute-reps 2 unless given (figures not meaningful)")
-        ("compute-only", "measure only a compute loop on every node, idle and under one request per "
-                         "--tick-us (see README; progress-cost.py runs it with the progress thread off and on)")
-        ("compute-iters", po::value<long>(&o.compute_iters), "compute loop: mixing steps (default 100000000)")
-        ("compute-reps", po::value<int>(&o.compute_reps), "compute loop: timed loops per figure (default 7)")
-        ("tick-us", po::value<long>(&o.tick_us), "loaded compute: µs between requests (default 1000)");
+    desc.add_options()("help,h", "print this help")("iters", po::value<long>(&o.iters),
+                                                    "latency: round trips per timed loop (default 20000)")(
+        "reps", po::value<int>(&o.reps), "timed loops per figure; the median is reported (default 21)")(
+        "lat-bytes", po::value<std::string>(&lat_bytes),
+        "latency: payload bytes per timed loop, at most (fewer round trips for big sizes; default 32M)")(
+        "max-long", po::value<std::string>(&max_long), "largest Long payload, K/M suffix (default 4M)")(
+        "stream", po::value<long>(&o.stream), "throughput: messages per timed loop (default 100000)")(
+        "quick",
+        "smoke run: --iters 200 --reps 3 --lat-bytes 1M --stream 2000 --compute-iters 2000000 "
+        "--compute-reps 2 unless given (figures not meaningful)")(
+        "compute-only",
+        "measure only a compute loop on every node, idle and under one request per "
+        "--tick-us (see README; progress-cost.py runs it with the progress thread off and on)")(
+        "compute-iters", po::value<long>(&o.compute_iters), "compute loop: mixing steps (default 100000000)")(
+        "compute-reps", po::value<int>(&o.compute_reps), "compute loop: timed loops per figure (default 7)")(
+        "tick-us", po::value<long>(&o.tick_us), "loaded compute: µs between requests (default 1000)");
     po::variables_map vm;
     if (int rc = parse_command_line("bench-am", argc, argv, desc, vm)) return rc;
     o.quick = vm.count("quick") > 0;
@@ -135,16 +134,11 @@ void am_check(int rc, const char* what) {
     }
 }
 
-
-
-
 double quantile(std::vector<double> v, double q) {
     if (v.empty()) return 0;
     std::sort(v.begin(), v.end());
     return v[std::min(v.size() - 1, std::size_t(q * double(v.size() - 1) + 0.5))];
 }
-
-
 
 // ---- handlers --------------------------------------------------------
 // Handlers run inside polls on the main thread and on Gasket's progress
@@ -196,13 +190,15 @@ void* g_my_segment = nullptr;
 
 void ping_short(gasnet_token_t token) { gasnet_AMReplyShort0(token, H_PONG); }
 
-void ping_medium(gasnet_token_t token, void* buf, std::size_t nbytes, gasnet_handlerarg_t want, gasnet_handlerarg_t pat) {
+void ping_medium(gasnet_token_t token, void* buf, std::size_t nbytes, gasnet_handlerarg_t want,
+                 gasnet_handlerarg_t pat) {
     check_payload("Medium payload", buf, nbytes, want, pat);
     gasnet_AMReplyShort0(token, H_PONG);
 }
 
 void ping_long(gasnet_token_t token, void* buf, std::size_t nbytes, gasnet_handlerarg_t want, gasnet_handlerarg_t pat) {
-    if (buf != g_my_segment) note_failure("Long payload address - segment base", long((char*)buf - (char*)g_my_segment), 0);
+    if (buf != g_my_segment)
+        note_failure("Long payload address - segment base", long((char*)buf - (char*)g_my_segment), 0);
     check_payload("Long payload", buf, nbytes, want, pat);
     gasnet_AMReplyShort0(token, H_PONG);
 }
@@ -286,7 +282,7 @@ long am_allreduce_sum(long value) {
 // computing node records how long each request waited for a handler.
 std::atomic<long> g_ticks_served{0};
 std::atomic<long> g_ticks_recorded{0};  // slots of g_tick_delay_us taken
-std::vector<double> g_tick_delay_us;  // node 1: each request's wait, in arrival order
+std::vector<double> g_tick_delay_us;    // node 1: each request's wait, in arrival order
 std::atomic<bool> g_compute_done{false};
 
 std::int64_t now_ns() {
@@ -309,12 +305,18 @@ void (*fn(F* f))() {
 }
 
 gasnet_handlerentry_t g_handlers[] = {
-    {H_PING_SHORT, fn(&ping_short)},       {H_PING_MEDIUM, fn(&ping_medium)},
-    {H_PING_LONG, fn(&ping_long)},         {H_PONG, fn(&pong)},
-    {H_STREAM_SHORT, fn(&stream_short)},   {H_STREAM_MEDIUM, fn(&stream_medium)},
-    {H_STREAM_DONE, fn(&stream_done)},     {H_COMMAND, fn(&command)},
-    {H_ARRIVE, fn(&arrive)},               {H_RELEASE, fn(&release)},
-    {H_RELEASE_ACK, fn(&release_ack)},     {H_TICK, fn(&tick)},
+    {H_PING_SHORT, fn(&ping_short)},
+    {H_PING_MEDIUM, fn(&ping_medium)},
+    {H_PING_LONG, fn(&ping_long)},
+    {H_PONG, fn(&pong)},
+    {H_STREAM_SHORT, fn(&stream_short)},
+    {H_STREAM_MEDIUM, fn(&stream_medium)},
+    {H_STREAM_DONE, fn(&stream_done)},
+    {H_COMMAND, fn(&command)},
+    {H_ARRIVE, fn(&arrive)},
+    {H_RELEASE, fn(&release)},
+    {H_RELEASE_ACK, fn(&release_ack)},
+    {H_TICK, fn(&tick)},
     {H_COMPUTE_DONE, fn(&compute_done)},
 };
 constexpr int kHandlers = int(sizeof g_handlers / sizeof g_handlers[0]);
@@ -335,8 +337,6 @@ double compute_seconds(long iters, int rank) {
     g_sink = h;
     return seconds_since(t0);
 }
-
-
 
 const char* env_or(const char* name, const char* fallback) {
     const char* v = gasnet_getenv(name);
@@ -499,7 +499,8 @@ struct Bench {
         std::vector<Row> rows;
         auto add = [&](const std::string& message, std::size_t size, Loop am) {
             const Rounds f = measure(opt.reps, {std::move(am), mpi_rtt(size)});
-            rows.push_back({message, size_label(size), round_trips(size), f.median_of(0), f.median_of(1), f.ratio(0, 1)});
+            rows.push_back(
+                {message, size_label(size), round_trips(size), f.median_of(0), f.median_of(1), f.ratio(0, 1)});
         };
         add("Short0", 0, am_short_rtt());
         std::vector<std::size_t> medium = {8, 64, 512, 4096, 16384};
@@ -532,8 +533,8 @@ struct Bench {
                     opt.stream);
         std::printf("| request | payload | Gasket Mmsg per s | MPI Mmsg per s | Gasket/MPI |\n");
         std::printf("|---|---:|---:|---:|---:|\n");
-        std::printf("| Short1 | 0 B | %.3f | %.3f | %.2f |\n", f.median_of(am_short) / 1e6, f.median_of(mpi_short) / 1e6,
-                    f.ratio(am_short, mpi_short));
+        std::printf("| Short1 | 0 B | %.3f | %.3f | %.2f |\n", f.median_of(am_short) / 1e6,
+                    f.median_of(mpi_short) / 1e6, f.ratio(am_short, mpi_short));
         std::printf("| Medium1 | 8 B | %.3f | %.3f | %.2f |\n", f.median_of(am_medium) / 1e6,
                     f.median_of(mpi_medium) / 1e6, f.ratio(am_medium, mpi_medium));
         std::printf(
@@ -580,10 +581,12 @@ int run_bench(Options& opt, int argc, char** argv) {
 
     if (me == kOrigin) {
         print_environment(opt.quick ? " (--quick: smoke run, figures not meaningful)" : "");
-        std::printf("- latency: %ld round trips per loop (fewer above %s: at most %s of payload per loop), %d loops "
-                    "(+1 warm-up), median; throughput: %ld messages per loop; Long into node 1's segment of %s\n",
-                    opt.iters, size_label(std::max<std::size_t>(1, opt.lat_bytes / std::size_t(opt.iters))).c_str(),
-                    size_label(opt.lat_bytes).c_str(), opt.reps, opt.stream, size_label(std::size_t(seg[kTarget].size)).c_str());
+        std::printf(
+            "- latency: %ld round trips per loop (fewer above %s: at most %s of payload per loop), %d loops "
+            "(+1 warm-up), median; throughput: %ld messages per loop; Long into node 1's segment of %s\n",
+            opt.iters, size_label(std::max<std::size_t>(1, opt.lat_bytes / std::size_t(opt.iters))).c_str(),
+            size_label(opt.lat_bytes).c_str(), opt.reps, opt.stream,
+            size_label(std::size_t(seg[kTarget].size)).c_str());
         std::fflush(stdout);
         const auto t0 = Clock::now();
         b.latency_table();
@@ -720,8 +723,8 @@ int run_compute(Options& opt, int argc, char** argv) {
         const double pre_ms = slowest(all_pre) * 1e3, idle_ms = slowest(all_idle) * 1e3;
         const double loaded_ms = target_stats[0] * 1e3;
         print_environment(" --compute-only");
-        std::printf("- compute loop: %ld mixing steps, %d timed loops per phase (median)%s\n\n", opt.compute_iters, reps,
-                    opt.quick ? " (--quick: figures not meaningful)" : "");
+        std::printf("- compute loop: %ld mixing steps, %d timed loops per phase (median)%s\n\n", opt.compute_iters,
+                    reps, opt.quick ? " (--quick: figures not meaningful)" : "");
         std::printf("| phase | what runs | compute loop ms | per node ms |\n|---|---|---:|---|\n");
         std::string pre_nodes, idle_nodes;
         for (int n = 0; n < size; ++n) {
@@ -735,14 +738,16 @@ int run_compute(Options& opt, int argc, char** argv) {
         std::printf("| idle | every node computes after gasnet_attach | %.1f | %s |\n", idle_ms, idle_nodes.c_str());
         std::printf("| loaded | node 1 computes, node 0 sends it a Short3 every %ld µs | %.1f | node 1 |\n",
                     opt.tick_us, loaded_ms);
-        std::printf("\nidle/before gasnet_init = %.3f (same run).  Loaded: %ld requests sent, %.0f handled while "
-                    "node 1 computed;\nrequest-to-handler delay on node 1: median %.1f µs, p99 %.1f µs, max %.1f "
-                    "µs.\n",
-                    idle_ms / pre_ms, sent_total, target_stats[1], target_stats[2], target_stats[3], target_stats[4]);
-        std::printf("RESULT progress_thread=%s pre_ms=%.3f idle_ms=%.3f loaded_ms=%.3f sent=%ld served_during=%.0f "
-                    "delay_med_us=%.1f delay_p99_us=%.1f\n",
-                    env_or("GASKET_PROGRESS_THREAD", "unset"), pre_ms, idle_ms, loaded_ms, sent_total, target_stats[1],
-                    target_stats[2], target_stats[3]);
+        std::printf(
+            "\nidle/before gasnet_init = %.3f (same run).  Loaded: %ld requests sent, %.0f handled while "
+            "node 1 computed;\nrequest-to-handler delay on node 1: median %.1f µs, p99 %.1f µs, max %.1f "
+            "µs.\n",
+            idle_ms / pre_ms, sent_total, target_stats[1], target_stats[2], target_stats[3], target_stats[4]);
+        std::printf(
+            "RESULT progress_thread=%s pre_ms=%.3f idle_ms=%.3f loaded_ms=%.3f sent=%ld served_during=%.0f "
+            "delay_med_us=%.1f delay_p99_us=%.1f\n",
+            env_or("GASKET_PROGRESS_THREAD", "unset"), pre_ms, idle_ms, loaded_ms, sent_total, target_stats[1],
+            target_stats[2], target_stats[3]);
         std::fflush(stdout);
     }
     mpi_check(MPI_Comm_free(&comm), "MPI_Comm_free");

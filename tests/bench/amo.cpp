@@ -97,13 +97,13 @@ int parse_options(int argc, char** argv, Options& o) {
     po::options_description desc(
         "bench-amo: OpenSHMEM AMOs and signals on Gasket vs raw MPI atomics and a raw MPI\n"
         "two-sided round trip.  Run with 2 PEs: oshrun -np 2 bench-amo [options]\nOptions");
-    desc.add_options()
-        ("help,h", "print this help")
-        ("iters", po::value<long>(&o.iters), "operations per timed loop (default 20000)")
-        ("reps", po::value<int>(&o.reps), "timed loops per figure; the median is reported (default 21)")
-        ("quick", "smoke run: --iters 1000 --reps 3 unless given")
-        ("mpi-cas64", "raw MPI compare-and-swap on MPI_INT64_T instead of MPI_INT32_T "
-                      "(segfaults with Open MPI's osc/rdma)");
+    desc.add_options()("help,h", "print this help")("iters", po::value<long>(&o.iters),
+                                                    "operations per timed loop (default 20000)")(
+        "reps", po::value<int>(&o.reps), "timed loops per figure; the median is reported (default 21)")(
+        "quick", "smoke run: --iters 1000 --reps 3 unless given")(
+        "mpi-cas64",
+        "raw MPI compare-and-swap on MPI_INT64_T instead of MPI_INT32_T "
+        "(segfaults with Open MPI's osc/rdma)");
     po::variables_map vm;
     if (int rc = parse_command_line("bench-amo", argc, argv, desc, vm)) return rc;
     o.quick = vm.count("quick") > 0;
@@ -139,8 +139,8 @@ struct Bench {
     MPI_Aint disp(int slot) const { return shift + MPI_Aint(slot) * kStride * MPI_Aint(sizeof(long)); }
 
     // What the loops saw (checked after the table).
-    long fadd_last = -1, fop_last = -1;  // the last fetched values
-    long cas_next = 0, mpi_cas_next = 0; // the value each CAS chain expects next
+    long fadd_last = -1, fop_last = -1;   // the last fetched values
+    long cas_next = 0, mpi_cas_next = 0;  // the value each CAS chain expects next
     long cas_fail = 0, mpi_cas_fail = 0, pong_fail = 0;
 
     long* g(int slot) const { return heap + slot * kStride; }
@@ -158,8 +158,7 @@ struct Bench {
         long cmd[2] = {mode, arg};
         mpi_check(MPI_Send(cmd, 2, MPI_LONG, kTarget, kTagCmd, comm), "MPI_Send (command)");
         if (mode != kQuit)
-            mpi_check(MPI_Recv(nullptr, 0, MPI_BYTE, kTarget, kTagReady, comm, MPI_STATUS_IGNORE),
-                      "MPI_Recv (ready)");
+            mpi_check(MPI_Recv(nullptr, 0, MPI_BYTE, kTarget, kTagReady, comm, MPI_STATUS_IGNORE), "MPI_Recv (ready)");
     }
     // A Gasket loop: PE 1 polls in shmem_long_wait_until until the flag.
     template <class Timed>
@@ -228,8 +227,18 @@ struct Bench {
         std::vector<Loop> loops;
         // Order within a round: each Gasket loop next to its MPI counterpart.
         enum {
-            l_g_fadd, l_m_fop, l_g_cas, l_m_cas, l_g_add, l_m_acc, l_g_sig, l_g_put_sig, l_m_put_acc,
-            l_g_tput, l_m_tput, l_rtt
+            l_g_fadd,
+            l_m_fop,
+            l_g_cas,
+            l_m_cas,
+            l_g_add,
+            l_m_acc,
+            l_g_sig,
+            l_g_put_sig,
+            l_m_put_acc,
+            l_g_tput,
+            l_m_tput,
+            l_rtt
         };
         loops.push_back(shmem_phase([=, this] {
             long last = 0;
@@ -372,8 +381,8 @@ struct Bench {
             const char* mpi_op;
             bool completed;  // a completed-op latency (compared with the round trip)
         };
-        const char* cas_mpi = opt.mpi_cas64 ? "MPI_Compare_and_swap 64-bit + flush"
-                                            : "MPI_Compare_and_swap 32-bit + flush";
+        const char* cas_mpi =
+            opt.mpi_cas64 ? "MPI_Compare_and_swap 64-bit + flush" : "MPI_Compare_and_swap 32-bit + flush";
         const Row rows[] = {
             {"shmem_long_atomic_fetch_add", l_g_fadd, l_m_fop, "MPI_Fetch_and_op SUM + flush", true},
             {"shmem_long_atomic_compare_swap", l_g_cas, l_m_cas, cas_mpi, true},
@@ -385,8 +394,9 @@ struct Bench {
              "MPI_Accumulate x n, one flush", false},
         };
         std::printf("\n### AMO latency, µs per operation (median of %d loops of %ld ops)\n\n", opt.reps, n);
-        std::printf("| operation | Gasket µs | raw MPI counterpart | MPI µs | Gasket/MPI | MPI round trip µs | "
-                    "Gasket/round trip |\n");
+        std::printf(
+            "| operation | Gasket µs | raw MPI counterpart | MPI µs | Gasket/MPI | MPI round trip µs | "
+            "Gasket/round trip |\n");
         std::printf("|---|---:|---|---:|---:|---:|---:|\n");
         for (const Row& r : rows) {
             std::printf("| %s | %.4f | %s | %.4f | %.2f | %.4f | ", r.op, f.median_of(r.gasket), r.mpi_op,
@@ -426,9 +436,10 @@ struct Bench {
             std::printf("\nRESULT node fast path: shmem_long_atomic_fetch_add %.4f µs (target < 0.2 µs: %s)\n", fadd,
                         fadd < 0.2 ? "met" : "NOT met");
         else
-            std::printf("\nRESULT MPI path: shmem_long_atomic_fetch_add %.2fx a raw MPI two-sided round trip (target "
-                        "<= 2x: %s); slowest completed op %s %.2fx\n",
-                        fadd_rtt, fadd_rtt <= 2.0 ? "met" : "NOT met", worst_op, worst);
+            std::printf(
+                "\nRESULT MPI path: shmem_long_atomic_fetch_add %.2fx a raw MPI two-sided round trip (target "
+                "<= 2x: %s); slowest completed op %s %.2fx\n",
+                fadd_rtt, fadd_rtt <= 2.0 ? "met" : "NOT met", worst_op, worst);
     }
 
     // ---- PE 1: the server ---------------------------------------------------

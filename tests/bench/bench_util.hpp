@@ -34,11 +34,16 @@ inline std::optional<std::size_t> parse_size(const std::string& text) {
     if (end == text.c_str()) return std::nullopt;
     std::size_t mult = 1;
     std::string suffix(end);
-    if (suffix == "" || suffix == "B" || suffix == "b") mult = 1;
-    else if (suffix == "K" || suffix == "k" || suffix == "KiB") mult = std::size_t(1) << 10;
-    else if (suffix == "M" || suffix == "m" || suffix == "MiB") mult = std::size_t(1) << 20;
-    else if (suffix == "G" || suffix == "g" || suffix == "GiB") mult = std::size_t(1) << 30;
-    else return std::nullopt;
+    if (suffix == "" || suffix == "B" || suffix == "b")
+        mult = 1;
+    else if (suffix == "K" || suffix == "k" || suffix == "KiB")
+        mult = std::size_t(1) << 10;
+    else if (suffix == "M" || suffix == "m" || suffix == "MiB")
+        mult = std::size_t(1) << 20;
+    else if (suffix == "G" || suffix == "g" || suffix == "GiB")
+        mult = std::size_t(1) << 30;
+    else
+        return std::nullopt;
     return std::size_t(v) * mult;
 }
 
@@ -53,9 +58,7 @@ inline std::string size_label(std::size_t bytes) {
     return buf;
 }
 
-inline double seconds_since(Clock::time_point t0) {
-    return std::chrono::duration<double>(Clock::now() - t0).count();
-}
+inline double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
 // The median of `v`; 0 for none.
 inline double median(std::vector<double> v) {
@@ -168,27 +171,28 @@ inline int parse_command_line(const char* program, int argc, char** argv,
 // rows.  add_to() declares them; finish() applies --quick (for options not
 // given) and parses and checks the sizes.
 struct SweepOptions {
-    long iters = 20000;                // latency: operations per timed loop
-    int reps = 21;                     // timed loops per figure (median)
-    std::size_t min_size = 8;          // bandwidth: smallest transfer, bytes
-    std::size_t max_size = 4 << 20;    // bandwidth: largest transfer
-    unsigned factor = 2;               // bandwidth: size step (multiplier)
-    std::size_t bw_bytes = 64 << 20;   // bandwidth: bytes per timed loop, at most
-    long bw_max_msgs = 8192;           // bandwidth: transfers per timed loop, at most
+    long iters = 20000;               // latency: operations per timed loop
+    int reps = 21;                    // timed loops per figure (median)
+    std::size_t min_size = 8;         // bandwidth: smallest transfer, bytes
+    std::size_t max_size = 4 << 20;   // bandwidth: largest transfer
+    unsigned factor = 2;              // bandwidth: size step (multiplier)
+    std::size_t bw_bytes = 64 << 20;  // bandwidth: bytes per timed loop, at most
+    long bw_max_msgs = 8192;          // bandwidth: transfers per timed loop, at most
     bool quick = false;
     std::string min_text = "8", max_text = "4M", bw_text = "64M";
 
     void add_to(boost::program_options::options_description& desc) {
         namespace po = boost::program_options;
-        desc.add_options()
-            ("help,h", "print this help")
-            ("iters", po::value<long>(&iters), "latency: operations per timed loop (default 20000)")
-            ("reps", po::value<int>(&reps), "timed loops per figure; the median is reported (default 21)")
-            ("min-size", po::value<std::string>(&min_text), "bandwidth: smallest size, bytes, K/M suffix (default 8)")
-            ("max-size", po::value<std::string>(&max_text), "bandwidth: largest size (default 4M)")
-            ("factor", po::value<unsigned>(&factor), "bandwidth: size multiplier between rows, e.g. 2 or 4 (default 2)")
-            ("bw-bytes", po::value<std::string>(&bw_text), "bandwidth: bytes moved per timed loop, at most (default 64M)")
-            ("bw-max-msgs", po::value<long>(&bw_max_msgs), "bandwidth: transfers per timed loop, at most (default 8192)");
+        desc.add_options()("help,h", "print this help")("iters", po::value<long>(&iters),
+                                                        "latency: operations per timed loop (default 20000)")(
+            "reps", po::value<int>(&reps), "timed loops per figure; the median is reported (default 21)")(
+            "min-size", po::value<std::string>(&min_text), "bandwidth: smallest size, bytes, K/M suffix (default 8)")(
+            "max-size", po::value<std::string>(&max_text), "bandwidth: largest size (default 4M)")(
+            "factor", po::value<unsigned>(&factor), "bandwidth: size multiplier between rows, e.g. 2 or 4 (default 2)")(
+            "bw-bytes", po::value<std::string>(&bw_text),
+            "bandwidth: bytes moved per timed loop, at most (default 64M)")(
+            "bw-max-msgs", po::value<long>(&bw_max_msgs),
+            "bandwidth: transfers per timed loop, at most (default 8192)");
     }
 
     // The bandwidth rows: min_size, min_size*factor, ... up to max_size.

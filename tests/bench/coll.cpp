@@ -130,8 +130,8 @@ struct Bench {
     }
     void row(const char* what, const std::string& size, const Rounds& r, std::size_t gasket, std::size_t mpi) {
         if (me == 0)
-            std::printf("| %s | %s | %.2f | %.2f | %.2f |\n", what, size.c_str(), r.median_of(gasket),
-                        r.median_of(mpi), r.ratio(gasket, mpi));
+            std::printf("| %s | %s | %.2f | %.2f | %.2f |\n", what, size.c_str(), r.median_of(gasket), r.median_of(mpi),
+                        r.ratio(gasket, mpi));
     }
 };
 
@@ -149,7 +149,8 @@ int main(int argc, char** argv) {
     b.g_src = static_cast<char*>(shmem_malloc(region));
     b.g_dst = static_cast<char*>(shmem_malloc(region));
     if (!b.g_src || !b.g_dst) {
-        if (b.me == 0) std::fprintf(stderr, "bench-coll: shmem_malloc(%zu) failed: raise SHMEM_SYMMETRIC_SIZE\n", region);
+        if (b.me == 0)
+            std::fprintf(stderr, "bench-coll: shmem_malloc(%zu) failed: raise SHMEM_SYMMETRIC_SIZE\n", region);
         shmem_global_exit(1);
     }
     b.m_src = static_cast<char*>(std::malloc(region));
@@ -175,17 +176,17 @@ int main(int argc, char** argv) {
                     shmem_ptr(b.g_src, b.npes - 1) ? "mapped" : "NULL");
         std::printf("- MPI: %s\n", mpi_library().c_str());
         print_machine();
-        std::printf("- %ld calls per loop (fewer above %zu B: at most 64 MiB per PE per loop, at least 20), %d "
-                    "loops (+1 warm-up), median of the slowest PE's µs per call\n\n",
-                    s.iters, (std::size_t(64) << 20) / std::size_t(s.iters), s.reps);
+        std::printf(
+            "- %ld calls per loop (fewer above %zu B: at most 64 MiB per PE per loop, at least 20), %d "
+            "loops (+1 warm-up), median of the slowest PE's µs per call\n\n",
+            s.iters, (std::size_t(64) << 20) / std::size_t(s.iters), s.reps);
         std::printf("| collective | size | Gasket µs | MPI µs | Gasket/MPI |\n|---|---|---|---|---|\n");
     }
 
     // Barriers.
     {
         const long n = s.iters;
-        std::vector<Loop> loops{b.loop(n, [](long) { shmem_barrier_all(); }),
-                                b.loop(n, [](long) { shmem_sync_all(); }),
+        std::vector<Loop> loops{b.loop(n, [](long) { shmem_barrier_all(); }), b.loop(n, [](long) { shmem_sync_all(); }),
                                 b.loop(n, [&](long) { MPI_Barrier(b.comm); })};
         std::unique_ptr<ShmBarrier> shm;
         if (one_node) {
@@ -207,10 +208,11 @@ int main(int argc, char** argv) {
             s.reps,
             {b.loop(n, [&](long) { shmem_broadcastmem(SHMEM_TEAM_WORLD, b.g_dst, b.g_src, size, 0); }),
              b.loop(n, [&](long) { MPI_Bcast(b.m_dst, isize, MPI_BYTE, 0, b.comm); }),
-             b.loop(n, [&](long) {
-                 shmem_double_sum_reduce(SHMEM_TEAM_WORLD, reinterpret_cast<double*>(b.g_dst),
-                                         reinterpret_cast<double*>(b.g_src), doubles);
-             }),
+             b.loop(n,
+                    [&](long) {
+                        shmem_double_sum_reduce(SHMEM_TEAM_WORLD, reinterpret_cast<double*>(b.g_dst),
+                                                reinterpret_cast<double*>(b.g_src), doubles);
+                    }),
              b.loop(n, [&](long) { MPI_Allreduce(b.m_src, b.m_dst, int(doubles), MPI_DOUBLE, MPI_SUM, b.comm); }),
              b.loop(n, [&](long) { shmem_fcollectmem(SHMEM_TEAM_WORLD, b.g_dst, b.g_src, size); }),
              b.loop(n, [&](long) { MPI_Allgather(b.m_src, isize, MPI_BYTE, b.m_dst, isize, MPI_BYTE, b.comm); }),

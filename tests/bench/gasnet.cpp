@@ -81,10 +81,12 @@ enum Mode : long {
 long value_at(std::size_t offset) { return 0x5eed000000L + long(offset / 8); }
 
 struct Options : SweepOptions {
-    long nbi_ops = 8192;    // throughput: operations per timed loop
-    long barriers = 10000;  // barrier: barriers per timed loop
+    long nbi_ops = 8192;                                        // throughput: operations per timed loop
+    long barriers = 10000;                                      // barrier: barriers per timed loop
     std::string tables = "latency,put,get,throughput,barrier";  // which tables to run
-    bool runs(const char* table) const { return ("," + tables + ",").find("," + std::string(table) + ",") != std::string::npos; }
+    bool runs(const char* table) const {
+        return ("," + tables + ",").find("," + std::string(table) + ",") != std::string::npos;
+    }
 };
 
 // Returns 0 to run, 1 to exit successfully (--help), 2 on a bad option.
@@ -93,14 +95,14 @@ int parse_options(int argc, char** argv, Options& o) {
         "bench-gasnet: the GASNet extended API (put/get, nb/nbi, barriers) on Gasket vs raw MPI RMA\n"
         "and MPI_Barrier.  Run with 2 nodes: oshrun -np 2 bench-gasnet [options]\nOptions");
     o.add_to(desc);
-    desc.add_options()
-        ("nbi-ops", po::value<long>(&o.nbi_ops),
-         "throughput: 8-byte operations per timed loop, 1..65535 (default 8192)")
-        ("barriers", po::value<long>(&o.barriers), "barrier: barriers per timed loop (default 10000)")
-        ("tables", po::value<std::string>(&o.tables),
-         "comma-separated tables to run, of latency,put,get,throughput,barrier (default: all)")
-        ("quick", "smoke run: --iters 500 --reps 3 --max-size 64K --bw-bytes 1M --nbi-ops 1000 --barriers 500 "
-                  "unless given (figures not meaningful)");
+    desc.add_options()("nbi-ops", po::value<long>(&o.nbi_ops),
+                       "throughput: 8-byte operations per timed loop, 1..65535 (default 8192)")(
+        "barriers", po::value<long>(&o.barriers), "barrier: barriers per timed loop (default 10000)")(
+        "tables", po::value<std::string>(&o.tables),
+        "comma-separated tables to run, of latency,put,get,throughput,barrier (default: all)")(
+        "quick",
+        "smoke run: --iters 500 --reps 3 --max-size 64K --bw-bytes 1M --nbi-ops 1000 --barriers 500 "
+        "unless given (figures not meaningful)");
     po::variables_map vm;
     if (int rc = parse_command_line("bench-gasnet", argc, argv, desc, vm)) return rc;
     if (!o.finish("bench-gasnet", vm, 500)) return 2;
@@ -175,15 +177,15 @@ gasnet_handlerentry_t g_handlers[] = {
 // Where things are in node 1's segment and, at the same offsets, in the
 // usable block of its raw MPI window.
 struct Layout {
-    static constexpr std::size_t lat_put = 0;        // gasnet_put / MPI_Put 8 B
-    static constexpr std::size_t lat_put_val = 64;   // gasnet_put_val 8 B
-    static constexpr std::size_t lat_get = 128;      // get source (gasnet_get, _val, MPI_Get)
-    std::size_t thr_put_nbi = 0;  // n 8-byte put_nbi slots (MPI_Put x n: the same in the window)
-    std::size_t thr_put_nb = 0;   // n 8-byte put_nb slots
-    std::size_t thr_get = 0;      // n 8-byte get sources
-    std::size_t bw_put = 0;       // bandwidth put destination, max_size bytes
-    std::size_t bw_get = 0;       // bandwidth get source, max_size bytes
-    std::size_t total = 0;        // a multiple of GASNET_PAGESIZE
+    static constexpr std::size_t lat_put = 0;       // gasnet_put / MPI_Put 8 B
+    static constexpr std::size_t lat_put_val = 64;  // gasnet_put_val 8 B
+    static constexpr std::size_t lat_get = 128;     // get source (gasnet_get, _val, MPI_Get)
+    std::size_t thr_put_nbi = 0;                    // n 8-byte put_nbi slots (MPI_Put x n: the same in the window)
+    std::size_t thr_put_nb = 0;                     // n 8-byte put_nb slots
+    std::size_t thr_get = 0;                        // n 8-byte get sources
+    std::size_t bw_put = 0;                         // bandwidth put destination, max_size bytes
+    std::size_t bw_get = 0;                         // bandwidth get source, max_size bytes
+    std::size_t total = 0;                          // a multiple of GASNET_PAGESIZE
 
     Layout(std::size_t ops, std::size_t max_size) {
         const std::size_t thr = round_up(ops * 8, 64);
@@ -220,8 +222,8 @@ struct Bench {
     std::vector<long> thr_src, thr_dst_g, thr_dst_m;
     std::vector<gasnet_handle_t> handles;
     alignas(64) long lat_src[8] = {};
-    alignas(64) long lat_got[8] = {};  // [0] gasnet_get, [1] gasnet_get_val, [2] MPI_Get
-    long phase = 0;                    // Gasket phases so far
+    alignas(64) long lat_got[8] = {};                                 // [0] gasnet_get, [1] gasnet_get_val, [2] MPI_Get
+    long phase = 0;                                                   // Gasket phases so far
     long stamp_nbi = 0, stamp_nb = 0, stamp_mpi = 0, stamp_scat = 0;  // throughput put loops run so far
 
     char* at(std::size_t offset) const { return peer + offset; }
@@ -309,9 +311,8 @@ struct Bench {
                      MPI_Win_flush(int(kTarget), w);
                  });
              }),
-             gasket_phase([=, this] {
-                 return per_op([=](long) { got[1] = long(gasnet_get_val(kTarget, get_src, 8)); });
-             })});
+             gasket_phase(
+                 [=, this] { return per_op([=](long) { got[1] = long(gasnet_get_val(kTarget, get_src, 8)); }); })});
 
         // Did the data move?  Every put loop ends by writing iters-1.
         const long last = opt.iters - 1;
@@ -404,8 +405,8 @@ struct Bench {
                         MPI_Win_flush(int(kTarget), w);
                     });
                 }));
-                loops.push_back(
-                    gasket_phase([=, this] { return gbps(size, [=] { gasnet_get_bulk(dg, kTarget, remote, size); }); }));
+                loops.push_back(gasket_phase(
+                    [=, this] { return gbps(size, [=] { gasnet_get_bulk(dg, kTarget, remote, size); }); }));
             }
             loops.push_back([=, this] {
                 return gbps(size, [=] {
@@ -430,12 +431,14 @@ struct Bench {
                         r.gasket, r.mpi, r.vs_mpi, r.mem, 100.0 * r.vs_mem);
         }
         if (put)
-            std::printf("\nGasket: gasnet_put_bulk (blocking) x transfers.  MPI: (MPI_Put + MPI_Win_flush) x transfers.\n"
-                        "memcpy: node 0 copies between two private buffers.  Every transfer of a loop goes to the same\n"
-                        "destination.  Gasket/MPI > 1: Gasket is faster.\n");
+            std::printf(
+                "\nGasket: gasnet_put_bulk (blocking) x transfers.  MPI: (MPI_Put + MPI_Win_flush) x transfers.\n"
+                "memcpy: node 0 copies between two private buffers.  Every transfer of a loop goes to the same\n"
+                "destination.  Gasket/MPI > 1: Gasket is faster.\n");
         else
-            std::printf("\nGasket: gasnet_get_bulk (blocking) x transfers.  MPI: (MPI_Get + MPI_Win_flush) x transfers.\n"
-                        "memcpy as above.  Gasket/MPI > 1: Gasket is faster.\n");
+            std::printf(
+                "\nGasket: gasnet_get_bulk (blocking) x transfers.  MPI: (MPI_Get + MPI_Win_flush) x transfers.\n"
+                "memcpy as above.  Gasket/MPI > 1: Gasket is faster.\n");
         return time_ratios;
     }
     // After a bandwidth table: the largest put landed whole (read back),
@@ -516,9 +519,8 @@ struct Bench {
              }),
              mpi_phase([=, this] {  // the floor of any layer: MPI_Put one call down
                  fill_sources(++stamp_scat);
-                 return mops(
-                     [=](long i) { wrapped_put(ts + i, 8, int(kTarget), put_disp + 8 * scattered(i), w); },
-                     [=] { MPI_Win_flush(int(kTarget), w); });
+                 return mops([=](long i) { wrapped_put(ts + i, 8, int(kTarget), put_disp + 8 * scattered(i), w); },
+                             [=] { MPI_Win_flush(int(kTarget), w); });
              }),
              gasket_phase([=, this] {  // overwritten by the adjacent loop below
                  fill_sources(++stamp_scat);
@@ -533,9 +535,7 @@ struct Bench {
              mpi_phase([=, this] {
                  fill_sources(++stamp_mpi);
                  return mops(
-                     [=](long i) {
-                         MPI_Put(ts + i, 8, MPI_BYTE, int(kTarget), put_disp + 8 * i, 8, MPI_BYTE, w);
-                     },
+                     [=](long i) { MPI_Put(ts + i, 8, MPI_BYTE, int(kTarget), put_disp + 8 * i, 8, MPI_BYTE, w); },
                      [=] { MPI_Win_flush(int(kTarget), w); });
              }),
              gasket_phase([=, this] {  // overwritten by the put_nb loop below
@@ -556,9 +556,7 @@ struct Bench {
              mpi_phase([=, this] {
                  std::memset(tm, 0, std::size_t(n) * 8);
                  return mops(
-                     [=](long i) {
-                         MPI_Get(tm + i, 8, MPI_BYTE, int(kTarget), get_disp + 8 * i, 8, MPI_BYTE, w);
-                     },
+                     [=](long i) { MPI_Get(tm + i, 8, MPI_BYTE, int(kTarget), get_disp + 8 * i, 8, MPI_BYTE, w); },
                      [=] { MPI_Win_flush(int(kTarget), w); });
              })});
 
@@ -706,10 +704,11 @@ void print_header(const Bench& b, const Options& opt) {
     std::printf("- segment %s per node; node 1's segment base mod 64 = %u, raw MPI window's usable block mod 64 = %u\n",
                 size_label(b.lay.total).c_str(), mod64(b.peer), mod64(b.win_base));
     print_machine();
-    std::printf("- latency: %ld ops per loop; bandwidth: sizes %s..%s x%u, at most %s or %ld transfers per loop; "
-                "throughput: %ld ops per loop; barrier: %ld per loop; %d loops (+1 warm-up) per figure, median\n",
-                opt.iters, size_label(opt.min_size).c_str(), size_label(opt.max_size).c_str(), opt.factor,
-                size_label(opt.bw_bytes).c_str(), opt.bw_max_msgs, opt.nbi_ops, opt.barriers, opt.reps);
+    std::printf(
+        "- latency: %ld ops per loop; bandwidth: sizes %s..%s x%u, at most %s or %ld transfers per loop; "
+        "throughput: %ld ops per loop; barrier: %ld per loop; %d loops (+1 warm-up) per figure, median\n",
+        opt.iters, size_label(opt.min_size).c_str(), size_label(opt.max_size).c_str(), opt.factor,
+        size_label(opt.bw_bytes).c_str(), opt.bw_max_msgs, opt.nbi_ops, opt.barriers, opt.reps);
     std::fflush(stdout);
 }
 
@@ -757,7 +756,8 @@ int main(int argc, char** argv) {
     const uintptr_t max_seg = gasnet_getMaxGlobalSegmentSize();  // collective
     if (b.lay.total > max_seg) {
         if (me == 0)
-            std::fprintf(stderr, "bench-gasnet: needs a segment of %zu bytes, at most %zu available: lower --max-size\n",
+            std::fprintf(stderr,
+                         "bench-gasnet: needs a segment of %zu bytes, at most %zu available: lower --max-size\n",
                          b.lay.total, std::size_t(max_seg));
         gasnet_exit(1);
     }
@@ -795,7 +795,8 @@ int main(int argc, char** argv) {
         for (std::size_t off : {std::size_t(Layout::lat_get)}) words[off / 8] = value_at(off);
         for (std::size_t off = b.lay.thr_get; off < b.lay.thr_get + std::size_t(opt.nbi_ops) * 8; off += 8)
             words[off / 8] = value_at(off);
-        for (std::size_t off = b.lay.bw_get; off < b.lay.bw_get + opt.max_size; off += 8) words[off / 8] = value_at(off);
+        for (std::size_t off = b.lay.bw_get; off < b.lay.bw_get + opt.max_size; off += 8)
+            words[off / 8] = value_at(off);
     }
     mpi_check(MPI_Win_sync(b.win), "MPI_Win_sync");
     mpi_check(MPI_Barrier(b.comm), "MPI_Barrier");
@@ -831,7 +832,8 @@ int main(int argc, char** argv) {
         if (opt.runs("get")) add("bandwidth get", b.bandwidth_table(false), size_names);
         std::fflush(stdout);
         if (opt.runs("throughput"))
-            add("throughput", b.throughput_table(), {"put_nbi", "put_nbi scattered", "put_nbi_bulk scattered", "put_nb", "put_nb_bulk", "get_nbi"});
+            add("throughput", b.throughput_table(),
+                {"put_nbi", "put_nbi scattered", "put_nbi_bulk scattered", "put_nb", "put_nb_bulk", "get_nbi"});
         std::fflush(stdout);
         if (opt.runs("barrier")) add("barrier", b.barrier_table(), {"anonymous", "named"});
         print_result(ratios);

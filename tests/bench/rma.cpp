@@ -150,11 +150,6 @@ struct RawWindow {
     }
 };
 
-
-
-
-
-
 // Keeps the compiler from dropping or merging repeated memcpys.
 inline void clobber() { asm volatile("" ::: "memory"); }
 
@@ -183,9 +178,7 @@ struct Bench {
     template <class Op>
     Loop lat(Op op) const {
         const long n = opt.iters;
-        return [n, op]() mutable {
-            return us_per_op(n, op);
-        };
+        return [n, op]() mutable { return us_per_op(n, op); };
     }
     // Put loops store i into the source first, so the target ends with iters-1.
     Loop shmem_put_lat(void* dst) {
@@ -244,13 +237,24 @@ struct Bench {
         for (int s = 0; s < 8; ++s) slots[s] = 0;
         // Order within a round: each Gasket loop next to the MPI loops it
         // is compared with.
-        enum { g_put_heap, m_put_shared, g_p, m_put_alloc, g_put_global, m_put_static,
-               g_get_heap, m_get_shared, g_g, m_get_alloc, g_get_global, m_get_static };
+        enum {
+            g_put_heap,
+            m_put_shared,
+            g_p,
+            m_put_alloc,
+            g_put_global,
+            m_put_static,
+            g_get_heap,
+            m_get_shared,
+            g_g,
+            m_get_alloc,
+            g_get_global,
+            m_get_static
+        };
         const Rounds f = measure(
             opt.reps,
-            {shmem_put_lat(heap_put), mpi_put_lat(mpi_shared, put_at),
-             shmem_p_lat(reinterpret_cast<long*>(heap_put)), mpi_put_lat(mpi_alloc, put_at),
-             shmem_put_lat(g_put_dst), mpi_put_lat(mpi_static, static_put_at),
+            {shmem_put_lat(heap_put), mpi_put_lat(mpi_shared, put_at), shmem_p_lat(reinterpret_cast<long*>(heap_put)),
+             mpi_put_lat(mpi_alloc, put_at), shmem_put_lat(g_put_dst), mpi_put_lat(mpi_static, static_put_at),
              shmem_get_lat(heap_get, 0), mpi_get_lat(mpi_shared, get_at, 3),
              shmem_g_lat(reinterpret_cast<const long*>(heap_get), 2), mpi_get_lat(mpi_alloc, get_at, 4),
              shmem_get_lat(g_get_src, 1), mpi_get_lat(mpi_static, static_get_at, 5)});
@@ -265,7 +269,7 @@ struct Bench {
         check("MPI_Put, create over shared", mpi_read(mpi_shared, put_at), last);
         check("MPI_Put, Win_allocate", mpi_read(mpi_alloc, put_at), last);
         check("MPI_Put, create over static", mpi_read(mpi_static, static_put_at), last);
-        const char* got[] = {"shmem_getmem heap",         "shmem_getmem global",   "shmem_long_g",
+        const char* got[] = {"shmem_getmem heap",           "shmem_getmem global",   "shmem_long_g",
                              "MPI_Get, create over shared", "MPI_Get, Win_allocate", "MPI_Get, create over static"};
         for (int s = 0; s < 6; ++s) check(got[s], slots[s], kPattern);
 
@@ -281,10 +285,10 @@ struct Bench {
             {"get 8 B, global source (shmem_getmem)", g_get_global, m_get_static, m_get_alloc},
             {"shmem_long_g, heap source", g_g, m_get_shared, m_get_alloc},
         };
-        std::printf("\n### 8-byte latency, µs per operation (median of %d loops of %ld ops)\n\n", opt.reps,
-                    opt.iters);
-        std::printf("| operation | Gasket µs | MPI µs, Win_create | Gasket/MPI | MPI µs, Win_allocate | "
-                    "Gasket/MPI |\n");
+        std::printf("\n### 8-byte latency, µs per operation (median of %d loops of %ld ops)\n\n", opt.reps, opt.iters);
+        std::printf(
+            "| operation | Gasket µs | MPI µs, Win_create | Gasket/MPI | MPI µs, Win_allocate | "
+            "Gasket/MPI |\n");
         std::printf("|---|---:|---:|---:|---:|---:|\n");
         for (const Row& r : rows)
             std::printf("| %s | %.4f | %.4f | %.2f | %.4f | %.2f |\n", r.op, f.median_of(r.gasket),
@@ -318,8 +322,8 @@ struct Bench {
         struct Row {
             std::size_t size;
             long msgs;
-            double gasket, mpi_equiv, mpi_alloc, mem;          // GB/s
-            double vs_equiv, vs_alloc, vs_mem;                 // per-round ratios
+            double gasket, mpi_equiv, mpi_alloc, mem;  // GB/s
+            double vs_equiv, vs_alloc, vs_mem;         // per-round ratios
         };
         std::vector<Row> rows;
         char* const src = local_src;
@@ -346,9 +350,11 @@ struct Bench {
             std::vector<Loop> loops;
             loops.push_back(mpi_loop(mpi_shared));
             if (put)
-                loops.push_back(bw(size, [=] { shmem_putmem_nbi(hput, src, size, kTarget); }, [] { shmem_quiet(); }));
+                loops.push_back(bw(
+                    size, [=] { shmem_putmem_nbi(hput, src, size, kTarget); }, [] { shmem_quiet(); }));
             else
-                loops.push_back(bw(size, [=] { shmem_getmem_nbi(dst, hget, size, kTarget); }, [] { shmem_quiet(); }));
+                loops.push_back(bw(
+                    size, [=] { shmem_getmem_nbi(dst, hget, size, kTarget); }, [] { shmem_quiet(); }));
             loops.push_back(mpi_loop(mpi_alloc));
             loops.push_back(bw(
                 size,
@@ -364,24 +370,25 @@ struct Bench {
         }
         const char* kind = put ? "put" : "get";
         std::printf("\n### %s bandwidth, GB/s (1e9 B/s; median of %d loops)\n\n", kind, opt.reps);
-        std::printf("| size | transfers/loop | Gasket | MPI, Win_create | Gasket/MPI | MPI, Win_allocate | "
-                    "Gasket/MPI | memcpy | Gasket/memcpy |\n");
+        std::printf(
+            "| size | transfers/loop | Gasket | MPI, Win_create | Gasket/MPI | MPI, Win_allocate | "
+            "Gasket/MPI | memcpy | Gasket/memcpy |\n");
         std::printf("|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (const Row& r : rows)
             std::printf("| %s | %ld | %.3f | %.3f | %.2f | %.3f | %.2f | %.3f | %.0f%% |\n", size_label(r.size).c_str(),
                         r.msgs, r.gasket, r.mpi_equiv, r.vs_equiv, r.mpi_alloc, r.vs_alloc, r.mem, 100.0 * r.vs_mem);
         if (put)
-            std::printf("\nGasket: shmem_putmem_nbi x transfers, then one shmem_quiet.  MPI: MPI_Put x transfers, then\n"
-                        "one MPI_Win_flush.  memcpy: PE 0 copies between two private buffers.  Every transfer of a\n"
-                        "loop goes to the same destination.  Ratios: median over rounds of the ratio of loops run\n"
-                        "side by side in one round (Gasket/MPI > 1: Gasket is faster).\n");
+            std::printf(
+                "\nGasket: shmem_putmem_nbi x transfers, then one shmem_quiet.  MPI: MPI_Put x transfers, then\n"
+                "one MPI_Win_flush.  memcpy: PE 0 copies between two private buffers.  Every transfer of a\n"
+                "loop goes to the same destination.  Ratios: median over rounds of the ratio of loops run\n"
+                "side by side in one round (Gasket/MPI > 1: Gasket is faster).\n");
         else
-            std::printf("\nGasket: shmem_getmem_nbi x transfers, then one shmem_quiet.  MPI: MPI_Get x transfers, then\n"
-                        "one MPI_Win_flush.  memcpy as above.  Gasket/MPI > 1: Gasket is faster.\n");
+            std::printf(
+                "\nGasket: shmem_getmem_nbi x transfers, then one shmem_quiet.  MPI: MPI_Get x transfers, then\n"
+                "one MPI_Win_flush.  memcpy as above.  Gasket/MPI > 1: Gasket is faster.\n");
     }
 };
-
-
 
 }  // namespace
 
@@ -405,7 +412,8 @@ int main(int argc, char** argv) {
     b.heap_get = static_cast<char*>(shmem_malloc(region));
     if (!b.heap_put || !b.heap_get) {
         if (me == 0)
-            std::fprintf(stderr, "bench-rma: shmem_malloc(%zu) failed: raise SHMEM_SYMMETRIC_SIZE or lower --max-size\n",
+            std::fprintf(stderr,
+                         "bench-rma: shmem_malloc(%zu) failed: raise SHMEM_SYMMETRIC_SIZE or lower --max-size\n",
                          region);
         shmem_global_exit(1);
     }
@@ -455,14 +463,16 @@ int main(int argc, char** argv) {
         // Copies run fastest from/to cache-line-aligned addresses; the
         // memcpy buffers are page-aligned.
         auto mod64 = [](const void* q) { return std::size_t(reinterpret_cast<std::uintptr_t>(q) % 64); };
-        std::printf("- buffer addresses mod 64: Gasket heap (shmem_malloc) %zu and %zu; MPI windows: create over "
-                    "shared %zu, Win_allocate %zu\n",
-                    mod64(b.heap_put), mod64(b.heap_get), mod64(b.mpi_shared.base), mod64(b.mpi_alloc.base));
+        std::printf(
+            "- buffer addresses mod 64: Gasket heap (shmem_malloc) %zu and %zu; MPI windows: create over "
+            "shared %zu, Win_allocate %zu\n",
+            mod64(b.heap_put), mod64(b.heap_get), mod64(b.mpi_shared.base), mod64(b.mpi_alloc.base));
         print_machine();
-        std::printf("- latency: %ld ops per loop, %d loops (+1 warm-up), median; bandwidth: sizes %s..%s x%u, at most "
-                    "%s or %ld transfers per loop\n",
-                    b.opt.iters, b.opt.reps, size_label(b.opt.min_size).c_str(), size_label(b.opt.max_size).c_str(),
-                    b.opt.factor, size_label(b.opt.bw_bytes).c_str(), b.opt.bw_max_msgs);
+        std::printf(
+            "- latency: %ld ops per loop, %d loops (+1 warm-up), median; bandwidth: sizes %s..%s x%u, at most "
+            "%s or %ld transfers per loop\n",
+            b.opt.iters, b.opt.reps, size_label(b.opt.min_size).c_str(), size_label(b.opt.max_size).c_str(),
+            b.opt.factor, size_label(b.opt.bw_bytes).c_str(), b.opt.bw_max_msgs);
         std::fflush(stdout);
         const auto t0 = Clock::now();
         b.latency_table();

@@ -103,8 +103,9 @@ Outcome hammer(long* x, int target, int n_ops) {
                 break;
             }
             case 1: {
-                const long old = use_ctx ? shmem_ctx_long_atomic_compare_swap(SHMEM_CTX_DEFAULT, x, known, fresh, target)
-                                         : shmem_long_atomic_compare_swap(x, known, fresh, target);
+                const long old = use_ctx
+                                     ? shmem_ctx_long_atomic_compare_swap(SHMEM_CTX_DEFAULT, x, known, fresh, target)
+                                     : shmem_long_atomic_compare_swap(x, known, fresh, target);
                 if (old == known) {
                     o.transitions.push_back({old, fresh});
                     known = fresh;
@@ -142,8 +143,7 @@ std::vector<E> gather_on_0(const std::vector<E>& mine) {
         total += counts[std::size_t(i)];
     }
     std::vector<E> all(me() == 0 ? std::size_t(total) / sizeof(E) : 0);
-    MPI_Gatherv(mine.data(), bytes, MPI_BYTE, all.data(), counts.data(), displs.data(), MPI_BYTE, 0,
-                MPI_COMM_WORLD);
+    MPI_Gatherv(mine.data(), bytes, MPI_BYTE, all.data(), counts.data(), displs.data(), MPI_BYTE, 0, MPI_COMM_WORLD);
     return all;
 }
 
@@ -170,10 +170,10 @@ void stress(long* x, int target) {
 
     if (me() == 0) {
         const long total_ops = long(npes()) * n_ops;
-        std::printf("[ gasket   ] stress on PE %d: %d PEs x %d ops in %.2f s: %ld fetch_add, %ld swap, "
-                    "%ld compare_swap ok, %ld compare_swap failed; final value %#lx\n",
-                    target, npes(), n_ops, secs, sums[0], sums[1], sums[2], sums[3],
-                    static_cast<unsigned long>(final_value));
+        std::printf(
+            "[ gasket   ] stress on PE %d: %d PEs x %d ops in %.2f s: %ld fetch_add, %ld swap, "
+            "%ld compare_swap ok, %ld compare_swap failed; final value %#lx\n",
+            target, npes(), n_ops, secs, sums[0], sums[1], sums[2], sums[3], static_cast<unsigned long>(final_value));
         std::fflush(stdout);
         EXPECT_EQ(sums[0] + sums[1] + sums[2] + sums[3], total_ops);
         EXPECT_EQ(long(all.size()), total_ops - sums[3]) << "successful operations";
@@ -185,8 +185,8 @@ void stress(long* x, int target) {
         long first_dup = 0;
         for (const Transition& t : all)
             if (!next_of.emplace(t.old_v, t.new_v).second && dup++ == 0) first_dup = t.old_v;
-        EXPECT_EQ(dup, 0u) << dup << " state(s) returned as the old value by two operations (first: "
-                           << std::hex << first_dup << std::dec << "): updates lost or applied twice";
+        EXPECT_EQ(dup, 0u) << dup << " state(s) returned as the old value by two operations (first: " << std::hex
+                           << first_dup << std::dec << "): updates lost or applied twice";
 
         // 2. One chain from 0 through every transition to the final value.
         const std::size_t distinct = next_of.size();
@@ -200,9 +200,9 @@ void stress(long* x, int target) {
             states.insert(cur);
             ++steps;
         }
-        EXPECT_EQ(steps, distinct)
-            << "following the returned values from 0 reaches only " << steps << " of " << distinct
-            << " transitions (stopped at " << std::hex << cur << std::dec << "): updates were lost";
+        EXPECT_EQ(steps, distinct) << "following the returned values from 0 reaches only " << steps << " of "
+                                   << distinct << " transitions (stopped at " << std::hex << cur << std::dec
+                                   << "): updates were lost";
         EXPECT_EQ(cur, final_value) << std::hex << "the chain of returned values ends at " << cur
                                     << " but the long holds " << final_value << std::dec;
 

@@ -373,81 +373,83 @@ void global_test(const std::vector<typename Fam::Ops>& flavors, typename Fam::T*
 
 constexpr std::size_t kGlobalSlots = 16;  // >= every family's kSlots
 
-#define GASKET_TEST_EXT_ROW(TYPE, NAME)                                                                          \
-    struct Ext_##NAME {                                                                                          \
-        using T = TYPE;                                                                                          \
-        static constexpr const char* kName = #NAME;                                                              \
-        static TYPE global_buf[kGlobalSlots];                                                                    \
-        static TYPE g(const TYPE* s, int pe) { return shmem_##NAME##_g(s, pe); }                                 \
-        static ExtOps<TYPE> plain() {                                                                            \
-            return {"shmem_" #NAME "_atomic_*",           shmem_##NAME##_atomic_fetch,                           \
-                    shmem_##NAME##_atomic_set,            shmem_##NAME##_atomic_swap,                            \
-                    shmem_##NAME##_atomic_fetch_nbi,      shmem_##NAME##_atomic_swap_nbi,                        \
-                    shmem_quiet};                                                                                \
-        }                                                                                                        \
-        static ExtOps<TYPE> ctx() {                                                                              \
-            return {"shmem_ctx_" #NAME "_atomic_* (SHMEM_CTX_DEFAULT)",                                          \
-                    [](const TYPE* s, int pe) { return shmem_ctx_##NAME##_atomic_fetch(SHMEM_CTX_DEFAULT, s, pe); }, \
-                    [](TYPE* d, TYPE v, int pe) { shmem_ctx_##NAME##_atomic_set(SHMEM_CTX_DEFAULT, d, v, pe); },     \
-                    [](TYPE* d, TYPE v, int pe) {                                                                \
-                        return shmem_ctx_##NAME##_atomic_swap(SHMEM_CTX_DEFAULT, d, v, pe);                      \
-                    },                                                                                           \
-                    [](TYPE* f, const TYPE* s, int pe) {                                                         \
-                        shmem_ctx_##NAME##_atomic_fetch_nbi(SHMEM_CTX_DEFAULT, f, s, pe);                        \
-                    },                                                                                           \
-                    [](TYPE* f, TYPE* d, TYPE v, int pe) {                                                       \
-                        shmem_ctx_##NAME##_atomic_swap_nbi(SHMEM_CTX_DEFAULT, f, d, v, pe);                      \
-                    },                                                                                           \
-                    [] { shmem_ctx_quiet(SHMEM_CTX_DEFAULT); }};                                                 \
-        }                                                                                                        \
-    };                                                                                                           \
+#define GASKET_TEST_EXT_ROW(TYPE, NAME)                                                                              \
+    struct Ext_##NAME {                                                                                              \
+        using T = TYPE;                                                                                              \
+        static constexpr const char* kName = #NAME;                                                                  \
+        static TYPE global_buf[kGlobalSlots];                                                                        \
+        static TYPE g(const TYPE* s, int pe) { return shmem_##NAME##_g(s, pe); }                                     \
+        static ExtOps<TYPE> plain() {                                                                                \
+            return {"shmem_" #NAME "_atomic_*",                                                                      \
+                    shmem_##NAME##_atomic_fetch,                                                                     \
+                    shmem_##NAME##_atomic_set,                                                                       \
+                    shmem_##NAME##_atomic_swap,                                                                      \
+                    shmem_##NAME##_atomic_fetch_nbi,                                                                 \
+                    shmem_##NAME##_atomic_swap_nbi,                                                                  \
+                    shmem_quiet};                                                                                    \
+        }                                                                                                            \
+        static ExtOps<TYPE> ctx() {                                                                                  \
+            return {                                                                                                 \
+                "shmem_ctx_" #NAME "_atomic_* (SHMEM_CTX_DEFAULT)",                                                  \
+                [](const TYPE* s, int pe) { return shmem_ctx_##NAME##_atomic_fetch(SHMEM_CTX_DEFAULT, s, pe); },     \
+                [](TYPE* d, TYPE v, int pe) { shmem_ctx_##NAME##_atomic_set(SHMEM_CTX_DEFAULT, d, v, pe); },         \
+                [](TYPE* d, TYPE v, int pe) { return shmem_ctx_##NAME##_atomic_swap(SHMEM_CTX_DEFAULT, d, v, pe); }, \
+                [](TYPE* f, const TYPE* s, int pe) {                                                                 \
+                    shmem_ctx_##NAME##_atomic_fetch_nbi(SHMEM_CTX_DEFAULT, f, s, pe);                                \
+                },                                                                                                   \
+                [](TYPE* f, TYPE* d, TYPE v, int pe) {                                                               \
+                    shmem_ctx_##NAME##_atomic_swap_nbi(SHMEM_CTX_DEFAULT, f, d, v, pe);                              \
+                },                                                                                                   \
+                [] { shmem_ctx_quiet(SHMEM_CTX_DEFAULT); }};                                                         \
+        }                                                                                                            \
+    };                                                                                                               \
     TYPE Ext_##NAME::global_buf[kGlobalSlots];
 GASKET_EXT_AMO_TYPES(GASKET_TEST_EXT_ROW)
 #undef GASKET_TEST_EXT_ROW
 
-#define GASKET_TEST_STD_ROW(TYPE, NAME)                                                                          \
-    struct Std_##NAME {                                                                                          \
-        using T = TYPE;                                                                                          \
-        static constexpr const char* kName = #NAME;                                                              \
-        static TYPE global_buf[kGlobalSlots];                                                                    \
-        static TYPE counter; /* AllPesFetchInc: the one on PE 0 */                                               \
-        static TYPE g(const TYPE* s, int pe) { return shmem_##NAME##_g(s, pe); }                                 \
-        static StdOps<TYPE> plain() {                                                                            \
-            return {"shmem_" #NAME "_atomic_*",                                                                  \
-                    shmem_##NAME##_atomic_compare_swap,                                                          \
-                    shmem_##NAME##_atomic_fetch_inc,                                                             \
-                    shmem_##NAME##_atomic_inc,                                                                   \
-                    shmem_##NAME##_atomic_fetch_add,                                                             \
-                    shmem_##NAME##_atomic_add,                                                                   \
-                    shmem_##NAME##_atomic_compare_swap_nbi,                                                      \
-                    shmem_##NAME##_atomic_fetch_inc_nbi,                                                         \
-                    shmem_##NAME##_atomic_fetch_add_nbi,                                                         \
-                    shmem_quiet};                                                                                \
-        }                                                                                                        \
-        static StdOps<TYPE> ctx() {                                                                              \
-            return {"shmem_ctx_" #NAME "_atomic_* (SHMEM_CTX_DEFAULT)",                                          \
-                    [](TYPE* d, TYPE c, TYPE v, int pe) {                                                        \
-                        return shmem_ctx_##NAME##_atomic_compare_swap(SHMEM_CTX_DEFAULT, d, c, v, pe);           \
-                    },                                                                                           \
+#define GASKET_TEST_STD_ROW(TYPE, NAME)                                                                            \
+    struct Std_##NAME {                                                                                            \
+        using T = TYPE;                                                                                            \
+        static constexpr const char* kName = #NAME;                                                                \
+        static TYPE global_buf[kGlobalSlots];                                                                      \
+        static TYPE counter; /* AllPesFetchInc: the one on PE 0 */                                                 \
+        static TYPE g(const TYPE* s, int pe) { return shmem_##NAME##_g(s, pe); }                                   \
+        static StdOps<TYPE> plain() {                                                                              \
+            return {"shmem_" #NAME "_atomic_*",                                                                    \
+                    shmem_##NAME##_atomic_compare_swap,                                                            \
+                    shmem_##NAME##_atomic_fetch_inc,                                                               \
+                    shmem_##NAME##_atomic_inc,                                                                     \
+                    shmem_##NAME##_atomic_fetch_add,                                                               \
+                    shmem_##NAME##_atomic_add,                                                                     \
+                    shmem_##NAME##_atomic_compare_swap_nbi,                                                        \
+                    shmem_##NAME##_atomic_fetch_inc_nbi,                                                           \
+                    shmem_##NAME##_atomic_fetch_add_nbi,                                                           \
+                    shmem_quiet};                                                                                  \
+        }                                                                                                          \
+        static StdOps<TYPE> ctx() {                                                                                \
+            return {"shmem_ctx_" #NAME "_atomic_* (SHMEM_CTX_DEFAULT)",                                            \
+                    [](TYPE* d, TYPE c, TYPE v, int pe) {                                                          \
+                        return shmem_ctx_##NAME##_atomic_compare_swap(SHMEM_CTX_DEFAULT, d, c, v, pe);             \
+                    },                                                                                             \
                     [](TYPE* d, int pe) { return shmem_ctx_##NAME##_atomic_fetch_inc(SHMEM_CTX_DEFAULT, d, pe); }, \
-                    [](TYPE* d, int pe) { shmem_ctx_##NAME##_atomic_inc(SHMEM_CTX_DEFAULT, d, pe); },            \
-                    [](TYPE* d, TYPE v, int pe) {                                                                \
-                        return shmem_ctx_##NAME##_atomic_fetch_add(SHMEM_CTX_DEFAULT, d, v, pe);                 \
-                    },                                                                                           \
-                    [](TYPE* d, TYPE v, int pe) { shmem_ctx_##NAME##_atomic_add(SHMEM_CTX_DEFAULT, d, v, pe); }, \
-                    [](TYPE* f, TYPE* d, TYPE c, TYPE v, int pe) {                                               \
-                        shmem_ctx_##NAME##_atomic_compare_swap_nbi(SHMEM_CTX_DEFAULT, f, d, c, v, pe);           \
-                    },                                                                                           \
-                    [](TYPE* f, TYPE* d, int pe) {                                                               \
-                        shmem_ctx_##NAME##_atomic_fetch_inc_nbi(SHMEM_CTX_DEFAULT, f, d, pe);                    \
-                    },                                                                                           \
-                    [](TYPE* f, TYPE* d, TYPE v, int pe) {                                                       \
-                        shmem_ctx_##NAME##_atomic_fetch_add_nbi(SHMEM_CTX_DEFAULT, f, d, v, pe);                 \
-                    },                                                                                           \
-                    [] { shmem_ctx_quiet(SHMEM_CTX_DEFAULT); }};                                                 \
-        }                                                                                                        \
-    };                                                                                                           \
-    TYPE Std_##NAME::global_buf[kGlobalSlots];                                                                   \
+                    [](TYPE* d, int pe) { shmem_ctx_##NAME##_atomic_inc(SHMEM_CTX_DEFAULT, d, pe); },              \
+                    [](TYPE* d, TYPE v, int pe) {                                                                  \
+                        return shmem_ctx_##NAME##_atomic_fetch_add(SHMEM_CTX_DEFAULT, d, v, pe);                   \
+                    },                                                                                             \
+                    [](TYPE* d, TYPE v, int pe) { shmem_ctx_##NAME##_atomic_add(SHMEM_CTX_DEFAULT, d, v, pe); },   \
+                    [](TYPE* f, TYPE* d, TYPE c, TYPE v, int pe) {                                                 \
+                        shmem_ctx_##NAME##_atomic_compare_swap_nbi(SHMEM_CTX_DEFAULT, f, d, c, v, pe);             \
+                    },                                                                                             \
+                    [](TYPE* f, TYPE* d, int pe) {                                                                 \
+                        shmem_ctx_##NAME##_atomic_fetch_inc_nbi(SHMEM_CTX_DEFAULT, f, d, pe);                      \
+                    },                                                                                             \
+                    [](TYPE* f, TYPE* d, TYPE v, int pe) {                                                         \
+                        shmem_ctx_##NAME##_atomic_fetch_add_nbi(SHMEM_CTX_DEFAULT, f, d, v, pe);                   \
+                    },                                                                                             \
+                    [] { shmem_ctx_quiet(SHMEM_CTX_DEFAULT); }};                                                   \
+        }                                                                                                          \
+    };                                                                                                             \
+    TYPE Std_##NAME::global_buf[kGlobalSlots];                                                                     \
     TYPE Std_##NAME::counter;
 GASKET_STD_AMO_TYPES(GASKET_TEST_STD_ROW)
 #undef GASKET_TEST_STD_ROW
@@ -459,11 +461,16 @@ GASKET_STD_AMO_TYPES(GASKET_TEST_STD_ROW)
         static TYPE global_buf[kGlobalSlots];                                                                    \
         static TYPE g(const TYPE* s, int pe) { return shmem_##NAME##_g(s, pe); }                                 \
         static BitOps<TYPE> plain() {                                                                            \
-            return {"shmem_" #NAME "_atomic_*",         shmem_##NAME##_atomic_fetch_and,                         \
-                    shmem_##NAME##_atomic_and,          shmem_##NAME##_atomic_fetch_or,                          \
-                    shmem_##NAME##_atomic_or,           shmem_##NAME##_atomic_fetch_xor,                         \
-                    shmem_##NAME##_atomic_xor,          shmem_##NAME##_atomic_fetch_and_nbi,                     \
-                    shmem_##NAME##_atomic_fetch_or_nbi, shmem_##NAME##_atomic_fetch_xor_nbi,                     \
+            return {"shmem_" #NAME "_atomic_*",                                                                  \
+                    shmem_##NAME##_atomic_fetch_and,                                                             \
+                    shmem_##NAME##_atomic_and,                                                                   \
+                    shmem_##NAME##_atomic_fetch_or,                                                              \
+                    shmem_##NAME##_atomic_or,                                                                    \
+                    shmem_##NAME##_atomic_fetch_xor,                                                             \
+                    shmem_##NAME##_atomic_xor,                                                                   \
+                    shmem_##NAME##_atomic_fetch_and_nbi,                                                         \
+                    shmem_##NAME##_atomic_fetch_or_nbi,                                                          \
+                    shmem_##NAME##_atomic_fetch_xor_nbi,                                                         \
                     shmem_quiet};                                                                                \
         }                                                                                                        \
         static BitOps<TYPE> ctx() {                                                                              \
@@ -501,26 +508,38 @@ template <class Row>
 struct Deprecated {
     static constexpr bool kHas = false;
 };
-#define GASKET_TEST_OLD_EXT(TYPE, NAME)                                                                \
-    template <>                                                                                        \
-    struct Deprecated<Ext_##NAME> {                                                                    \
-        static constexpr bool kHas = true;                                                             \
-        static ExtOps<TYPE> ops() {                                                                    \
-            return {"shmem_" #NAME "_fetch/set/swap (deprecated)", shmem_##NAME##_fetch, shmem_##NAME##_set, \
-                    shmem_##NAME##_swap, nullptr, nullptr, shmem_quiet};                               \
-        }                                                                                              \
+#define GASKET_TEST_OLD_EXT(TYPE, NAME)                            \
+    template <>                                                    \
+    struct Deprecated<Ext_##NAME> {                                \
+        static constexpr bool kHas = true;                         \
+        static ExtOps<TYPE> ops() {                                \
+            return {"shmem_" #NAME "_fetch/set/swap (deprecated)", \
+                    shmem_##NAME##_fetch,                          \
+                    shmem_##NAME##_set,                            \
+                    shmem_##NAME##_swap,                           \
+                    nullptr,                                       \
+                    nullptr,                                       \
+                    shmem_quiet};                                  \
+        }                                                          \
     };
 GASKET_DEPRECATED_EXT_AMO_TYPES(GASKET_TEST_OLD_EXT)
 #undef GASKET_TEST_OLD_EXT
-#define GASKET_TEST_OLD_STD(TYPE, NAME)                                                                       \
-    template <>                                                                                               \
-    struct Deprecated<Std_##NAME> {                                                                           \
-        static constexpr bool kHas = true;                                                                    \
-        static StdOps<TYPE> ops() {                                                                           \
-            return {"shmem_" #NAME "_cswap/finc/inc/fadd/add (deprecated)",                                   \
-                    shmem_##NAME##_cswap, shmem_##NAME##_finc, shmem_##NAME##_inc, shmem_##NAME##_fadd,       \
-                    shmem_##NAME##_add, nullptr, nullptr, nullptr, shmem_quiet};                              \
-        }                                                                                                     \
+#define GASKET_TEST_OLD_STD(TYPE, NAME)                                     \
+    template <>                                                             \
+    struct Deprecated<Std_##NAME> {                                         \
+        static constexpr bool kHas = true;                                  \
+        static StdOps<TYPE> ops() {                                         \
+            return {"shmem_" #NAME "_cswap/finc/inc/fadd/add (deprecated)", \
+                    shmem_##NAME##_cswap,                                   \
+                    shmem_##NAME##_finc,                                    \
+                    shmem_##NAME##_inc,                                     \
+                    shmem_##NAME##_fadd,                                    \
+                    shmem_##NAME##_add,                                     \
+                    nullptr,                                                \
+                    nullptr,                                                \
+                    nullptr,                                                \
+                    shmem_quiet};                                           \
+        }                                                                   \
     };
 GASKET_DEPRECATED_STD_AMO_TYPES(GASKET_TEST_OLD_STD)
 #undef GASKET_TEST_OLD_STD

@@ -122,7 +122,7 @@ void check_alltoalls(const char* name, StridedFn<T> fn, shmem_team_t team, std::
     for (std::size_t e = 0; e < dst_len; ++e) {
         const bool slot = e % std::size_t(dst_stride) == 0;
         const std::size_t k = e / std::size_t(dst_stride);  // element index in dest
-        const int q = int(k / kN);                            // the sender
+        const int q = int(k / kN);                          // the sender
         const T want = slot ? value<T>(q, std::size_t(p) * kN + k % kN) : poison<T>();
         EXPECT_EQ(dst[e], want) << name << " dst " << dst_stride << " sst " << sst << ": dest element " << e
                                 << " on PE " << p;
@@ -141,16 +141,16 @@ TEST(CollTeams, Shapes) {
     EXPECT_EQ(shmem_team_n_pes(t[5]), n);
 }
 
-#define CHECK_DATA(TYPE, NAME)                                                                               \
-    for (shmem_team_t t : my_coll_teams()) {                                                                 \
-        check_broadcast<TYPE>("shmem_" #NAME "_broadcast", shmem_##NAME##_broadcast, t);                     \
-        check_collect<TYPE>("shmem_" #NAME "_collect", shmem_##NAME##_collect, false, t);                    \
-        check_collect<TYPE>("shmem_" #NAME "_fcollect", shmem_##NAME##_fcollect, true, t);                   \
-        check_alltoall<TYPE>("shmem_" #NAME "_alltoall", shmem_##NAME##_alltoall, t);                        \
-        check_alltoalls<TYPE>("shmem_" #NAME "_alltoalls", shmem_##NAME##_alltoalls, t, 2, 3);               \
+#define CHECK_DATA(TYPE, NAME)                                                                 \
+    for (shmem_team_t t : my_coll_teams()) {                                                   \
+        check_broadcast<TYPE>("shmem_" #NAME "_broadcast", shmem_##NAME##_broadcast, t);       \
+        check_collect<TYPE>("shmem_" #NAME "_collect", shmem_##NAME##_collect, false, t);      \
+        check_collect<TYPE>("shmem_" #NAME "_fcollect", shmem_##NAME##_fcollect, true, t);     \
+        check_alltoall<TYPE>("shmem_" #NAME "_alltoall", shmem_##NAME##_alltoall, t);          \
+        check_alltoalls<TYPE>("shmem_" #NAME "_alltoalls", shmem_##NAME##_alltoalls, t, 2, 3); \
     }
 
-TEST(CollData, EveryTable5Type) { GASKET_STD_RMA_TYPES(CHECK_DATA) }
+TEST(CollData, EveryTable5Type){GASKET_STD_RMA_TYPES(CHECK_DATA)}
 
 TEST(CollData, AlltoallsStrides) {
     const std::ptrdiff_t strides[][2] = {{1, 1}, {1, 4}, {3, 1}, {5, 2}};
@@ -249,9 +249,12 @@ TEST(CollSync, QuietThenSync) {
         const long v = round * 100 + me() + 1;
         shmem_long_p(&g_slots[me()], v, right());
         shmem_quiet();
-        if (round % 3 == 0) EXPECT_EQ(shmem_team_sync(SHMEM_TEAM_WORLD), 0);
-        else if (round % 3 == 1) EXPECT_EQ(shmem_sync(SHMEM_TEAM_WORLD), 0);
-        else shmem_sync_all();
+        if (round % 3 == 0)
+            EXPECT_EQ(shmem_team_sync(SHMEM_TEAM_WORLD), 0);
+        else if (round % 3 == 1)
+            EXPECT_EQ(shmem_sync(SHMEM_TEAM_WORLD), 0);
+        else
+            shmem_sync_all();
         EXPECT_EQ(g_slots[left()], round * 100 + left() + 1) << "round " << round;
         shmem_sync_all();
     }
@@ -297,8 +300,7 @@ TEST(CollSync, ActiveSetBarrierAndSync) {
 // ---- deprecated sized active-set forms -----------------------------------
 
 template <class T>
-void check_sized(const char* bits,
-                 void (*bcast)(void*, const void*, size_t, int, int, int, int, long*),
+void check_sized(const char* bits, void (*bcast)(void*, const void*, size_t, int, int, int, int, long*),
                  void (*collect)(void*, const void*, size_t, int, int, int, long*),
                  void (*fcollect)(void*, const void*, size_t, int, int, int, long*),
                  void (*alltoall)(void*, const void*, size_t, int, int, int, long*),

@@ -18,12 +18,12 @@ static float fd[64], fs[64];
 static unsigned short usd[2], uss[2];
 static int failures;
 
-#define CHECK(cond, what)                                                      \
-    do {                                                                       \
-        if (!(cond)) {                                                         \
-            printf("PE %d: %s: wrong result\n", shmem_my_pe(), what);          \
-            ++failures;                                                        \
-        }                                                                      \
+#define CHECK(cond, what)                                             \
+    do {                                                              \
+        if (!(cond)) {                                                \
+            printf("PE %d: %s: wrong result\n", shmem_my_pe(), what); \
+            ++failures;                                               \
+        }                                                             \
     } while (0)
 
 int main(void) {

@@ -52,27 +52,29 @@ T value(Op op, int p, std::size_t i) {
         return v;
     } else if constexpr (std::is_floating_point_v<T>) {
         switch (op) {
-        case Op::prod: return T((p + k) % 3 == 0 ? -1.5 : 2.0);
-        case Op::max:
-        case Op::min: return T(((p * 7 + k * 5) % 11) - 5) + T(0.25) * T(p);
-        default: return T(p * 3 + k) - T(4);
+            case Op::prod: return T((p + k) % 3 == 0 ? -1.5 : 2.0);
+            case Op::max:
+            case Op::min: return T(((p * 7 + k * 5) % 11) - 5) + T(0.25) * T(p);
+            default: return T(p * 3 + k) - T(4);
         }
     } else {
         constexpr bool sign = std::is_signed_v<T>;
         switch (op) {
-        case Op::band:
-        case Op::bor:
-        case Op::bxor: {
-            // Spread over all bits of T, different per PE and element.
-            const std::uint64_t x = 0x9E3779B97F4A7C15ull * std::uint64_t(p * 131 + k + 1);
-            return T(x >> (64 - 8 * sizeof(T)) ^ (x & 0xff));
-        }
-        case Op::max:
-        case Op::min: return T(((p * 7 + k * 5) % 23) - (sign ? 11 : 0));
-        case Op::sum: return T((p + 1) * (k % 5 + 1) - (sign && (p + k) % 2 ? 7 : 0));
-        case Op::prod:
-            if constexpr (sign) return T((p + k) % 3 == 0 ? -1 : (p + k) % 3 == 1 ? 1 : 2);
-            else return T((p + k) % 3 + 1);
+            case Op::band:
+            case Op::bor:
+            case Op::bxor: {
+                // Spread over all bits of T, different per PE and element.
+                const std::uint64_t x = 0x9E3779B97F4A7C15ull * std::uint64_t(p * 131 + k + 1);
+                return T(x >> (64 - 8 * sizeof(T)) ^ (x & 0xff));
+            }
+            case Op::max:
+            case Op::min: return T(((p * 7 + k * 5) % 23) - (sign ? 11 : 0));
+            case Op::sum: return T((p + 1) * (k % 5 + 1) - (sign && (p + k) % 2 ? 7 : 0));
+            case Op::prod:
+                if constexpr (sign)
+                    return T((p + k) % 3 == 0 ? -1 : (p + k) % 3 == 1 ? 1 : 2);
+                else
+                    return T((p + k) % 3 + 1);
         }
         return T(0);
     }
@@ -81,22 +83,22 @@ T value(Op op, int p, std::size_t i) {
 template <class T>
 T combine(Op op, T a, T b) {
     switch (op) {
-    case Op::sum: return T(a + b);
-    case Op::prod: return T(a * b);
-    default: break;
+        case Op::sum: return T(a + b);
+        case Op::prod: return T(a * b);
+        default: break;
     }
     if constexpr (!is_complex_v<T>) {
         switch (op) {
-        case Op::max: return a < b ? b : a;
-        case Op::min: return b < a ? b : a;
-        default: break;
+            case Op::max: return a < b ? b : a;
+            case Op::min: return b < a ? b : a;
+            default: break;
         }
         if constexpr (std::is_integral_v<T>) {
             switch (op) {
-            case Op::band: return T(a & b);
-            case Op::bor: return T(a | b);
-            case Op::bxor: return T(a ^ b);
-            default: break;
+                case Op::band: return T(a & b);
+                case Op::bor: return T(a | b);
+                case Op::bxor: return T(a ^ b);
+                default: break;
             }
         }
     }
@@ -114,17 +116,22 @@ T expected(Op op, int last, std::size_t i) {
 
 template <class T>
 bool equal(T a, T b) {
-    if constexpr (is_complex_v<T>) return __real__ a == __real__ b && __imag__ a == __imag__ b;
-    else return a == b;
+    if constexpr (is_complex_v<T>)
+        return __real__ a == __real__ b && __imag__ a == __imag__ b;
+    else
+        return a == b;
 }
 
 template <class T>
 std::string show(T v) {
     if constexpr (is_complex_v<T>)
         return "(" + std::to_string(double(__real__ v)) + ", " + std::to_string(double(__imag__ v)) + ")";
-    else if constexpr (std::is_floating_point_v<T>) return std::to_string(double(v));
-    else if constexpr (std::is_signed_v<T>) return std::to_string((long long)v);
-    else return std::to_string((unsigned long long)v);
+    else if constexpr (std::is_floating_point_v<T>)
+        return std::to_string(double(v));
+    else if constexpr (std::is_signed_v<T>)
+        return std::to_string((long long)v);
+    else
+        return std::to_string((unsigned long long)v);
 }
 
 // Large counts on the global data.
@@ -197,16 +204,16 @@ void check_scan(const char* name, ReduceFn<T> fn, bool inclusive, shmem_team_t t
 #define CHECK_BITWISE(TYPE, NAME) GASKET_REDUCE_BITWISE_OPS(CHECK_REDUCE, TYPE, NAME)
 #define CHECK_MINMAX(TYPE, NAME) GASKET_REDUCE_MINMAX_OPS(CHECK_REDUCE, TYPE, NAME)
 #define CHECK_ARITH(TYPE, NAME) GASKET_REDUCE_ARITH_OPS(CHECK_REDUCE, TYPE, NAME)
-#define CHECK_SCANS(TYPE, NAME)                                                                      \
-    for (shmem_team_t t : my_coll_teams()) {                                                       \
-        check_scan<TYPE>("shmem_" #NAME "_sum_inscan", shmem_##NAME##_sum_inscan, true, t);          \
-        check_scan<TYPE>("shmem_" #NAME "_sum_exscan", shmem_##NAME##_sum_exscan, false, t);         \
+#define CHECK_SCANS(TYPE, NAME)                                                              \
+    for (shmem_team_t t : my_coll_teams()) {                                                 \
+        check_scan<TYPE>("shmem_" #NAME "_sum_inscan", shmem_##NAME##_sum_inscan, true, t);  \
+        check_scan<TYPE>("shmem_" #NAME "_sum_exscan", shmem_##NAME##_sum_exscan, false, t); \
     }
 
-TEST(CollReduce, BitwiseEveryType) { GASKET_TEAM_REDUCE_BITWISE_TYPES(CHECK_BITWISE) }
-TEST(CollReduce, MaxMinEveryType) { GASKET_TEAM_REDUCE_MINMAX_TYPES(CHECK_MINMAX) }
-TEST(CollReduce, SumProdEveryType) { GASKET_TEAM_REDUCE_ARITH_TYPES(CHECK_ARITH) }
-TEST(CollScan, InscanExscanEveryType) { GASKET_TEAM_REDUCE_ARITH_TYPES(CHECK_SCANS) }
+TEST(CollReduce, BitwiseEveryType){GASKET_TEAM_REDUCE_BITWISE_TYPES(CHECK_BITWISE)} TEST(CollReduce, MaxMinEveryType){
+    GASKET_TEAM_REDUCE_MINMAX_TYPES(CHECK_MINMAX)} TEST(CollReduce, SumProdEveryType){
+    GASKET_TEAM_REDUCE_ARITH_TYPES(CHECK_ARITH)} TEST(CollScan, InscanExscanEveryType){
+    GASKET_TEAM_REDUCE_ARITH_TYPES(CHECK_SCANS)}
 
 // The C++ overloads of the generic names pick the typed routine.
 TEST(CollReduce, GenericNames) {
@@ -258,7 +265,6 @@ TEST(CollReduce, LargeCountOnGlobals) {
 long g_psync[SHMEM_REDUCE_SYNC_SIZE];
 alignas(64) unsigned char g_pwrk[4096];
 
-
 template <class T>
 using ToAllFn = void (*)(T*, const T*, int, int, int, int, T*, long*);
 
@@ -279,8 +285,8 @@ void check_to_all(const char* name, ToAllFn<T> fn, Op op) {
             fn(dst, src, kN, s.start, s.log_stride, s.size, reinterpret_cast<T*>(g_pwrk), g_psync);
             for (int i = 0; i < kN; ++i)
                 EXPECT_TRUE(equal(dst[i], expected<T>(op, s.size - 1, std::size_t(i))))
-                    << name << " on active set (" << s.start << ", " << s.log_stride << ", " << s.size
-                    << ") element " << i << ": got " << show(dst[i]);
+                    << name << " on active set (" << s.start << ", " << s.log_stride << ", " << s.size << ") element "
+                    << i << ": got " << show(dst[i]);
             for (int i = 0; i < SHMEM_REDUCE_SYNC_SIZE; ++i)
                 EXPECT_EQ(g_psync[i], SHMEM_SYNC_VALUE) << name << ": pSync not restored";
         }
@@ -294,8 +300,9 @@ void check_to_all(const char* name, ToAllFn<T> fn, Op op) {
 #define CHECK_TO_ALL_MINMAX(TYPE, NAME) GASKET_REDUCE_MINMAX_OPS(CHECK_TO_ALL, TYPE, NAME)
 #define CHECK_TO_ALL_ARITH(TYPE, NAME) GASKET_REDUCE_ARITH_OPS(CHECK_TO_ALL, TYPE, NAME)
 
-TEST(CollToAll, BitwiseEveryType) { GASKET_TO_ALL_BITWISE_TYPES(CHECK_TO_ALL_BITWISE) }
-TEST(CollToAll, MaxMinEveryType) { GASKET_TO_ALL_MINMAX_TYPES(CHECK_TO_ALL_MINMAX) }
-TEST(CollToAll, SumProdEveryType) { GASKET_TO_ALL_ARITH_TYPES(CHECK_TO_ALL_ARITH) }
+TEST(CollToAll, BitwiseEveryType){GASKET_TO_ALL_BITWISE_TYPES(CHECK_TO_ALL_BITWISE)} TEST(CollToAll, MaxMinEveryType){
+    GASKET_TO_ALL_MINMAX_TYPES(CHECK_TO_ALL_MINMAX)} TEST(CollToAll, SumProdEveryType) {
+    GASKET_TO_ALL_ARITH_TYPES(CHECK_TO_ALL_ARITH)
+}
 
 }  // namespace

@@ -22,10 +22,10 @@ inline const std::vector<shmem_team_t>& coll_teams() {
             if (size >= 1) shmem_team_split_strided(SHMEM_TEAM_WORLD, start, stride, size, nullptr, 0, &t);
             v.push_back(t);
         };
-        split(0, 2, (n + 1) / 2);   // even PEs
-        split(1, 2, n / 2);         // odd PEs
-        split(1, 1, n - 1);         // PEs 1..n-1
-        split(n - 1, -1, n);        // reversed
+        split(0, 2, (n + 1) / 2);  // even PEs
+        split(1, 2, n / 2);        // odd PEs
+        split(1, 1, n - 1);        // PEs 1..n-1
+        split(n - 1, -1, n);       // reversed
         return v;
     }();
     return teams;

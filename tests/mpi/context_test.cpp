@@ -83,13 +83,13 @@ void exercise(shmem_ctx_t ctx) {
 
     const long base = 100L * me();
     long src[4] = {base, base + 1, base + 2, base + 3};
-    shmem_ctx_long_put(ctx, slot, src, 4, next());                  // slot[0..3]
-    shmem_ctx_long_p(ctx, &slot[4], base + 4, next());              // slot[4]
-    shmem_ctx_long_iput(ctx, &slot[5], src, 2, 1, 2, next());       // slot[5], slot[7]
-    shmem_ctx_long_ibput(ctx, &slot[8], src, 3, 2, 1, 2, next());   // slot[8], slot[11]
-    shmem_ctx_long_put_nbi(ctx, &slot[12], src, 2, next());         // slot[12..13]
+    shmem_ctx_long_put(ctx, slot, src, 4, next());                    // slot[0..3]
+    shmem_ctx_long_p(ctx, &slot[4], base + 4, next());                // slot[4]
+    shmem_ctx_long_iput(ctx, &slot[5], src, 2, 1, 2, next());         // slot[5], slot[7]
+    shmem_ctx_long_ibput(ctx, &slot[8], src, 3, 2, 1, 2, next());     // slot[8], slot[11]
+    shmem_ctx_long_put_nbi(ctx, &slot[12], src, 2, next());           // slot[12..13]
     shmem_ctx_putmem(ctx, &slot[14], &src[3], sizeof(long), next());  // slot[14]
-    shmem_ctx_put64(ctx, &slot[15], &src[2], 1, next());            // slot[15]
+    shmem_ctx_put64(ctx, &slot[15], &src[2], 1, next());              // slot[15]
     shmem_ctx_long_atomic_add(ctx, &counter, 1, 0);
     shmem_ctx_long_atomic_fetch_add(ctx, &counter, 10, 0);
     long fetched = -1;

@@ -64,14 +64,14 @@ TEST(Deprecated, ShmallocShreallocShmemalignShfree) {
 // short, int, long, long long; and shmem_wait for long.
 template <class T>
 struct WaitRow;
-#define GASKET_TEST_WAIT_ROW(TYPE, NAME)                                            \
-    TYPE g_wait_##NAME;                                                             \
-    template <>                                                                     \
-    struct WaitRow<TYPE> {                                                          \
-        static constexpr const char* kName = "shmem_" #NAME "_wait";                 \
-        static TYPE* ivar() { return &g_wait_##NAME; }                               \
-        static void wait(TYPE* v, TYPE x) { shmem_##NAME##_wait(v, x); }             \
-        static void p(TYPE* v, TYPE x, int pe) { shmem_##NAME##_p(v, x, pe); }      \
+#define GASKET_TEST_WAIT_ROW(TYPE, NAME)                                       \
+    TYPE g_wait_##NAME;                                                        \
+    template <>                                                                \
+    struct WaitRow<TYPE> {                                                     \
+        static constexpr const char* kName = "shmem_" #NAME "_wait";           \
+        static TYPE* ivar() { return &g_wait_##NAME; }                         \
+        static void wait(TYPE* v, TYPE x) { shmem_##NAME##_wait(v, x); }       \
+        static void p(TYPE* v, TYPE x, int pe) { shmem_##NAME##_p(v, x, pe); } \
     };
 GASKET_DEPRECATED_WAIT_TYPES(GASKET_TEST_WAIT_ROW)
 #undef GASKET_TEST_WAIT_ROW

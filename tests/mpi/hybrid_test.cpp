@@ -47,7 +47,10 @@ TEST(Hybrid, ShmemPutThenMpiAllreduce) {
     const int n = npes();
     for (int round = 0; round < 5; ++round) {
         g_received = -1;
-        if (round % 2) MPI_Barrier(MPI_COMM_WORLD); else shmem_barrier_all();
+        if (round % 2)
+            MPI_Barrier(MPI_COMM_WORLD);
+        else
+            shmem_barrier_all();
         shmem_barrier_all();
         shmem_int_p(&g_received, me() + round * n, right());
         shmem_barrier_all();

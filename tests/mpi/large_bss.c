@@ -32,15 +32,17 @@ int main(void) {
     shmem_double_p(&grid[4000][1], 1.5 + me, (me + 1) % n);
     shmem_long_p(&table[999], 10 + me, (me + 1) % n);
     shmem_barrier_all();
-    const int values_ok = grid[100][7] == 42.0 && grid[4000][1] == 1.5 + left && table[2] == 3 &&
-                          table[999] == 10 + left;
+    const int values_ok =
+        grid[100][7] == 42.0 && grid[4000][1] == 1.5 + left && table[2] == 3 && table[999] == 10 + left;
     /* With the fast path off globals stay private, and Open MPI's
      * MPI_Win_allocate heap is resident anyway: nothing to measure. */
     const char* fastpath = getenv("GASKET_NODE_FASTPATH");
     const int measured = !(fastpath && strcmp(fastpath, "off") == 0);
     const int memory_ok = !measured || (before >= 0 && grown < 32L * 1024 * n);
     printf("PE %d: values %s; shared memory grew %ld KiB during init (%s)\n", me, values_ok ? "ok" : "WRONG", grown,
-           !measured ? "not checked: fast path off" : memory_ok ? "ok" : "TOO MUCH: untouched .bss was copied");
+           !measured   ? "not checked: fast path off"
+           : memory_ok ? "ok"
+                       : "TOO MUCH: untouched .bss was copied");
     shmem_finalize();
     return values_ok && memory_ok ? 0 : 1;
 }

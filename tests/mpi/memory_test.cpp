@@ -22,9 +22,12 @@ std::size_t heap_size() {
     char* end = nullptr;
     double x = std::strtod(v, &end);
     switch (end && *end ? *end : ' ') {
-        case 'k': case 'K': x *= 1024.0; break;
-        case 'm': case 'M': x *= 1024.0 * 1024; break;
-        case 'g': case 'G': x *= 1024.0 * 1024 * 1024; break;
+        case 'k':
+        case 'K': x *= 1024.0; break;
+        case 'm':
+        case 'M': x *= 1024.0 * 1024; break;
+        case 'g':
+        case 'G': x *= 1024.0 * 1024 * 1024; break;
         default: break;
     }
     return std::size_t(x);

@@ -37,8 +37,8 @@ const char* name_of(Order o) {
 }
 
 std::string short_name(Order o) {
-    static const char* const names[] = {"fence", "ctx_fence", "quiet_nbi", "ctx_quiet_nbi", "pe_quiet_nbi",
-                                        "ctx_pe_quiet_nbi"};
+    static const char* const names[] = {"fence",         "ctx_fence",    "quiet_nbi",
+                                        "ctx_quiet_nbi", "pe_quiet_nbi", "ctx_pe_quiet_nbi"};
     return names[int(o)];
 }
 
@@ -92,8 +92,8 @@ int ring_ordering(Order o, long* data) {
         if (wrong) {
             ++bad_iterations;
             if (bad_iterations <= 3)
-                ADD_FAILURE() << name_of(o) << ": iteration " << iter << ": flag from PE " << left()
-                              << " arrived but " << wrong << " of " << kData << " data elements were not yet there";
+                ADD_FAILURE() << name_of(o) << ": iteration " << iter << ": flag from PE " << left() << " arrived but "
+                              << wrong << " of " << kData << " data elements were not yet there";
         }
         shmem_long_p(&g_ack, iter, left());
         shmem_long_wait_until(&g_ack, SHMEM_CMP_EQ, iter);

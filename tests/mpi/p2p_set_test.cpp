@@ -37,26 +37,26 @@ constexpr auto kTestLoopLimit = std::chrono::seconds(30);
 
 // ---- rows of Table 6 -----------------------------------------------------------
 
-#define GASKET_TEST_SET_ROW(TYPE, NAME)                                                  \
-    struct Set_##NAME {                                                                  \
-        using T = TYPE;                                                                  \
-        static constexpr const char* kName = #NAME;                                      \
-        static TYPE global_ivars[kMaxPes > kN ? kMaxPes : kN];                           \
-        static constexpr auto wait_all = shmem_##NAME##_wait_until_all;                  \
-        static constexpr auto wait_any = shmem_##NAME##_wait_until_any;                  \
-        static constexpr auto wait_some = shmem_##NAME##_wait_until_some;                \
-        static constexpr auto wait_all_v = shmem_##NAME##_wait_until_all_vector;         \
-        static constexpr auto wait_any_v = shmem_##NAME##_wait_until_any_vector;         \
-        static constexpr auto wait_some_v = shmem_##NAME##_wait_until_some_vector;       \
-        static constexpr auto test_all = shmem_##NAME##_test_all;                        \
-        static constexpr auto test_any = shmem_##NAME##_test_any;                        \
-        static constexpr auto test_some = shmem_##NAME##_test_some;                      \
-        static constexpr auto test_all_v = shmem_##NAME##_test_all_vector;               \
-        static constexpr auto test_any_v = shmem_##NAME##_test_any_vector;               \
-        static constexpr auto test_some_v = shmem_##NAME##_test_some_vector;             \
-        static constexpr auto atomic_set = shmem_##NAME##_atomic_set;                    \
-        static constexpr auto p = shmem_##NAME##_p;                                      \
-    };                                                                                   \
+#define GASKET_TEST_SET_ROW(TYPE, NAME)                                            \
+    struct Set_##NAME {                                                            \
+        using T = TYPE;                                                            \
+        static constexpr const char* kName = #NAME;                                \
+        static TYPE global_ivars[kMaxPes > kN ? kMaxPes : kN];                     \
+        static constexpr auto wait_all = shmem_##NAME##_wait_until_all;            \
+        static constexpr auto wait_any = shmem_##NAME##_wait_until_any;            \
+        static constexpr auto wait_some = shmem_##NAME##_wait_until_some;          \
+        static constexpr auto wait_all_v = shmem_##NAME##_wait_until_all_vector;   \
+        static constexpr auto wait_any_v = shmem_##NAME##_wait_until_any_vector;   \
+        static constexpr auto wait_some_v = shmem_##NAME##_wait_until_some_vector; \
+        static constexpr auto test_all = shmem_##NAME##_test_all;                  \
+        static constexpr auto test_any = shmem_##NAME##_test_any;                  \
+        static constexpr auto test_some = shmem_##NAME##_test_some;                \
+        static constexpr auto test_all_v = shmem_##NAME##_test_all_vector;         \
+        static constexpr auto test_any_v = shmem_##NAME##_test_any_vector;         \
+        static constexpr auto test_some_v = shmem_##NAME##_test_some_vector;       \
+        static constexpr auto atomic_set = shmem_##NAME##_atomic_set;              \
+        static constexpr auto p = shmem_##NAME##_p;                                \
+    };                                                                             \
     TYPE Set_##NAME::global_ivars[kMaxPes > kN ? kMaxPes : kN];
 GASKET_STD_AMO_TYPES(GASKET_TEST_SET_ROW)
 #undef GASKET_TEST_SET_ROW
@@ -154,8 +154,8 @@ void local_checks(typename Row::T* ivars) {
                     included.insert(i);
                     if (holds(ivars[i], c.cmp, vec ? cmp_values[i] : x)) sat.insert(i);
                 }
-                const std::string where = std::string(vec ? "_vector, " : "") + c.name + ", " + m.name +
-                                          ": included " + show_set(included) + ", satisfying " + show_set(sat);
+                const std::string where = std::string(vec ? "_vector, " : "") + c.name + ", " + m.name + ": included " +
+                                          show_set(included) + ", satisfying " + show_set(sat);
                 SCOPED_TRACE(where);
                 const bool all_sat = sat == included;
 
@@ -315,8 +315,7 @@ void remote_phase(typename Row::T* ivars, Form form, bool vec) {
             int r = 0;
             while (!(r = vec ? Row::test_all_v(ivars, un, nullptr, cmp, cv.data())
                              : Row::test_all(ivars, un, nullptr, cmp, x)) &&
-                   !expired()) {
-            }
+                   !expired()) {}
             EXPECT_EQ(r, 1) << "still 0 after " << kTestLoopLimit.count() << " s of polling";
             if (r)
                 for (std::size_t j = 0; j < un; ++j) got.insert(j);
@@ -325,14 +324,14 @@ void remote_phase(typename Row::T* ivars, Form form, bool vec) {
         case Form::wait_any:
         case Form::test_any:
             while (got.size() < un && !expired()) {
-                const std::size_t r =
-                    form == Form::wait_any
-                        ? (vec ? Row::wait_any_v(ivars, un, status.data(), cmp, cv.data())
-                               : Row::wait_any(ivars, un, status.data(), cmp, x))
-                        : (vec ? Row::test_any_v(ivars, un, status.data(), cmp, cv.data())
-                               : Row::test_any(ivars, un, status.data(), cmp, x));
+                const std::size_t r = form == Form::wait_any
+                                          ? (vec ? Row::wait_any_v(ivars, un, status.data(), cmp, cv.data())
+                                                 : Row::wait_any(ivars, un, status.data(), cmp, x))
+                                          : (vec ? Row::test_any_v(ivars, un, status.data(), cmp, cv.data())
+                                                 : Row::test_any(ivars, un, status.data(), cmp, x));
                 if (r == SIZE_MAX && form == Form::test_any) continue;
-                EXPECT_TRUE(r < un && status[r] == 0) << "returned " << r << " (already returned " << show_set(got) << ")";
+                EXPECT_TRUE(r < un && status[r] == 0)
+                    << "returned " << r << " (already returned " << show_set(got) << ")";
                 if (r >= un || status[r]) break;
                 got.insert(r);
                 status[r] = 1;
@@ -418,8 +417,8 @@ void excluded_test(typename Row::T* ivars) {
                     Row::wait_all_v(ivars, 3, st, SHMEM_CMP_EQ, cv.data());
                 else
                     Row::wait_all(ivars, 3, st, SHMEM_CMP_EQ, good);
-                EXPECT_EQ(ivars[1], good) << "wait_until_all" << (vec ? "_vector" : "")
-                                          << " returned before the included entry was written";
+                EXPECT_EQ(ivars[1], good)
+                    << "wait_until_all" << (vec ? "_vector" : "") << " returned before the included entry was written";
                 break;
             }
         }

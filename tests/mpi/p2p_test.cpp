@@ -55,34 +55,33 @@ void p2p_round(typename Row::T* ivars, bool use_test_loop) {
         if (use_test_loop) {
             const auto deadline = std::chrono::steady_clock::now() + kTestLoopLimit;
             int r = 0;
-            while ((r = Row::test(&ivars[c], k.cmp, T(k.value))) == 0 && std::chrono::steady_clock::now() < deadline) {
-            }
+            while ((r = Row::test(&ivars[c], k.cmp, T(k.value))) == 0 && std::chrono::steady_clock::now() < deadline) {}
             EXPECT_EQ(r, 1) << Row::kTest << "(" << k.name << ", " << k.value << ") still 0 after "
-                            << kTestLoopLimit.count() << " s of polling; the variable holds "
-                            << show(ivars[c]) << " (PE " << left() << " wrote " << k.last << ")";
+                            << kTestLoopLimit.count() << " s of polling; the variable holds " << show(ivars[c])
+                            << " (PE " << left() << " wrote " << k.last << ")";
             if (r == 0) Row::wait_until(&ivars[c], k.cmp, T(k.value));
         } else {
             Row::wait_until(&ivars[c], k.cmp, T(k.value));
         }
-        EXPECT_EQ(ivars[c], T(k.last)) << (use_test_loop ? Row::kTest : Row::kWait) << "(" << k.name << ", "
-                                       << k.value << ") returned before the satisfying update";
+        EXPECT_EQ(ivars[c], T(k.last)) << (use_test_loop ? Row::kTest : Row::kWait) << "(" << k.name << ", " << k.value
+                                       << ") returned before the satisfying update";
         EXPECT_EQ(Row::test(&ivars[c], k.cmp, T(k.value)), 1)
             << Row::kTest << "(" << k.name << ", " << k.value << ") after the update";
     }
     shmem_barrier_all();
 }
 
-#define GASKET_TEST_P2P_ROW(TYPE, NAME)                                                                         \
-    struct P2p_##NAME {                                                                                         \
-        using T = TYPE;                                                                                         \
-        static constexpr const char* kName = #NAME;                                                             \
-        static constexpr const char* kWait = "shmem_" #NAME "_wait_until";                                      \
-        static constexpr const char* kTest = "shmem_" #NAME "_test";                                            \
-        static TYPE global_ivars[kNumCases];                                                                    \
-        static void wait_until(TYPE* v, int cmp, TYPE x) { shmem_##NAME##_wait_until(v, cmp, x); }               \
-        static int test(TYPE* v, int cmp, TYPE x) { return shmem_##NAME##_test(v, cmp, x); }                    \
-        static void p(TYPE* v, TYPE x, int pe) { shmem_##NAME##_p(v, x, pe); }                                  \
-    };                                                                                                          \
+#define GASKET_TEST_P2P_ROW(TYPE, NAME)                                                            \
+    struct P2p_##NAME {                                                                            \
+        using T = TYPE;                                                                            \
+        static constexpr const char* kName = #NAME;                                                \
+        static constexpr const char* kWait = "shmem_" #NAME "_wait_until";                         \
+        static constexpr const char* kTest = "shmem_" #NAME "_test";                               \
+        static TYPE global_ivars[kNumCases];                                                       \
+        static void wait_until(TYPE* v, int cmp, TYPE x) { shmem_##NAME##_wait_until(v, cmp, x); } \
+        static int test(TYPE* v, int cmp, TYPE x) { return shmem_##NAME##_test(v, cmp, x); }       \
+        static void p(TYPE* v, TYPE x, int pe) { shmem_##NAME##_p(v, x, pe); }                     \
+    };                                                                                             \
     TYPE P2p_##NAME::global_ivars[kNumCases];
 GASKET_P2P_SYNC_TYPES(GASKET_TEST_P2P_ROW)
 #undef GASKET_TEST_P2P_ROW
@@ -92,7 +91,6 @@ using P2pRows = DropFirst<void GASKET_P2P_SYNC_TYPES(GASKET_TEST_ROW_NAME)>::typ
 #undef GASKET_TEST_ROW_NAME
 
 static_assert(0 GASKET_P2P_SYNC_TYPES(GASKET_TEST_COUNT) == 14, "Table 6 (12 rows) + short, ushort");
-
 
 template <class Row>
 class P2p : public ::testing::Test {};

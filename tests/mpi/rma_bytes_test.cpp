@@ -9,9 +9,9 @@ namespace {
 using namespace gasket_test;
 
 constexpr std::size_t kMiB = std::size_t(1) << 20;
-constexpr std::size_t kGuard = 16;                    // sentinel bytes checked around each transfer
+constexpr std::size_t kGuard = 16;                      // sentinel bytes checked around each transfer
 constexpr std::size_t kMemBuf = kMiB + 3 + 2 * kGuard;  // largest odd size + guards
-unsigned char g_mem[kMemBuf];                          // global (static) symmetric buffer
+unsigned char g_mem[kMemBuf];                           // global (static) symmetric buffer
 
 using PutFn = void (*)(void*, const void*, std::size_t, int);
 
@@ -25,20 +25,22 @@ void ctx_quiet() { shmem_ctx_quiet(SHMEM_CTX_DEFAULT); }
 
 const MemApi kPutApis[] = {
     {"shmem_putmem", shmem_putmem, nothing},
-    {"shmem_ctx_putmem", [](void* d, const void* s, std::size_t n, int pe) {
-         shmem_ctx_putmem(SHMEM_CTX_DEFAULT, d, s, n, pe); }, nothing},
+    {"shmem_ctx_putmem",
+     [](void* d, const void* s, std::size_t n, int pe) { shmem_ctx_putmem(SHMEM_CTX_DEFAULT, d, s, n, pe); }, nothing},
     {"shmem_putmem_nbi+shmem_quiet", shmem_putmem_nbi, shmem_quiet},
-    {"shmem_ctx_putmem_nbi+shmem_ctx_quiet", [](void* d, const void* s, std::size_t n, int pe) {
-         shmem_ctx_putmem_nbi(SHMEM_CTX_DEFAULT, d, s, n, pe); }, ctx_quiet},
+    {"shmem_ctx_putmem_nbi+shmem_ctx_quiet",
+     [](void* d, const void* s, std::size_t n, int pe) { shmem_ctx_putmem_nbi(SHMEM_CTX_DEFAULT, d, s, n, pe); },
+     ctx_quiet},
 };
 const MemApi kGetApis[] = {
     {"shmem_getmem", [](void* d, const void* s, std::size_t n, int pe) { shmem_getmem(d, s, n, pe); }, nothing},
-    {"shmem_ctx_getmem", [](void* d, const void* s, std::size_t n, int pe) {
-         shmem_ctx_getmem(SHMEM_CTX_DEFAULT, d, s, n, pe); }, nothing},
-    {"shmem_getmem_nbi+shmem_quiet", [](void* d, const void* s, std::size_t n, int pe) {
-         shmem_getmem_nbi(d, s, n, pe); }, shmem_quiet},
-    {"shmem_ctx_getmem_nbi+shmem_ctx_quiet", [](void* d, const void* s, std::size_t n, int pe) {
-         shmem_ctx_getmem_nbi(SHMEM_CTX_DEFAULT, d, s, n, pe); }, ctx_quiet},
+    {"shmem_ctx_getmem",
+     [](void* d, const void* s, std::size_t n, int pe) { shmem_ctx_getmem(SHMEM_CTX_DEFAULT, d, s, n, pe); }, nothing},
+    {"shmem_getmem_nbi+shmem_quiet",
+     [](void* d, const void* s, std::size_t n, int pe) { shmem_getmem_nbi(d, s, n, pe); }, shmem_quiet},
+    {"shmem_ctx_getmem_nbi+shmem_ctx_quiet",
+     [](void* d, const void* s, std::size_t n, int pe) { shmem_ctx_getmem_nbi(SHMEM_CTX_DEFAULT, d, s, n, pe); },
+     ctx_quiet},
 };
 
 // putmem/getmem of `size` bytes at symmetric offset 1 (unaligned), from a
@@ -147,8 +149,8 @@ class Strided : public ::testing::TestWithParam<Shape> {};
 // held V::none(): block b, element k at b*to_stride + k holds the value
 // PE `pe` had at b*from_stride + k.
 template <class E>
-std::vector<E> strided_expected(std::size_t n, const Shape& s, std::ptrdiff_t to_stride,
-                                std::ptrdiff_t from_stride, int pe) {
+std::vector<E> strided_expected(std::size_t n, const Shape& s, std::ptrdiff_t to_stride, std::ptrdiff_t from_stride,
+                                int pe) {
     std::vector<E> want(n, Values<E>::none());
     for (std::size_t b = 0; b < (s.bsize ? s.nblocks : 0); ++b)
         for (std::size_t k = 0; k < s.bsize; ++k)
@@ -234,17 +236,16 @@ TEST_P(Strided, Global) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Shapes, Strided,
-                         ::testing::Values(Shape{1, 1, 1, 16},     // contiguous
-                                           Shape{2, 1, 1, 16},     // spread on the target
-                                           Shape{1, 3, 1, 16},     // gather from the source
-                                           Shape{5, 5, 5, 8},      // blocks back to back
-                                           Shape{8, 3, 3, 10},     // bsize > 1, strides differ
-                                           Shape{3, 8, 2, 10},
-                                           Shape{16, 16, 1, 1},    // one element
-                                           Shape{7, 9, 4, 1},      // one block
-                                           Shape{1000, 2, 2, 4},   // long target stride
-                                           Shape{4, 4, 1, 0},      // nblocks/nelems 0: no-op
-                                           Shape{4, 4, 0, 5}),     // bsize 0: no-op
+                         ::testing::Values(Shape{1, 1, 1, 16},                       // contiguous
+                                           Shape{2, 1, 1, 16},                       // spread on the target
+                                           Shape{1, 3, 1, 16},                       // gather from the source
+                                           Shape{5, 5, 5, 8},                        // blocks back to back
+                                           Shape{8, 3, 3, 10},                       // bsize > 1, strides differ
+                                           Shape{3, 8, 2, 10}, Shape{16, 16, 1, 1},  // one element
+                                           Shape{7, 9, 4, 1},                        // one block
+                                           Shape{1000, 2, 2, 4},                     // long target stride
+                                           Shape{4, 4, 1, 0},                        // nblocks/nelems 0: no-op
+                                           Shape{4, 4, 0, 5}),                       // bsize 0: no-op
                          [](const ::testing::TestParamInfo<Shape>& i) {
                              const Shape& s = i.param;
                              return "dst" + std::to_string(s.dst) + "_sst" + std::to_string(s.sst) + "_b" +

@@ -186,109 +186,104 @@ void global_test() {
 
 // ---- rows of Table 5 --------------------------------------------------------
 
-#define GASKET_TEST_RMA_ROW(TYPE, NAME)                                                                          \
-    struct Row_##NAME {                                                                                          \
-        using E = TYPE;                                                                                          \
-        static constexpr const char* kName = #NAME;                                                              \
-        static TYPE global_buf[kElems];                                                                          \
-        static Ops<TYPE> plain() {                                                                               \
-            return {"shmem_" #NAME "_*",     shmem_##NAME##_put,     shmem_##NAME##_get,  shmem_##NAME##_p,     \
-                    shmem_##NAME##_g,        shmem_##NAME##_iput,    shmem_##NAME##_iget, shmem_##NAME##_ibput, \
-                    shmem_##NAME##_ibget,    shmem_##NAME##_put_nbi, shmem_##NAME##_get_nbi, shmem_quiet};      \
-        }                                                                                                        \
-        static Ops<TYPE> ctx() {                                                                                 \
-            return {"shmem_ctx_" #NAME "_* (SHMEM_CTX_DEFAULT)",                                                 \
-                    [](TYPE* d, const TYPE* s, std::size_t n, int pe) {                                          \
-                        shmem_ctx_##NAME##_put(SHMEM_CTX_DEFAULT, d, s, n, pe);                                  \
-                    },                                                                                           \
-                    [](TYPE* d, const TYPE* s, std::size_t n, int pe) {                                          \
-                        shmem_ctx_##NAME##_get(SHMEM_CTX_DEFAULT, d, s, n, pe);                                  \
-                    },                                                                                           \
-                    [](TYPE* d, TYPE v, int pe) { shmem_ctx_##NAME##_p(SHMEM_CTX_DEFAULT, d, v, pe); },          \
-                    [](const TYPE* s, int pe) { return shmem_ctx_##NAME##_g(SHMEM_CTX_DEFAULT, s, pe); },        \
-                    [](TYPE* d, const TYPE* s, std::ptrdiff_t dst, std::ptrdiff_t sst, std::size_t n, int pe) { \
-                        shmem_ctx_##NAME##_iput(SHMEM_CTX_DEFAULT, d, s, dst, sst, n, pe);                       \
-                    },                                                                                           \
-                    [](TYPE* d, const TYPE* s, std::ptrdiff_t dst, std::ptrdiff_t sst, std::size_t n, int pe) { \
-                        shmem_ctx_##NAME##_iget(SHMEM_CTX_DEFAULT, d, s, dst, sst, n, pe);                       \
-                    },                                                                                           \
-                    [](TYPE* d, const TYPE* s, std::ptrdiff_t dst, std::ptrdiff_t sst, std::size_t bs,           \
-                       std::size_t nb, int pe) {                                                                 \
-                        shmem_ctx_##NAME##_ibput(SHMEM_CTX_DEFAULT, d, s, dst, sst, bs, nb, pe);                 \
-                    },                                                                                           \
-                    [](TYPE* d, const TYPE* s, std::ptrdiff_t dst, std::ptrdiff_t sst, std::size_t bs,           \
-                       std::size_t nb, int pe) {                                                                 \
-                        shmem_ctx_##NAME##_ibget(SHMEM_CTX_DEFAULT, d, s, dst, sst, bs, nb, pe);                 \
-                    },                                                                                           \
-                    [](TYPE* d, const TYPE* s, std::size_t n, int pe) {                                          \
-                        shmem_ctx_##NAME##_put_nbi(SHMEM_CTX_DEFAULT, d, s, n, pe);                              \
-                    },                                                                                           \
-                    [](TYPE* d, const TYPE* s, std::size_t n, int pe) {                                          \
-                        shmem_ctx_##NAME##_get_nbi(SHMEM_CTX_DEFAULT, d, s, n, pe);                              \
-                    },                                                                                           \
-                    [] { shmem_ctx_quiet(SHMEM_CTX_DEFAULT); }};                                                 \
-        }                                                                                                        \
-    };                                                                                                           \
+#define GASKET_TEST_RMA_ROW(TYPE, NAME)                                                                                \
+    struct Row_##NAME {                                                                                                \
+        using E = TYPE;                                                                                                \
+        static constexpr const char* kName = #NAME;                                                                    \
+        static TYPE global_buf[kElems];                                                                                \
+        static Ops<TYPE> plain() {                                                                                     \
+            return {"shmem_" #NAME "_*",  shmem_##NAME##_put,     shmem_##NAME##_get,     shmem_##NAME##_p,            \
+                    shmem_##NAME##_g,     shmem_##NAME##_iput,    shmem_##NAME##_iget,    shmem_##NAME##_ibput,        \
+                    shmem_##NAME##_ibget, shmem_##NAME##_put_nbi, shmem_##NAME##_get_nbi, shmem_quiet};                \
+        }                                                                                                              \
+        static Ops<TYPE> ctx() {                                                                                       \
+            return {"shmem_ctx_" #NAME "_* (SHMEM_CTX_DEFAULT)",                                                       \
+                    [](TYPE* d, const TYPE* s, std::size_t n, int pe) {                                                \
+                        shmem_ctx_##NAME##_put(SHMEM_CTX_DEFAULT, d, s, n, pe);                                        \
+                    },                                                                                                 \
+                    [](TYPE* d, const TYPE* s, std::size_t n, int pe) {                                                \
+                        shmem_ctx_##NAME##_get(SHMEM_CTX_DEFAULT, d, s, n, pe);                                        \
+                    },                                                                                                 \
+                    [](TYPE* d, TYPE v, int pe) { shmem_ctx_##NAME##_p(SHMEM_CTX_DEFAULT, d, v, pe); },                \
+                    [](const TYPE* s, int pe) { return shmem_ctx_##NAME##_g(SHMEM_CTX_DEFAULT, s, pe); },              \
+                    [](TYPE* d, const TYPE* s, std::ptrdiff_t dst, std::ptrdiff_t sst, std::size_t n, int pe) {        \
+                        shmem_ctx_##NAME##_iput(SHMEM_CTX_DEFAULT, d, s, dst, sst, n, pe);                             \
+                    },                                                                                                 \
+                    [](TYPE* d, const TYPE* s, std::ptrdiff_t dst, std::ptrdiff_t sst, std::size_t n, int pe) {        \
+                        shmem_ctx_##NAME##_iget(SHMEM_CTX_DEFAULT, d, s, dst, sst, n, pe);                             \
+                    },                                                                                                 \
+                    [](TYPE* d, const TYPE* s, std::ptrdiff_t dst, std::ptrdiff_t sst, std::size_t bs, std::size_t nb, \
+                       int pe) { shmem_ctx_##NAME##_ibput(SHMEM_CTX_DEFAULT, d, s, dst, sst, bs, nb, pe); },           \
+                    [](TYPE* d, const TYPE* s, std::ptrdiff_t dst, std::ptrdiff_t sst, std::size_t bs, std::size_t nb, \
+                       int pe) { shmem_ctx_##NAME##_ibget(SHMEM_CTX_DEFAULT, d, s, dst, sst, bs, nb, pe); },           \
+                    [](TYPE* d, const TYPE* s, std::size_t n, int pe) {                                                \
+                        shmem_ctx_##NAME##_put_nbi(SHMEM_CTX_DEFAULT, d, s, n, pe);                                    \
+                    },                                                                                                 \
+                    [](TYPE* d, const TYPE* s, std::size_t n, int pe) {                                                \
+                        shmem_ctx_##NAME##_get_nbi(SHMEM_CTX_DEFAULT, d, s, n, pe);                                    \
+                    },                                                                                                 \
+                    [] { shmem_ctx_quiet(SHMEM_CTX_DEFAULT); }};                                                       \
+        }                                                                                                              \
+    };                                                                                                                 \
     TYPE Row_##NAME::global_buf[kElems];
 GASKET_STD_RMA_TYPES(GASKET_TEST_RMA_ROW)
 #undef GASKET_TEST_RMA_ROW
 
 // ---- rows of the sized forms (element = SIZE/8 opaque bytes) ---------------
 
-#define GASKET_TEST_SIZED_ROW(BITS, BYTES)                                                                       \
-    struct Row_##BITS {                                                                                          \
-        using E = Blob<BYTES>;                                                                                   \
-        static constexpr const char* kName = "bits" #BITS;                                                       \
-        static E global_buf[kElems];                                                                             \
-        static Ops<E> plain() {                                                                                  \
-            return {"shmem_*" #BITS,                                                                             \
-                    [](E* d, const E* s, std::size_t n, int pe) { shmem_put##BITS(d, s, n, pe); },               \
-                    [](E* d, const E* s, std::size_t n, int pe) { shmem_get##BITS(d, s, n, pe); },               \
-                    nullptr,                                                                                     \
-                    nullptr,                                                                                     \
-                    [](E* d, const E* s, std::ptrdiff_t dst, std::ptrdiff_t sst, std::size_t n, int pe) {        \
-                        shmem_iput##BITS(d, s, dst, sst, n, pe);                                                 \
-                    },                                                                                           \
-                    [](E* d, const E* s, std::ptrdiff_t dst, std::ptrdiff_t sst, std::size_t n, int pe) {        \
-                        shmem_iget##BITS(d, s, dst, sst, n, pe);                                                 \
-                    },                                                                                           \
-                    [](E* d, const E* s, std::ptrdiff_t dst, std::ptrdiff_t sst, std::size_t bs, std::size_t nb, \
-                       int pe) { shmem_ibput##BITS(d, s, dst, sst, bs, nb, pe); },                               \
-                    [](E* d, const E* s, std::ptrdiff_t dst, std::ptrdiff_t sst, std::size_t bs, std::size_t nb, \
-                       int pe) { shmem_ibget##BITS(d, s, dst, sst, bs, nb, pe); },                               \
-                    [](E* d, const E* s, std::size_t n, int pe) { shmem_put##BITS##_nbi(d, s, n, pe); },         \
-                    [](E* d, const E* s, std::size_t n, int pe) { shmem_get##BITS##_nbi(d, s, n, pe); },         \
-                    shmem_quiet};                                                                                \
-        }                                                                                                        \
-        static Ops<E> ctx() {                                                                                    \
-            return {"shmem_ctx_*" #BITS " (SHMEM_CTX_DEFAULT)",                                                  \
-                    [](E* d, const E* s, std::size_t n, int pe) {                                                \
-                        shmem_ctx_put##BITS(SHMEM_CTX_DEFAULT, d, s, n, pe);                                     \
-                    },                                                                                           \
-                    [](E* d, const E* s, std::size_t n, int pe) {                                                \
-                        shmem_ctx_get##BITS(SHMEM_CTX_DEFAULT, d, s, n, pe);                                     \
-                    },                                                                                           \
-                    nullptr,                                                                                     \
-                    nullptr,                                                                                     \
-                    [](E* d, const E* s, std::ptrdiff_t dst, std::ptrdiff_t sst, std::size_t n, int pe) {        \
-                        shmem_ctx_iput##BITS(SHMEM_CTX_DEFAULT, d, s, dst, sst, n, pe);                          \
-                    },                                                                                           \
-                    [](E* d, const E* s, std::ptrdiff_t dst, std::ptrdiff_t sst, std::size_t n, int pe) {        \
-                        shmem_ctx_iget##BITS(SHMEM_CTX_DEFAULT, d, s, dst, sst, n, pe);                          \
-                    },                                                                                           \
-                    [](E* d, const E* s, std::ptrdiff_t dst, std::ptrdiff_t sst, std::size_t bs, std::size_t nb, \
-                       int pe) { shmem_ctx_ibput##BITS(SHMEM_CTX_DEFAULT, d, s, dst, sst, bs, nb, pe); },        \
-                    [](E* d, const E* s, std::ptrdiff_t dst, std::ptrdiff_t sst, std::size_t bs, std::size_t nb, \
-                       int pe) { shmem_ctx_ibget##BITS(SHMEM_CTX_DEFAULT, d, s, dst, sst, bs, nb, pe); },        \
-                    [](E* d, const E* s, std::size_t n, int pe) {                                                \
-                        shmem_ctx_put##BITS##_nbi(SHMEM_CTX_DEFAULT, d, s, n, pe);                               \
-                    },                                                                                           \
-                    [](E* d, const E* s, std::size_t n, int pe) {                                                \
-                        shmem_ctx_get##BITS##_nbi(SHMEM_CTX_DEFAULT, d, s, n, pe);                               \
-                    },                                                                                           \
-                    [] { shmem_ctx_quiet(SHMEM_CTX_DEFAULT); }};                                                 \
-        }                                                                                                        \
-    };                                                                                                           \
+#define GASKET_TEST_SIZED_ROW(BITS, BYTES)                                                                             \
+    struct Row_##BITS {                                                                                                \
+        using E = Blob<BYTES>;                                                                                         \
+        static constexpr const char* kName = "bits" #BITS;                                                             \
+        static E global_buf[kElems];                                                                                   \
+        static Ops<E> plain() {                                                                                        \
+            return {"shmem_*" #BITS,                                                                                   \
+                    [](E* d, const E* s, std::size_t n, int pe) { shmem_put##BITS(d, s, n, pe); },                     \
+                    [](E* d, const E* s, std::size_t n, int pe) { shmem_get##BITS(d, s, n, pe); },                     \
+                    nullptr,                                                                                           \
+                    nullptr,                                                                                           \
+                    [](E* d, const E* s, std::ptrdiff_t dst, std::ptrdiff_t sst, std::size_t n, int pe) {              \
+                        shmem_iput##BITS(d, s, dst, sst, n, pe);                                                       \
+                    },                                                                                                 \
+                    [](E* d, const E* s, std::ptrdiff_t dst, std::ptrdiff_t sst, std::size_t n, int pe) {              \
+                        shmem_iget##BITS(d, s, dst, sst, n, pe);                                                       \
+                    },                                                                                                 \
+                    [](E* d, const E* s, std::ptrdiff_t dst, std::ptrdiff_t sst, std::size_t bs, std::size_t nb,       \
+                       int pe) { shmem_ibput##BITS(d, s, dst, sst, bs, nb, pe); },                                     \
+                    [](E* d, const E* s, std::ptrdiff_t dst, std::ptrdiff_t sst, std::size_t bs, std::size_t nb,       \
+                       int pe) { shmem_ibget##BITS(d, s, dst, sst, bs, nb, pe); },                                     \
+                    [](E* d, const E* s, std::size_t n, int pe) { shmem_put##BITS##_nbi(d, s, n, pe); },               \
+                    [](E* d, const E* s, std::size_t n, int pe) { shmem_get##BITS##_nbi(d, s, n, pe); },               \
+                    shmem_quiet};                                                                                      \
+        }                                                                                                              \
+        static Ops<E> ctx() {                                                                                          \
+            return {                                                                                                   \
+                "shmem_ctx_*" #BITS " (SHMEM_CTX_DEFAULT)",                                                            \
+                [](E* d, const E* s, std::size_t n, int pe) { shmem_ctx_put##BITS(SHMEM_CTX_DEFAULT, d, s, n, pe); },  \
+                [](E* d, const E* s, std::size_t n, int pe) { shmem_ctx_get##BITS(SHMEM_CTX_DEFAULT, d, s, n, pe); },  \
+                nullptr,                                                                                               \
+                nullptr,                                                                                               \
+                [](E* d, const E* s, std::ptrdiff_t dst, std::ptrdiff_t sst, std::size_t n, int pe) {                  \
+                    shmem_ctx_iput##BITS(SHMEM_CTX_DEFAULT, d, s, dst, sst, n, pe);                                    \
+                },                                                                                                     \
+                [](E* d, const E* s, std::ptrdiff_t dst, std::ptrdiff_t sst, std::size_t n, int pe) {                  \
+                    shmem_ctx_iget##BITS(SHMEM_CTX_DEFAULT, d, s, dst, sst, n, pe);                                    \
+                },                                                                                                     \
+                [](E* d, const E* s, std::ptrdiff_t dst, std::ptrdiff_t sst, std::size_t bs, std::size_t nb, int pe) { \
+                    shmem_ctx_ibput##BITS(SHMEM_CTX_DEFAULT, d, s, dst, sst, bs, nb, pe);                              \
+                },                                                                                                     \
+                [](E* d, const E* s, std::ptrdiff_t dst, std::ptrdiff_t sst, std::size_t bs, std::size_t nb, int pe) { \
+                    shmem_ctx_ibget##BITS(SHMEM_CTX_DEFAULT, d, s, dst, sst, bs, nb, pe);                              \
+                },                                                                                                     \
+                [](E* d, const E* s, std::size_t n, int pe) {                                                          \
+                    shmem_ctx_put##BITS##_nbi(SHMEM_CTX_DEFAULT, d, s, n, pe);                                         \
+                },                                                                                                     \
+                [](E* d, const E* s, std::size_t n, int pe) {                                                          \
+                    shmem_ctx_get##BITS##_nbi(SHMEM_CTX_DEFAULT, d, s, n, pe);                                         \
+                },                                                                                                     \
+                [] { shmem_ctx_quiet(SHMEM_CTX_DEFAULT); }};                                                           \
+        }                                                                                                              \
+    };                                                                                                                 \
     Blob<BYTES> Row_##BITS::global_buf[kElems];
 GASKET_RMA_SIZES(GASKET_TEST_SIZED_ROW)
 #undef GASKET_TEST_SIZED_ROW
@@ -304,7 +299,6 @@ using SizedRows = DropFirst<void GASKET_RMA_SIZES(GASKET_TEST_ROW_NAME)>::type;
 // Count the rows so a table that grows is noticed here too.
 static_assert(0 GASKET_STD_RMA_TYPES(GASKET_TEST_COUNT) == 24, "Table 5 has 24 rows");
 static_assert(0 GASKET_RMA_SIZES(GASKET_TEST_COUNT) == 5, "sizes 8, 16, 32, 64, 128");
-
 
 template <class Row>
 class RmaTyped : public ::testing::Test {};

@@ -161,8 +161,7 @@ template <class E>
             where += " [" + std::to_string(i) + "] got " + show(actual[i]) + " want " + show(expected[i]) + ";";
     }
     if (bad == 0) return ::testing::AssertionSuccess();
-    return ::testing::AssertionFailure() << "PE " << me() << ": " << bad << " of " << n
-                                         << " elements differ:" << where;
+    return ::testing::AssertionFailure() << "PE " << me() << ": " << bad << " of " << n << " elements differ:" << where;
 }
 
 // Compares n bytes with pattern_byte(pe, first + i).
@@ -174,9 +173,9 @@ inline ::testing::AssertionResult BytesMatchPattern(const unsigned char* actual,
         if (bad++ == 0) first_bad = i;
     }
     if (bad == 0) return ::testing::AssertionSuccess();
-    return ::testing::AssertionFailure() << "PE " << me() << ": " << bad << " of " << n
-                                         << " bytes differ from PE " << pe << "'s pattern; first at byte "
-                                         << first_bad << " (got " << int(actual[first_bad]) << ", want "
+    return ::testing::AssertionFailure() << "PE " << me() << ": " << bad << " of " << n << " bytes differ from PE "
+                                         << pe << "'s pattern; first at byte " << first_bad << " (got "
+                                         << int(actual[first_bad]) << ", want "
                                          << int(pattern_byte(pe, first + first_bad)) << ")";
 }
 

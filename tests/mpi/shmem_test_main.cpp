@@ -60,8 +60,7 @@ class CrossPeVerdict : public ::testing::EmptyTestEventListener {
             if (all[pe]) pes += " " + std::to_string(pe);
         if (pes.empty()) return;
         std::string name = std::string(t.test_suite_name()) + "." + t.name();
-        std::printf("[  FAILED  ] %s failed on PE(s)%s (their messages are on stderr)\n", name.c_str(),
-                    pes.c_str());
+        std::printf("[  FAILED  ] %s failed on PE(s)%s (their messages are on stderr)\n", name.c_str(), pes.c_str());
         std::fflush(stdout);
         g_failed_elsewhere.push_back(name + " (PEs" + pes + ")");
     }
@@ -140,8 +139,10 @@ int main(int argc, char** argv) {
         ok = false;
     }
     if (finalized != 0) {
-        std::fprintf(stderr, "[PE %d] after shmem_finalize: MPI_Finalized gave %d, want 0 (shmem_finalize "
-                     "finalized MPI that the application initialized)\n", g_pe, finalized);
+        std::fprintf(stderr,
+                     "[PE %d] after shmem_finalize: MPI_Finalized gave %d, want 0 (shmem_finalize "
+                     "finalized MPI that the application initialized)\n",
+                     g_pe, finalized);
         std::fflush(stderr);
         return 1;  // MPI is gone: nothing more can be checked collectively
     }
@@ -157,8 +158,7 @@ int main(int argc, char** argv) {
     }
     ok = all_pes(ok);
     if (g_pe == 0) {
-        std::printf("[ gasket   ] after shmem_finalize: MPI still usable, shmem_query_initialized = %d\n",
-                    initialized);
+        std::printf("[ gasket   ] after shmem_finalize: MPI still usable, shmem_query_initialized = %d\n", initialized);
         std::fflush(stdout);
     }
     MPI_Finalize();

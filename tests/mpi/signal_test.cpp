@@ -23,7 +23,7 @@ using namespace gasket_test;
 
 constexpr std::size_t kPayload = std::size_t(1) << 20;  // bytes per transfer
 
-std::uint64_t g_sig;                 // a signal in the data segment
+std::uint64_t g_sig;                // a signal in the data segment
 unsigned char g_payload[kPayload];  // a payload in the data segment
 
 // One put-with-signal entry point, element-count based; `elem` is the
@@ -38,59 +38,57 @@ struct PsOps {
 
 // ---- rows: Table 5, the sized forms, putmem -------------------------------------
 
-#define GASKET_TEST_PS_ROW(TYPE, NAME)                                                                      \
-    struct Ps_##NAME {                                                                                      \
-        static constexpr const char* kName = #NAME;                                                         \
-        static PsOps plain() {                                                                              \
-            return {"shmem_" #NAME "_put_signal[_nbi]", sizeof(TYPE),                                       \
+#define GASKET_TEST_PS_ROW(TYPE, NAME)                                                                               \
+    struct Ps_##NAME {                                                                                               \
+        static constexpr const char* kName = #NAME;                                                                  \
+        static PsOps plain() {                                                                                       \
+            return {"shmem_" #NAME "_put_signal[_nbi]", sizeof(TYPE),                                                \
                     [](void* d, const void* s, std::size_t n, std::uint64_t* sig, std::uint64_t v, int op, int pe) { \
-                        shmem_##NAME##_put_signal(static_cast<TYPE*>(d), static_cast<const TYPE*>(s), n, sig, v, op, pe); \
-                    },                                                                                      \
+                        shmem_##NAME##_put_signal(static_cast<TYPE*>(d), static_cast<const TYPE*>(s), n, sig, v, op, \
+                                                  pe);                                                               \
+                    },                                                                                               \
                     [](void* d, const void* s, std::size_t n, std::uint64_t* sig, std::uint64_t v, int op, int pe) { \
                         shmem_##NAME##_put_signal_nbi(static_cast<TYPE*>(d), static_cast<const TYPE*>(s), n, sig, v, \
-                                                      op, pe);                                              \
-                    }};                                                                                     \
-        }                                                                                                   \
-        static PsOps ctx() {                                                                                \
-            return {"shmem_ctx_" #NAME "_put_signal[_nbi] (SHMEM_CTX_DEFAULT)", sizeof(TYPE),               \
+                                                      op, pe);                                                       \
+                    }};                                                                                              \
+        }                                                                                                            \
+        static PsOps ctx() {                                                                                         \
+            return {"shmem_ctx_" #NAME "_put_signal[_nbi] (SHMEM_CTX_DEFAULT)", sizeof(TYPE),                        \
                     [](void* d, const void* s, std::size_t n, std::uint64_t* sig, std::uint64_t v, int op, int pe) { \
-                        shmem_ctx_##NAME##_put_signal(SHMEM_CTX_DEFAULT, static_cast<TYPE*>(d),             \
-                                                      static_cast<const TYPE*>(s), n, sig, v, op, pe);      \
-                    },                                                                                      \
+                        shmem_ctx_##NAME##_put_signal(SHMEM_CTX_DEFAULT, static_cast<TYPE*>(d),                      \
+                                                      static_cast<const TYPE*>(s), n, sig, v, op, pe);               \
+                    },                                                                                               \
                     [](void* d, const void* s, std::size_t n, std::uint64_t* sig, std::uint64_t v, int op, int pe) { \
-                        shmem_ctx_##NAME##_put_signal_nbi(SHMEM_CTX_DEFAULT, static_cast<TYPE*>(d),         \
-                                                          static_cast<const TYPE*>(s), n, sig, v, op, pe);  \
-                    }};                                                                                     \
-        }                                                                                                   \
+                        shmem_ctx_##NAME##_put_signal_nbi(SHMEM_CTX_DEFAULT, static_cast<TYPE*>(d),                  \
+                                                          static_cast<const TYPE*>(s), n, sig, v, op, pe);           \
+                    }};                                                                                              \
+        }                                                                                                            \
     };
 GASKET_STD_RMA_TYPES(GASKET_TEST_PS_ROW)
 #undef GASKET_TEST_PS_ROW
 
-#define GASKET_TEST_PS_SIZED_ROW(BITS, BYTES)                                                               \
-    struct Ps_##BITS {                                                                                      \
-        static constexpr const char* kName = "bits" #BITS;                                                  \
-        static PsOps plain() {                                                                              \
-            return {"shmem_put" #BITS "_signal[_nbi]", BYTES, shmem_put##BITS##_signal,                     \
-                    shmem_put##BITS##_signal_nbi};                                                          \
-        }                                                                                                   \
-        static PsOps ctx() {                                                                                \
-            return {"shmem_ctx_put" #BITS "_signal[_nbi] (SHMEM_CTX_DEFAULT)", BYTES,                       \
-                    [](void* d, const void* s, std::size_t n, std::uint64_t* sig, std::uint64_t v, int op, int pe) { \
-                        shmem_ctx_put##BITS##_signal(SHMEM_CTX_DEFAULT, d, s, n, sig, v, op, pe);           \
-                    },                                                                                      \
-                    [](void* d, const void* s, std::size_t n, std::uint64_t* sig, std::uint64_t v, int op, int pe) { \
-                        shmem_ctx_put##BITS##_signal_nbi(SHMEM_CTX_DEFAULT, d, s, n, sig, v, op, pe);       \
-                    }};                                                                                     \
-        }                                                                                                   \
+#define GASKET_TEST_PS_SIZED_ROW(BITS, BYTES)                                                                          \
+    struct Ps_##BITS {                                                                                                 \
+        static constexpr const char* kName = "bits" #BITS;                                                             \
+        static PsOps plain() {                                                                                         \
+            return {"shmem_put" #BITS "_signal[_nbi]", BYTES, shmem_put##BITS##_signal, shmem_put##BITS##_signal_nbi}; \
+        }                                                                                                              \
+        static PsOps ctx() {                                                                                           \
+            return {"shmem_ctx_put" #BITS "_signal[_nbi] (SHMEM_CTX_DEFAULT)", BYTES,                                  \
+                    [](void* d, const void* s, std::size_t n, std::uint64_t* sig, std::uint64_t v, int op, int pe) {   \
+                        shmem_ctx_put##BITS##_signal(SHMEM_CTX_DEFAULT, d, s, n, sig, v, op, pe);                      \
+                    },                                                                                                 \
+                    [](void* d, const void* s, std::size_t n, std::uint64_t* sig, std::uint64_t v, int op, int pe) {   \
+                        shmem_ctx_put##BITS##_signal_nbi(SHMEM_CTX_DEFAULT, d, s, n, sig, v, op, pe);                  \
+                    }};                                                                                                \
+        }                                                                                                              \
     };
 GASKET_RMA_SIZES(GASKET_TEST_PS_SIZED_ROW)
 #undef GASKET_TEST_PS_SIZED_ROW
 
 struct Ps_mem {
     static constexpr const char* kName = "mem";
-    static PsOps plain() {
-        return {"shmem_putmem_signal[_nbi]", 1, shmem_putmem_signal, shmem_putmem_signal_nbi};
-    }
+    static PsOps plain() { return {"shmem_putmem_signal[_nbi]", 1, shmem_putmem_signal, shmem_putmem_signal_nbi}; }
     static PsOps ctx() {
         return {"shmem_ctx_putmem_signal[_nbi] (SHMEM_CTX_DEFAULT)", 1,
                 [](void* d, const void* s, std::size_t n, std::uint64_t* sig, std::uint64_t v, int op, int pe) {
@@ -121,9 +119,8 @@ std::uint64_t bounded_signal_wait(std::uint64_t* sig, int cmp, std::uint64_t val
     const auto deadline = std::chrono::steady_clock::now() + kPollLimit;
     while (!shmem_uint64_test(sig, cmp, value))
         if (std::chrono::steady_clock::now() > deadline) {
-            ADD_FAILURE() << "the signal never satisfied the condition in " << kPollLimit.count()
-                          << " s; it holds " << shmem_signal_fetch(sig) << ", waiting for cmp " << cmp << " "
-                          << value;
+            ADD_FAILURE() << "the signal never satisfied the condition in " << kPollLimit.count() << " s; it holds "
+                          << shmem_signal_fetch(sig) << ", waiting for cmp " << cmp << " " << value;
             return shmem_signal_fetch(sig);
         }
     return shmem_signal_wait_until(sig, cmp, value);
@@ -187,8 +184,8 @@ void put_signal_all(unsigned char* dest) {
                 for (bool self : {false, true}) {
                     // Alternate the signal between the heap and the data segment.
                     std::uint64_t* sig = (round % 2) ? &g_sig : heap_sig;
-                    put_signal_round(ops, nbi, sig_op, dest, sig, self ? me() : right(), self ? me() : left(),
-                                     round, src);
+                    put_signal_round(ops, nbi, sig_op, dest, sig, self ? me() : right(), self ? me() : left(), round,
+                                     src);
                     ++round;
                 }
     shmem_free(heap_sig);
@@ -355,9 +352,9 @@ TEST(Signal, WaitUntilEveryComparison) {
     const Case cases[] = {
         {SHMEM_CMP_EQ, "EQ", 0, kHi + 5, 5, kHi + 5},
         {SHMEM_CMP_NE, "NE", kHi + 5, kHi + 5, kHi + 5, 5},
-        {SHMEM_CMP_GT, "GT", 5, kHi, kHi - 1, kTop + 1},       // kTop + 1 > kHi only unsigned
+        {SHMEM_CMP_GT, "GT", 5, kHi, kHi - 1, kTop + 1},  // kTop + 1 > kHi only unsigned
         {SHMEM_CMP_GE, "GE", 4, kHi + 5, 5, kHi + 5},
-        {SHMEM_CMP_LT, "LT", kTop + 9, kTop, kTop + 1, 7},     // 7 < kTop only unsigned
+        {SHMEM_CMP_LT, "LT", kTop + 9, kTop, kTop + 1, 7},  // 7 < kTop only unsigned
         {SHMEM_CMP_LE, "LE", kHi + 6, kHi + 5, kTop, kHi + 5},
     };
     constexpr std::size_t kCases = std::size(cases);

@@ -49,8 +49,7 @@ TEST(Teams, Predefined) {
         reachable += in_shared;
     }
     EXPECT_EQ(reachable, shared_n);
-    EXPECT_EQ(shmem_team_translate_pe(SHMEM_TEAM_SHARED, shmem_team_my_pe(SHMEM_TEAM_SHARED), SHMEM_TEAM_WORLD),
-              me());
+    EXPECT_EQ(shmem_team_translate_pe(SHMEM_TEAM_SHARED, shmem_team_my_pe(SHMEM_TEAM_SHARED), SHMEM_TEAM_WORLD), me());
     // Translation misses.
     EXPECT_EQ(shmem_team_translate_pe(SHMEM_TEAM_WORLD, npes(), SHMEM_TEAM_WORLD), -1);
     EXPECT_EQ(shmem_team_translate_pe(SHMEM_TEAM_WORLD, -1, SHMEM_TEAM_WORLD), -1);
@@ -97,9 +96,8 @@ TEST(Teams, SplitStridedInvalidTriplets) {
     struct Case {
         int start, stride, size;
     };
-    const Case bad[] = {{0, 1, 0},       {0, 1, -1},         {-1, 1, 1},      {n, 1, 1},
-                        {1, 1, n},       {0, 0, 2},          {0, -1, 2},      {n - 1, 1, 2},
-                        {0, n, 2},       {0, 1, n + 1}};
+    const Case bad[] = {{0, 1, 0}, {0, 1, -1}, {-1, 1, 1},    {n, 1, 1}, {1, 1, n},
+                        {0, 0, 2}, {0, -1, 2}, {n - 1, 1, 2}, {0, n, 2}, {0, 1, n + 1}};
     for (const Case& c : bad) {
         shmem_team_t t = SHMEM_TEAM_WORLD;
         EXPECT_NE(shmem_team_split_strided(SHMEM_TEAM_WORLD, c.start, c.stride, c.size, nullptr, 0, &t), 0)
@@ -240,11 +238,12 @@ TEST(Teams, TeamContextRmaAndAmo) {
     EXPECT_EQ(slot, from_world);
     for (int i = 0; i < 4; ++i) EXPECT_EQ(strided[2 * i], 10L * from_world + i);
     EXPECT_EQ(flag, 1u);
-    if (me() == n - 1) EXPECT_EQ(counter, static_cast<long>(n) * (n + 1) / 2);
-    else EXPECT_EQ(counter, 0);
+    if (me() == n - 1)
+        EXPECT_EQ(counter, static_cast<long>(n) * (n + 1) / 2);
+    else
+        EXPECT_EQ(counter, 0);
     // get/g/fetch through the team context read the same objects.
-    EXPECT_EQ(shmem_ctx_long_g(ctx, &slot, t_next),
-              shmem_team_translate_pe(reversed, t_me, SHMEM_TEAM_WORLD));
+    EXPECT_EQ(shmem_ctx_long_g(ctx, &slot, t_next), shmem_team_translate_pe(reversed, t_me, SHMEM_TEAM_WORLD));
     EXPECT_EQ(shmem_ctx_long_atomic_fetch(ctx, &counter, 0), static_cast<long>(n) * (n + 1) / 2);
     shmem_barrier_all();
     shmem_ctx_destroy(ctx);

@@ -69,8 +69,8 @@ struct Mismatch {
 ::testing::AssertionResult Clean(const Mismatch& m, const char* what, int t) {
     if (m.count == 0) return ::testing::AssertionSuccess();
     return ::testing::AssertionFailure() << "PE " << me() << " thread " << t << ": " << what << ": " << m.count
-                                         << " of " << kRegion << " bytes differ, first at byte " << m.first
-                                         << " (got " << m.got << ", want " << m.want << ")";
+                                         << " of " << kRegion << " bytes differ, first at byte " << m.first << " (got "
+                                         << m.got << ", want " << m.want << ")";
 }
 
 // Runs body(t) on kThreads threads and joins them.
@@ -172,7 +172,8 @@ public:
         return plain() ? shmem_long_atomic_fetch_add(d, v, pe) : shmem_ctx_long_atomic_fetch_add(ctx_, d, v, pe);
     }
     void fetch_inc_nbi(long* fetch, long* d, int pe) const {
-        plain() ? shmem_long_atomic_fetch_inc_nbi(fetch, d, pe) : shmem_ctx_long_atomic_fetch_inc_nbi(ctx_, fetch, d, pe);
+        plain() ? shmem_long_atomic_fetch_inc_nbi(fetch, d, pe)
+                : shmem_ctx_long_atomic_fetch_inc_nbi(ctx_, fetch, d, pe);
     }
     void quiet() const { plain() ? shmem_quiet() : shmem_ctx_quiet(ctx_); }
 
@@ -183,10 +184,10 @@ private:
 
 // What one thread of puts_gets_amos saw.
 struct ThreadRecord {
-    int create_rc = 0;     // shmem_ctx_create's result (private contexts)
-    bool usable = false;   // the thread had a context to work on
-    Mismatch read_back;    // its region on the right neighbour, after its quiet
-    Mismatch left_source;  // the left neighbour's source region
+    int create_rc = 0;              // shmem_ctx_create's result (private contexts)
+    bool usable = false;            // the thread had a context to work on
+    Mismatch read_back;             // its region on the right neighbour, after its quiet
+    Mismatch left_source;           // the left neighbour's source region
     std::vector<long> fetched;      // fetch_add results on PE 0's counter, in order
     std::vector<long> fetched_nbi;  // fetch_inc_nbi results on the left neighbour's counter
     int adds = 0;
@@ -203,8 +204,10 @@ void puts_gets_amos(const ThreadOps& ops, int t, ThreadRecord& r, unsigned char*
     for (int step = 0; offset < kRegion || step < kAmoIters; ++step) {
         if (offset < kRegion) {
             const std::size_t n = std::min(kChunks[step % std::size(kChunks)], kRegion - offset);
-            if (step % 3 == 0) ops.putmem_nbi(remote + offset, mine.data() + offset, n, right());
-            else ops.putmem(remote + offset, mine.data() + offset, n, right());
+            if (step % 3 == 0)
+                ops.putmem_nbi(remote + offset, mine.data() + offset, n, right());
+            else
+                ops.putmem(remote + offset, mine.data() + offset, n, right());
             offset += n;
             ops.add(&counters[0], 1, right());
             ++r.adds;
@@ -270,8 +273,8 @@ void every_thread_puts_gets_amos(bool private_contexts) {
         // One thread's fetch_adds are ordered: each returns more than the last.
         for (std::size_t k = 1; k < r.fetched.size(); ++k)
             if (r.fetched[k] <= r.fetched[k - 1]) {
-                ADD_FAILURE() << "PE " << me() << " thread " << t << ": fetch_add " << k << " returned "
-                              << r.fetched[k] << " after " << r.fetched[k - 1];
+                ADD_FAILURE() << "PE " << me() << " thread " << t << ": fetch_add " << k << " returned " << r.fetched[k]
+                              << " after " << r.fetched[k - 1];
                 break;
             }
         fetch_inc_total += long(r.fetched_nbi.size());
@@ -313,8 +316,8 @@ void every_thread_puts_gets_amos(bool private_contexts) {
     std::sort(all.begin(), all.end());
     for (long k = 0; k < long(all.size()); ++k)
         if (all[k] != k) {
-            ADD_FAILURE() << "PE " << me() << ": the sorted fetch_add results of all PEs have " << all[k] << " at "
-                          << k << " (an AMO lost or applied twice)";
+            ADD_FAILURE() << "PE " << me() << ": the sorted fetch_add results of all PEs have " << all[k] << " at " << k
+                          << " (an AMO lost or applied twice)";
             break;
         }
     shmem_free(counters);
@@ -347,11 +350,13 @@ TEST(Threads, BlockedThreadDoesNotStopOthers) {
         const std::vector<unsigned char> mine = region_pattern(me(), t);
         for (std::size_t off = 0, k = 0; off < kRegion; ++k) {
             const std::size_t n = std::min(kChunks[(k + t) % std::size(kChunks)], kRegion - off);
-            if (k % 2) shmem_putmem_nbi(dst + t * kRegion + off, mine.data() + off, n, right());
-            else shmem_putmem(dst + t * kRegion + off, mine.data() + off, n, right());
+            if (k % 2)
+                shmem_putmem_nbi(dst + t * kRegion + off, mine.data() + off, n, right());
+            else
+                shmem_putmem(dst + t * kRegion + off, mine.data() + off, n, right());
             off += n;
         }
-        shmem_quiet();  // this thread's puts are complete...
+        shmem_quiet();                            // this thread's puts are complete...
         shmem_long_atomic_add(flag, 1, right());  // ...before its part of the flag
     });
     for (int u = 1; u < kThreads; ++u)

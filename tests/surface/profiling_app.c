@@ -15,23 +15,23 @@
 
 static int g_me;
 static long g_checks;
-#define CHECK(cond)                                                                     \
-    do {                                                                                \
-        ++g_checks;                                                                     \
-        if (!(cond)) {                                                                  \
+#define CHECK(cond)                                                                               \
+    do {                                                                                          \
+        ++g_checks;                                                                               \
+        if (!(cond)) {                                                                            \
             fprintf(stderr, "PE %d: %s:%d: check failed: %s\n", g_me, __FILE__, __LINE__, #cond); \
-            fflush(stderr);                                                             \
-            shmem_global_exit(1);                                                       \
-        }                                                                               \
+            fflush(stderr);                                                                       \
+            shmem_global_exit(1);                                                                 \
+        }                                                                                         \
     } while (0)
 
-#define VAL(pe, i) ((long)(pe) * 1000 + (i))
+#define VAL(pe, i) ((long)(pe)*1000 + (i))
 
 int main(void) {
     shmem_init();
     g_me = shmem_my_pe();
     const int n = shmem_n_pes(), right = (g_me + 1) % n, left = (g_me + n - 1) % n;
-    long *dst = (long *)shmem_malloc(32 * sizeof(long));
+    long* dst = (long*)shmem_malloc(32 * sizeof(long));
     long src[32];
     for (int i = 0; i < 32; i++) {
         src[i] = VAL(g_me, i);
@@ -41,11 +41,11 @@ int main(void) {
     pshmem_barrier_all(); /* not counted */
     const struct prof_counts before = prof_counts();
 
-    shmem_long_put(dst, src, 8, right);         /* counted */
-    shmem_long_put(dst + 8, src + 8, 8, right); /* counted */
-    shmem_put(dst + 16, src + 16, 8, right);    /* C11 generic -> shmem_long_put: counted */
+    shmem_long_put(dst, src, 8, right);            /* counted */
+    shmem_long_put(dst + 8, src + 8, 8, right);    /* counted */
+    shmem_put(dst + 16, src + 16, 8, right);       /* C11 generic -> shmem_long_put: counted */
     pshmem_long_put(dst + 24, src + 24, 8, right); /* straight to Gasket: not counted */
-    shmem_barrier_all();                        /* counted */
+    shmem_barrier_all();                           /* counted */
     struct prof_counts after = prof_counts();
     CHECK(after.puts - before.puts == 3);
     CHECK(after.barriers - before.barriers == 1);

@@ -13,7 +13,7 @@
 static long g_puts, g_barriers, g_pcontrols;
 static int g_level = 1; /* §10.1: enabled at the default level after init */
 
-void shmem_long_put(long *dest, const long *source, size_t nelems, int pe) {
+void shmem_long_put(long* dest, const long* source, size_t nelems, int pe) {
     ++g_puts;
     pshmem_long_put(dest, source, nelems, pe);
 }

@@ -13,9 +13,13 @@ struct Fixture : ::testing::Test {
     std::vector<char> heap_mem = std::vector<char>(4096), peer_heap = std::vector<char>(4096);
     std::vector<char> data_mem = std::vector<char>(256);
     // Routes: {base on that PE, size, window displacement, direct copy here}.
-    Segment heap{"symmetric heap", heap_mem.data(), heap_mem.size(),
+    Segment heap{"symmetric heap",
+                 heap_mem.data(),
+                 heap_mem.size(),
                  {{0, 4096, 0, heap_mem.data()}, {0, 4096, 512, peer_heap.data()}, {0, 4096, 1024, nullptr}}};
-    Segment data{"global data", data_mem.data(), data_mem.size(),
+    Segment data{"global data",
+                 data_mem.data(),
+                 data_mem.size(),
                  {{0, 256, 0, data_mem.data()}, {0, 256, 0, nullptr}, {0, 256, 0, nullptr}}};
     Translation go(const void* addr, std::size_t bytes, int pe) { return translate(heap, data, 3, addr, bytes, pe); }
 };

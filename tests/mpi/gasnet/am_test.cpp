@@ -39,10 +39,10 @@ namespace {
 using namespace gasnet_test;
 
 constexpr std::uint64_t kMiB = std::uint64_t(1) << 20;
-constexpr std::uint64_t kRequestArea = 0;          // Long requests land in [0, 8 MiB)
-constexpr std::uint64_t kReplyArea = 8 * kMiB;     // Long replies land in [8 MiB, 16 MiB)
+constexpr std::uint64_t kRequestArea = 0;       // Long requests land in [0, 8 MiB)
+constexpr std::uint64_t kReplyArea = 8 * kMiB;  // Long replies land in [8 MiB, 16 MiB)
 constexpr std::uint64_t kAreaBytes = 8 * kMiB;
-constexpr std::int32_t kPlanMagic = 0x504c414e;    // "PLAN"
+constexpr std::int32_t kPlanMagic = 0x504c414e;  // "PLAN"
 constexpr unsigned char kFill = 0xEE;
 constexpr int kMaxNodes = 256;
 constexpr double kWaitSeconds = 20.0;
@@ -94,12 +94,11 @@ std::string check_landing(gasnet_node_t self, std::uint64_t offset, std::uint64_
     const std::uint64_t size = seg(self).size;
     if (nbytes != n) return "nbytes " + std::to_string(nbytes) + ", want " + std::to_string(n);
     if (n && buf != base + offset)
-        return "buf is segment offset " + std::to_string(static_cast<const unsigned char*>(buf) - base) +
-               ", want " + std::to_string(offset);
+        return "buf is segment offset " + std::to_string(static_cast<const unsigned char*>(buf) - base) + ", want " +
+               std::to_string(offset);
     std::string why;
     if (!matches_pattern(base + offset, n, pstart, &why)) return "payload in the segment: " + why;
-    if (offset > 0 && base[offset - 1] != guard_before(pstart, n))
-        return "the byte before the payload was overwritten";
+    if (offset > 0 && base[offset - 1] != guard_before(pstart, n)) return "the byte before the payload was overwritten";
     if (offset + n < size && base[offset + n] != guard_after(pstart, n))
         return "the byte after the payload was overwritten";
     return "";
@@ -242,7 +241,9 @@ void on_reply(gasnet_token_t token, Cat hcat, void* buf, std::size_t nbytes, con
 }
 
 struct ReqShort {
-    static void on_short(gasnet_token_t t, const std::int32_t* a, int m) { on_request(t, Cat::Short, nullptr, 0, a, m); }
+    static void on_short(gasnet_token_t t, const std::int32_t* a, int m) {
+        on_request(t, Cat::Short, nullptr, 0, a, m);
+    }
 };
 struct ReqMedium {
     static void on_payload(gasnet_token_t t, void* b, std::size_t n, const std::int32_t* a, int m) {
@@ -432,8 +433,7 @@ TEST_F(AmRoundTrip, MediumSizes) {
 // replies at odd offsets of the requester's segment.
 TEST_F(AmRoundTrip, LongLargeUnaligned) {
     const int n = int(nodes());
-    const std::uint64_t sizes[] = {1,         2,         3967,          3969,          65535,
-                                   65536 + 7, kMiB + 1, 3 * kMiB + 333, 6 * kMiB + 5};
+    const std::uint64_t sizes[] = {1, 2, 3967, 3969, 65535, 65536 + 7, kMiB + 1, 3 * kMiB + 333, 6 * kMiB + 5};
     const int num = int(sizeof sizes / sizeof sizes[0]);
     const int ms[] = {0, 16, 3};
     for (int round = 0; round < n; ++round) {
@@ -527,12 +527,12 @@ void burst_request(gasnet_token_t token, void* buf, std::size_t nbytes, gasnet_h
         return;
     }
     if (seq < 0 || seq >= kBurst || check != burst_check(src, me(), seq)) {
-        handler_failure("burst request from node " + std::to_string(src) + ": seq " + std::to_string(seq) +
-                        ", check " + std::to_string(check) + " do not match (wrong source or arguments)");
+        handler_failure("burst request from node " + std::to_string(src) + ": seq " + std::to_string(seq) + ", check " +
+                        std::to_string(check) + " do not match (wrong source or arguments)");
     } else {
         std::string why = check_medium(buf, nbytes, burst_size(seq), burst_pstart(src, seq));
-        if (!why.empty()) handler_failure("burst request " + std::to_string(seq) + " from node " +
-                                          std::to_string(src) + ": " + why);
+        if (!why.empty())
+            handler_failure("burst request " + std::to_string(seq) + " from node " + std::to_string(src) + ": " + why);
     }
     const int rc = gasnet_AMReplyShort2(token, h_burst_rep, seq, ~check);
     if (rc != GASNET_OK) handler_failure("burst request: gasnet_AMReplyShort2 returned " + std::to_string(rc));
@@ -544,13 +544,12 @@ void burst_reply(gasnet_token_t token, gasnet_handlerarg_t seq, gasnet_handlerar
         return;
     }
     if (seq < 0 || seq >= kBurst || check != ~burst_check(me(), src, seq)) {
-        handler_failure("burst reply from node " + std::to_string(src) + ": seq " + std::to_string(seq) +
-                        " check " + std::to_string(check) + " do not match");
+        handler_failure("burst reply from node " + std::to_string(src) + ": seq " + std::to_string(seq) + " check " +
+                        std::to_string(check) + " do not match");
         return;
     }
     if ((*g_burst_seen)[std::size_t(src) * kBurst + std::size_t(seq)].fetch_add(1) != 0)
-        handler_failure("burst reply " + std::to_string(seq) + " from node " + std::to_string(src) +
-                        " arrived twice");
+        handler_failure("burst reply " + std::to_string(seq) + " from node " + std::to_string(src) + " arrived twice");
     g_burst_replies.fetch_add(1, std::memory_order_release);
 }
 const HandlerRegistrar reg_burst_req("am_test::burst_request", as_handler(&burst_request), &h_burst_req);
@@ -567,9 +566,9 @@ TEST_F(AmRoundTrip, ManyInFlightFromAllNodes) {
     for (int seq = 0; seq < kBurst; ++seq)
         for (int k = 0; k < n; ++k) {
             const gasnet_node_t dest = gasnet_node_t((int(me()) + k) % n);
-            const int rc = gasnet_AMRequestMedium2(dest, h_burst_req,
-                                                   const_cast<unsigned char*>(pattern(burst_pstart(me(), seq))),
-                                                   burst_size(seq), seq, burst_check(me(), dest, seq));
+            const int rc =
+                gasnet_AMRequestMedium2(dest, h_burst_req, const_cast<unsigned char*>(pattern(burst_pstart(me(), seq))),
+                                        burst_size(seq), seq, burst_check(me(), dest, seq));
             bad_rc += rc != GASNET_OK;
         }
     EXPECT_EQ(bad_rc, 0) << "node " << me() << ": requests that did not return GASNET_OK";

@@ -228,8 +228,7 @@ TEST_F(Barrier, SplitPhaseOverlapsPuts) {
         // nbi puts to prev (slot 1 there), several pieces, and a memset_nb to next.
         for (std::size_t off = 0; off < kNbiBytes; off += 65536) {
             const std::size_t len = std::min<std::size_t>(65536, kNbiBytes - off);
-            gasnet_put_nbi_bulk(prev, seg_addr(prev) + kOverlapBase + kOverlapSlot + off, s + kBlockBytes + off,
-                                len);
+            gasnet_put_nbi_bulk(prev, seg_addr(prev) + kOverlapBase + kOverlapSlot + off, s + kBlockBytes + off, len);
         }
         const gasnet_handle_t hm =
             gasnet_memset_nb(next, seg_addr(next) + kOverlapBase + 2 + kBlockBytes, 0xA0 + iter, kMemsetBytes);
@@ -294,8 +293,7 @@ TEST_F(Barrier, EveryWaitMode) {
             // Node i % n arrives late.
             if (self == gasnet_node_t(i) % n) {
                 const double until = now_s() + 0.002;
-                while (now_s() < until) {
-                }
+                while (now_s() < until) {}
             }
             EXPECT_RC(barrier_with(i + 10 * mode, kNamed), GASNET_OK) << "wait mode " << mode << ", barrier " << i;
         }

@@ -25,9 +25,7 @@ namespace {
 
 std::string g_case;
 
-double now_s() {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
+double now_s() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
 
 void say(const std::string& what) {
     std::printf("gasnet_error_cases: %s: %s\n", g_case.c_str(), what.c_str());
@@ -122,15 +120,31 @@ int usage() {
 // polling.  The segment of each node is 16 pages (main's gasnet_attach).
 // Returns false if `c` is not one of these cases.
 bool extended_case(const std::string& c) {
-    static const char* const kCases[] = {
-        "put_out_of_segment", "get_out_of_segment", "put_self_out_of_segment", "put_nbi_bulk_out_of_segment",
-        "get_nb_bulk_out_of_segment", "memset_nbi_out_of_segment", "get_val_out_of_segment",
-        "put_node_out_of_range", "get_nb_node_out_of_range", "memset_node_out_of_range", "put_val_nbytes_0",
-        "put_nb_val_nbytes_9", "put_nbi_val_nbytes_9", "get_val_nbytes_9", "get_nb_val_nbytes_0",
-        "accessregion_nested", "accessregion_end_without_begin", "nbi_sync_in_accessregion",
-        "nbi_try_in_accessregion", "barrier_notify_twice", "barrier_wait_without_notify",
-        "barrier_try_without_notify", "barrier_wait_twice", "barrier_wait_after_try",
-        "put_node_out_of_range_nbytes_0"};
+    static const char* const kCases[] = {"put_out_of_segment",
+                                         "get_out_of_segment",
+                                         "put_self_out_of_segment",
+                                         "put_nbi_bulk_out_of_segment",
+                                         "get_nb_bulk_out_of_segment",
+                                         "memset_nbi_out_of_segment",
+                                         "get_val_out_of_segment",
+                                         "put_node_out_of_range",
+                                         "get_nb_node_out_of_range",
+                                         "memset_node_out_of_range",
+                                         "put_val_nbytes_0",
+                                         "put_nb_val_nbytes_9",
+                                         "put_nbi_val_nbytes_9",
+                                         "get_val_nbytes_9",
+                                         "get_nb_val_nbytes_0",
+                                         "accessregion_nested",
+                                         "accessregion_end_without_begin",
+                                         "nbi_sync_in_accessregion",
+                                         "nbi_try_in_accessregion",
+                                         "barrier_notify_twice",
+                                         "barrier_wait_without_notify",
+                                         "barrier_try_without_notify",
+                                         "barrier_wait_twice",
+                                         "barrier_wait_after_try",
+                                         "put_node_out_of_range_nbytes_0"};
     bool known = false;
     for (const char* k : kCases) known = known || c == k;
     if (!known) return false;
@@ -163,8 +177,7 @@ bool extended_case(const std::string& c) {
         // gasnet_barrier_wait after it has no notify (§3.5.0.2).
         gasnet_barrier_notify(2, 0);
         int rc;
-        while ((rc = gasnet_barrier_try(2, 0)) == GASNET_ERR_NOT_READY) {
-        }
+        while ((rc = gasnet_barrier_try(2, 0)) == GASNET_ERR_NOT_READY) {}
         if (rc != GASNET_OK) not_stopped("gasnet_barrier_try did not return GASNET_OK");
         if (me == 0) {
             reached();

@@ -172,7 +172,8 @@ TEST_F(ErrorReturns, BadRepliesInRequestHandlers) {
         for (auto& a : g_bad_handled)
             if (a.load(std::memory_order_acquire) < int(nodes())) return false;
         return true;
-    })) << "node " << me() << ": not every request reached its handler";
+    })) << "node "
+        << me() << ": not every request reached its handler";
     for (int kind = 0; kind < kKinds; ++kind) {
         EXPECT_EQ(g_bad_handled[kind].load(), int(nodes())) << kBadReplyNames[kind];
         EXPECT_EQ(g_bad_arg[kind].load(), int(nodes())) << kBadReplyNames[kind] << ": GASNET_ERR_BAD_ARG returned";

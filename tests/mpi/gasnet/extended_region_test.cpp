@@ -123,21 +123,20 @@ TEST_F(ExtendedRegion, SeveralRegionsSyncedTogether) {
         between_gets[k].guard_fill(kBytes);
         gasnet_begin_nbi_accessregion();
         for (int part = 0; part < 3; ++part)  // one region, three gets
-            gasnet_get_nbi_bulk(region_gets[k].p + part * 1000, d, seg_addr(d) + kGetBase + 3 * k + part * 1000,
-                                1000);
+            gasnet_get_nbi_bulk(region_gets[k].p + part * 1000, d, seg_addr(d) + kGetBase + 3 * k + part * 1000, 1000);
         hs.push_back(gasnet_end_nbi_accessregion());
         hs.push_back(GASNET_INVALID_HANDLE);
         gasnet_get_nbi_bulk(between_gets[k].p, next, seg_addr(next) + kGetBase + 100000 + 5 * k, kBytes);
         gasnet_wait_syncnbi_gets();  // only the implicit one
-        expect_region("get_nbi_bulk between regions " + std::to_string(k), between_gets[k].p, kBytes, kGuard,
-                      false, get_pstart(next) + 100000 + 5 * k, 0);
+        expect_region("get_nbi_bulk between regions " + std::to_string(k), between_gets[k].p, kBytes, kGuard, false,
+                      get_pstart(next) + 100000 + 5 * k, 0);
     }
     gasnet_wait_syncnb_all(hs.data(), hs.size());
     expect_all_invalid(hs, "gasnet_wait_syncnb_all on access region handles");
     for (int k = 0; k < kRegions; ++k) {
         const gasnet_node_t d = (self + gasnet_node_t(k)) % n;
-        expect_region("access region " + std::to_string(k) + " (from node " + std::to_string(d) + ")",
-                      region_gets[k].p, kBytes, kGuard, false, get_pstart(d) + 3 * k, 0);
+        expect_region("access region " + std::to_string(k) + " (from node " + std::to_string(d) + ")", region_gets[k].p,
+                      kBytes, kGuard, false, get_pstart(d) + 3 * k, 0);
     }
 }
 

@@ -93,8 +93,7 @@ TEST_F(ExtendedSync, ImmediateOperationsReturnInvalidHandle) {
 
     barrier();
     for (gasnet_node_t w = 0; w < n; ++w)
-        expect_region("memset_nb from node " + std::to_string(w), my_slot(w) + 20000 + 1, 3000, kGuard, true, 0,
-                      0x42);
+        expect_region("memset_nb from node " + std::to_string(w), my_slot(w) + 20000 + 1, 3000, kGuard, true, 0, 0x42);
 }
 
 // Lists with GASNET_INVALID_HANDLE entries between handles of every kind
@@ -148,8 +147,7 @@ TEST_F(ExtendedSync, ListsWithInvalidEntries) {
             std::memcpy(puts[r].p, pattern(list_pstart(self, d, m)), kListPutBytes);
             add(gasnet_get_nb_bulk(gets[r].p, d, seg_addr(d) + kGetBase + 1 + r, kMiB));
             add(gasnet_put_nb_bulk(d, slot(d, self) + list_put_off(m), puts[r].p, kListPutBytes));
-            add(gasnet_memset_nb(d, slot(d, self) + list_memset_off(m), list_memset_val(self, d, m),
-                                 kListMemsetBytes));
+            add(gasnet_memset_nb(d, slot(d, self) + list_memset_off(m), list_memset_val(self, d, m), kListMemsetBytes));
             add(gasnet_get_nb(smallgets[r].p, d, seg_addr(d) + kGetBase + 64 * (r + 1), 64));
             gasnet_begin_nbi_accessregion();
             gasnet_get_nbi_bulk(regiongets[r].p, d, seg_addr(d) + kGetBase + 7 * (r + 1), 4096);
@@ -167,8 +165,7 @@ TEST_F(ExtendedSync, ListsWithInvalidEntries) {
         switch (mode) {
             case ListMode::TryAll: {
                 int rc;
-                while ((rc = gasnet_try_syncnb_all(hs.data(), hs.size())) == GASNET_ERR_NOT_READY &&
-                       now_s() < deadline)
+                while ((rc = gasnet_try_syncnb_all(hs.data(), hs.size())) == GASNET_ERR_NOT_READY && now_s() < deadline)
                     EXPECT_TRUE(invalid_stay_invalid()) << what << " changed a GASNET_INVALID_HANDLE entry";
                 EXPECT_EQ(rc, GASNET_OK) << what << " never returned GASNET_OK";
                 break;

@@ -104,8 +104,7 @@ TEST_F(ExtendedThreads, NbiPerThreadAndHandlesAcrossThreads) {
     small.guard_fill(4096);
     const gasnet_handle_t h = gasnet_get_nb_bulk(small.p, next, seg_addr(next) + kGetBase + 9, 4096);
     std::thread([h] { gasnet_wait_syncnb(h); }).join();
-    expect_region("get_nb_bulk synchronized by another thread", small.p, 4096, kGuard, false,
-                  get_pstart(next) + 9, 0);
+    expect_region("get_nb_bulk synchronized by another thread", small.p, 4096, kGuard, false, get_pstart(next) + 9, 0);
 
     barrier();
     const gasnet_node_t prev = (self + n - 1) % n;

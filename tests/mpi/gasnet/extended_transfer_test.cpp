@@ -260,9 +260,9 @@ TEST_P(GetTest, EveryNodeEverySize) {
         for (gasnet_node_t r = 0; r < n; ++r) {
             const gasnet_node_t d = (self + r) % n;
             const std::size_t off = get_src_off(op, si, r);
-            expect_region(what + " from node " + std::to_string(d) + " at segment offset " +
-                              std::to_string(kGetBase + off),
-                          bufs[r].p, nb, kGuard, false, get_pstart(d) + off, 0);
+            expect_region(
+                what + " from node " + std::to_string(d) + " at segment offset " + std::to_string(kGetBase + off),
+                bufs[r].p, nb, kGuard, false, get_pstart(d) + off, 0);
         }
     }
 }

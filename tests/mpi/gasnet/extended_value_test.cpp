@@ -26,9 +26,21 @@ static_assert(std::endian::native == std::endian::little, "the expectations for 
 // The low-order nbytes of v in native byte order, as an nbytes integer would be stored.
 void store_low(unsigned char* out, std::uint64_t v, std::size_t nbytes) {
     switch (nbytes) {
-        case 1: { std::uint8_t x = std::uint8_t(v); std::memcpy(out, &x, 1); break; }
-        case 2: { std::uint16_t x = std::uint16_t(v); std::memcpy(out, &x, 2); break; }
-        case 4: { std::uint32_t x = std::uint32_t(v); std::memcpy(out, &x, 4); break; }
+        case 1: {
+            std::uint8_t x = std::uint8_t(v);
+            std::memcpy(out, &x, 1);
+            break;
+        }
+        case 2: {
+            std::uint16_t x = std::uint16_t(v);
+            std::memcpy(out, &x, 2);
+            break;
+        }
+        case 4: {
+            std::uint32_t x = std::uint32_t(v);
+            std::memcpy(out, &x, 4);
+            break;
+        }
         case 8: std::memcpy(out, &v, 8); break;
         default: std::memcpy(out, &v, nbytes); break;  // little-endian: the low-order bytes first
     }
@@ -36,11 +48,31 @@ void store_low(unsigned char* out, std::uint64_t v, std::size_t nbytes) {
 // The nbytes integer at p, zero-extended.
 std::uint64_t load_zext(const unsigned char* p, std::size_t nbytes) {
     switch (nbytes) {
-        case 1: { std::uint8_t x; std::memcpy(&x, p, 1); return x; }
-        case 2: { std::uint16_t x; std::memcpy(&x, p, 2); return x; }
-        case 4: { std::uint32_t x; std::memcpy(&x, p, 4); return x; }
-        case 8: { std::uint64_t x; std::memcpy(&x, p, 8); return x; }
-        default: { std::uint64_t x = 0; std::memcpy(&x, p, nbytes); return x; }
+        case 1: {
+            std::uint8_t x;
+            std::memcpy(&x, p, 1);
+            return x;
+        }
+        case 2: {
+            std::uint16_t x;
+            std::memcpy(&x, p, 2);
+            return x;
+        }
+        case 4: {
+            std::uint32_t x;
+            std::memcpy(&x, p, 4);
+            return x;
+        }
+        case 8: {
+            std::uint64_t x;
+            std::memcpy(&x, p, 8);
+            return x;
+        }
+        default: {
+            std::uint64_t x = 0;
+            std::memcpy(&x, p, nbytes);
+            return x;
+        }
     }
 }
 std::uint64_t put_value(gasnet_node_t w, gasnet_node_t d, int k) {
@@ -111,8 +143,8 @@ TEST_F(ExtendedValue, GetValZeroExtendsEveryWidthEveryNode) {
     }
     for (const auto& w : wants) {
         const std::uint64_t got = gasnet_get_val(w.d, seg_addr(w.d) + kValBase + w.off, w.nb);
-        EXPECT_EQ(got, w.value) << "gasnet_get_val of " << w.nb << " bytes from node " << w.d << " at offset "
-                                << w.off << " (want zero-extended)";
+        EXPECT_EQ(got, w.value) << "gasnet_get_val of " << w.nb << " bytes from node " << w.d << " at offset " << w.off
+                                << " (want zero-extended)";
     }
     // All non-blocking value gets in flight, then synchronized in reverse order.
     std::vector<gasnet_valget_handle_t> vh;

@@ -29,9 +29,9 @@ namespace {
 
 using namespace gasnet_test;
 
-constexpr int kFlood = 100000;               // requests per sending node
-constexpr long kMaxGrowthKiB = 64 * 1024;    // VmHWM growth allowed during a flood
-constexpr double kFloodSeconds = 120.0;      // wait limit (a hang shows as a failure)
+constexpr int kFlood = 100000;             // requests per sending node
+constexpr long kMaxGrowthKiB = 64 * 1024;  // VmHWM growth allowed during a flood
+constexpr double kFloodSeconds = 120.0;    // wait limit (a hang shows as a failure)
 
 std::int32_t flood_check(gasnet_node_t src, int seq) {
     return arg_value(std::uint32_t(src) * 2654435761u + 17u, seq & 15) ^ (seq * 31);
@@ -58,8 +58,7 @@ void report_bad(FloodState& st, const std::string& what) {
     if (st.bad.fetch_add(1) < 5) handler_failure(what);
 }
 
-void flood_common(gasnet_token_t token, const void* buf, std::size_t nbytes, bool medium, int seq,
-                  std::int32_t check) {
+void flood_common(gasnet_token_t token, const void* buf, std::size_t nbytes, bool medium, int seq, std::int32_t check) {
     FloodState* st = g_state.load(std::memory_order_acquire);
     gasnet_node_t src = ~gasnet_node_t(0);
     if (gasnet_AMGetMsgSource(token, &src) != GASNET_OK || src >= nodes()) {
@@ -67,8 +66,8 @@ void flood_common(gasnet_token_t token, const void* buf, std::size_t nbytes, boo
         return;
     }
     if (seq < 0 || seq >= kFlood || check != flood_check(src, seq) || medium != is_medium(seq)) {
-        report_bad(*st, "flood message from node " + std::to_string(src) + ": seq " + std::to_string(seq) +
-                            " check " + std::to_string(check) + (medium ? " (Medium)" : " (Short)") +
+        report_bad(*st, "flood message from node " + std::to_string(src) + ": seq " + std::to_string(seq) + " check " +
+                            std::to_string(check) + (medium ? " (Medium)" : " (Short)") +
                             ": wrong arguments, source or category");
         return;
     }
@@ -121,8 +120,8 @@ int send_flood(DestOf dest_of) {
         int rc;
         if (is_medium(seq))
             rc = gasnet_AMRequestMedium2(dest, h_flood_medium,
-                                         const_cast<unsigned char*>(pattern(flood_pstart(me(), seq))),
-                                         flood_size(seq), seq, check);
+                                         const_cast<unsigned char*>(pattern(flood_pstart(me(), seq))), flood_size(seq),
+                                         seq, check);
         else
             rc = gasnet_AMRequestShort2(dest, h_flood_short, seq, check);
         bad += rc != GASNET_OK;
@@ -161,16 +160,16 @@ TEST_F(Flood, ManyToOne) {
     if (me() == 0) {
         const long want = long(nodes()) * kFlood;
         EXPECT_TRUE(wait_until([&] { return st.received.load(std::memory_order_acquire) >= want; }, kFloodSeconds))
-            << "node 0 handled " << st.received.load() << " of " << want << " flood messages within "
-            << kFloodSeconds << " s";
+            << "node 0 handled " << st.received.load() << " of " << want << " flood messages within " << kFloodSeconds
+            << " s";
         const double t = now_s() - t0;
         const long hwm1 = vm_hwm_kib();
         std::printf("[ flood    ] %ld requests from %u nodes handled by node 0 in %.2f s; VmHWM %ld -> %ld KiB%s\n",
                     st.received.load(), nodes(), t, hwm0, hwm1, reset ? "" : " (peak not reset)");
         std::fflush(stdout);
         EXPECT_GT(hwm0, 0) << "VmHWM not found in /proc/self/status";
-        EXPECT_LT(hwm1 - hwm0, kMaxGrowthKiB) << "node 0's peak RSS grew by " << (hwm1 - hwm0)
-                                              << " KiB during the flood";
+        EXPECT_LT(hwm1 - hwm0, kMaxGrowthKiB)
+            << "node 0's peak RSS grew by " << (hwm1 - hwm0) << " KiB during the flood";
     }
     barrier();  // every sender done; late duplicates would have arrived by the checks below
     if (me() == 0) {
@@ -213,12 +212,13 @@ TEST_F(Flood, AllToAllWithReplies) {
         << st.replies.load() << " of " << want_replies << " replies within " << kFloodSeconds << " s";
     const double t = now_s() - t0;
     const long hwm1 = vm_hwm_kib();
-    EXPECT_LT(hwm1 - hwm0, kMaxGrowthKiB) << "node " << me() << ": peak RSS grew by " << (hwm1 - hwm0)
-                                          << " KiB during the flood";
+    EXPECT_LT(hwm1 - hwm0, kMaxGrowthKiB)
+        << "node " << me() << ": peak RSS grew by " << (hwm1 - hwm0) << " KiB during the flood";
     if (me() == 0) {
-        std::printf("[ flood    ] all-to-all: %d requests per node, %u nodes, node 0 done in %.2f s; VmHWM %ld -> "
-                    "%ld KiB%s\n",
-                    kFlood, nodes(), t, hwm0, hwm1, reset ? "" : " (peak not reset)");
+        std::printf(
+            "[ flood    ] all-to-all: %d requests per node, %u nodes, node 0 done in %.2f s; VmHWM %ld -> "
+            "%ld KiB%s\n",
+            kFlood, nodes(), t, hwm0, hwm1, reset ? "" : " (peak not reset)");
         std::fflush(stdout);
     }
     barrier();
@@ -229,8 +229,7 @@ TEST_F(Flood, AllToAllWithReplies) {
     EXPECT_EQ(st.bad_replies.load(), 0) << "node " << me() << ": wrong flood replies";
     EXPECT_EQ(st.bad_reply_rc.load(), 0) << "node " << me() << ": gasnet_AMReplyShort2 failures in handlers";
     for (gasnet_node_t src = 0; src < nodes(); ++src)
-        EXPECT_EQ(count_missing(st, src, [](gasnet_node_t s, int seq) { return all_to_all_dest(s, seq) == me(); }),
-                  0)
+        EXPECT_EQ(count_missing(st, src, [](gasnet_node_t s, int seq) { return all_to_all_dest(s, seq) == me(); }), 0)
             << "node " << me() << ": flood messages from node " << src << " never handled";
 }
 

@@ -121,8 +121,7 @@ class CrossNodeVerdict : public ::testing::EmptyTestEventListener {
             if (all[n].size() != 1 || all[n][0]) who += " " + std::to_string(n);
         if (who.empty()) return;
         const std::string name = std::string(t.test_suite_name()) + "." + t.name();
-        std::printf("[  FAILED  ] %s failed on node(s)%s (their messages are on stderr)\n", name.c_str(),
-                    who.c_str());
+        std::printf("[  FAILED  ] %s failed on node(s)%s (their messages are on stderr)\n", name.c_str(), who.c_str());
         std::fflush(stdout);
         g_failed_elsewhere.push_back(name + " (nodes" + who + ")");
     }
@@ -263,15 +262,15 @@ bool reset_vm_hwm() {
 // gasnet_AM{Request,Reply}<Category>M is named once.
 int am_request(Cat c, gasnet_node_t dest, gasnet_handler_t h, int m, const std::int32_t* a, void* src,
                std::size_t nbytes, void* dst) {
-#define GASNET_TEST_REQUEST(M)                                                                                  \
-    case M:                                                                                                     \
-        switch (c) {                                                                                            \
-            case Cat::Short: return gasnet_AMRequestShort##M(dest, h GASKET_AM_UNPACK_##M(a));                  \
-            case Cat::Medium: return gasnet_AMRequestMedium##M(dest, h, src, nbytes GASKET_AM_UNPACK_##M(a));   \
-            case Cat::Long: return gasnet_AMRequestLong##M(dest, h, src, nbytes, dst GASKET_AM_UNPACK_##M(a));  \
-            case Cat::LongAsync:                                                                                \
-                return gasnet_AMRequestLongAsync##M(dest, h, src, nbytes, dst GASKET_AM_UNPACK_##M(a));         \
-        }                                                                                                       \
+#define GASNET_TEST_REQUEST(M)                                                                                 \
+    case M:                                                                                                    \
+        switch (c) {                                                                                           \
+            case Cat::Short: return gasnet_AMRequestShort##M(dest, h GASKET_AM_UNPACK_##M(a));                 \
+            case Cat::Medium: return gasnet_AMRequestMedium##M(dest, h, src, nbytes GASKET_AM_UNPACK_##M(a));  \
+            case Cat::Long: return gasnet_AMRequestLong##M(dest, h, src, nbytes, dst GASKET_AM_UNPACK_##M(a)); \
+            case Cat::LongAsync:                                                                               \
+                return gasnet_AMRequestLongAsync##M(dest, h, src, nbytes, dst GASKET_AM_UNPACK_##M(a));        \
+        }                                                                                                      \
         break;
     switch (m) { GASKET_AM_ARITIES(GASNET_TEST_REQUEST) }
 #undef GASNET_TEST_REQUEST
@@ -280,14 +279,14 @@ int am_request(Cat c, gasnet_node_t dest, gasnet_handler_t h, int m, const std::
 
 int am_reply(Cat c, gasnet_token_t token, gasnet_handler_t h, int m, const std::int32_t* a, void* src,
              std::size_t nbytes, void* dst) {
-#define GASNET_TEST_REPLY(M)                                                                                    \
-    case M:                                                                                                     \
-        switch (c) {                                                                                            \
-            case Cat::Short: return gasnet_AMReplyShort##M(token, h GASKET_AM_UNPACK_##M(a));                  \
-            case Cat::Medium: return gasnet_AMReplyMedium##M(token, h, src, nbytes GASKET_AM_UNPACK_##M(a));   \
-            case Cat::Long: return gasnet_AMReplyLong##M(token, h, src, nbytes, dst GASKET_AM_UNPACK_##M(a));  \
-            case Cat::LongAsync: break;                                                                         \
-        }                                                                                                       \
+#define GASNET_TEST_REPLY(M)                                                                                  \
+    case M:                                                                                                   \
+        switch (c) {                                                                                          \
+            case Cat::Short: return gasnet_AMReplyShort##M(token, h GASKET_AM_UNPACK_##M(a));                 \
+            case Cat::Medium: return gasnet_AMReplyMedium##M(token, h, src, nbytes GASKET_AM_UNPACK_##M(a));  \
+            case Cat::Long: return gasnet_AMReplyLong##M(token, h, src, nbytes, dst GASKET_AM_UNPACK_##M(a)); \
+            case Cat::LongAsync: break;                                                                       \
+        }                                                                                                     \
         break;
     switch (m) { GASKET_AM_ARITIES(GASNET_TEST_REPLY) }
 #undef GASNET_TEST_REPLY
@@ -337,8 +336,8 @@ int main(int argc, char** argv) {
     } else {
         const char* fp = std::getenv("GASKET_NODE_FASTPATH");
         const char* pt = std::getenv("GASKET_PROGRESS_THREAD");
-        std::printf("[ gasket   ] %u nodes, %s, GASKET_NODE_FASTPATH=%s, GASKET_PROGRESS_THREAD=%s\n",
-                    gasnet_nodes(), GASNET_CONFIG_STRING, fp ? fp : "(unset)", pt ? pt : "(unset)");
+        std::printf("[ gasket   ] %u nodes, %s, GASKET_NODE_FASTPATH=%s, GASKET_PROGRESS_THREAD=%s\n", gasnet_nodes(),
+                    GASNET_CONFIG_STRING, fp ? fp : "(unset)", pt ? pt : "(unset)");
         std::fflush(stdout);
     }
     listeners.Append(new CrossNodeVerdict);

@@ -155,7 +155,8 @@ TEST_F(Job, BetweenInitAndAttach) {
     // The global maximum is one value for the whole job.
     const auto globals = allgather_value(g_pre.max_global);
     for (gasnet_node_t n = 0; n < nodes(); ++n)
-        EXPECT_EQ(globals[n], g_pre.max_global) << "gasnet_getMaxGlobalSegmentSize on node " << n << " vs node " << me();
+        EXPECT_EQ(globals[n], g_pre.max_global)
+            << "gasnet_getMaxGlobalSegmentSize on node " << n << " vs node " << me();
 }
 
 TEST_F(Job, NodeNumbersAreMpiRanks) {
@@ -244,7 +245,8 @@ TEST_F(Job, SegmentInfo) {
     EXPECT_EQ(small[0].addr, tbl[0].addr);
     EXPECT_EQ(small[0].size, tbl[0].size);
     for (gasnet_node_t k = 1; k < n; ++k)
-        EXPECT_EQ(std::memcmp(&small[k], &sentinel, sizeof sentinel), 0) << "entry " << k << " written with numentries 1";
+        EXPECT_EQ(std::memcmp(&small[k], &sentinel, sizeof sentinel), 0)
+            << "entry " << k << " written with numentries 1";
     EXPECT_EQ(gasnet_getSegmentInfo(small.data(), 0), GASNET_OK);
     // This node's segment is usable locally at once, first byte to last.
     unsigned char* base = my_seg();

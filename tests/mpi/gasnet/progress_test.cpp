@@ -27,7 +27,7 @@ namespace {
 
 using namespace gasnet_test;
 
-constexpr int kWork = 30;              // requests from node 0 to each computing node
+constexpr int kWork = 30;  // requests from node 0 to each computing node
 constexpr double kComputeSeconds = 10.0;
 constexpr std::size_t kMediumBytes = 1000;
 constexpr std::size_t kLongBytes = 100000;  // more than fits in one 4 KiB message
@@ -39,17 +39,19 @@ std::atomic<bool> g_stop{false};
 std::atomic<int> g_stop_on_main{-1};  // 1: the stop handler ran on the main thread, 0: on another
 std::atomic<int> g_work_handled{0}, g_work_on_main_in_loop{0};
 std::atomic<bool> g_in_loop{false};
-std::atomic<int> g_ready{0};          // node 0: computing nodes ready
-std::atomic<int> g_work_replies{0};   // node 0
-std::atomic<int> g_stop_acks{0};      // node 0
-gasnet_handler_t h_ready, h_work_short, h_work_medium, h_work_long, h_rep_short, h_rep_medium, h_rep_long,
-    h_stop, h_stop_ack;
+std::atomic<int> g_ready{0};         // node 0: computing nodes ready
+std::atomic<int> g_work_replies{0};  // node 0
+std::atomic<int> g_stop_acks{0};     // node 0
+gasnet_handler_t h_ready, h_work_short, h_work_medium, h_work_long, h_rep_short, h_rep_medium, h_rep_long, h_stop,
+    h_stop_ack;
 
 std::uint64_t req_pstart(gasnet_node_t k, int seq) { return std::uint64_t(k) * 101 + std::uint64_t(seq) * 7; }
 std::uint64_t rep_pstart(gasnet_node_t k, int seq) { return 5000 + std::uint64_t(k) * 37 + std::uint64_t(seq) * 11; }
 std::uint64_t req_offset(int seq) { return 1 + std::uint64_t(seq / 3) * kLongStride; }
 // Node 0's segment: 2 MiB per computing node for the Long replies.
-std::uint64_t rep_offset(gasnet_node_t k, int seq) { return (std::uint64_t(k) << 21) + 3 + std::uint64_t(seq / 3) * kLongStride; }
+std::uint64_t rep_offset(gasnet_node_t k, int seq) {
+    return (std::uint64_t(k) << 21) + 3 + std::uint64_t(seq / 3) * kLongStride;
+}
 std::int32_t work_check(gasnet_node_t k, int seq) { return arg_value(std::uint32_t(k) * 31 + 5, seq % 16) ^ seq; }
 
 void ready_handler(gasnet_token_t) { g_ready.fetch_add(1, std::memory_order_release); }
@@ -87,7 +89,8 @@ void work_medium(gasnet_token_t token, void* buf, std::size_t nbytes, gasnet_han
                  gasnet_AMReplyMedium2(token, h_rep_medium, const_cast<unsigned char*>(pattern(rep_pstart(me(), seq))),
                                        kMediumBytes, seq, ~check));
 }
-void work_long(gasnet_token_t token, void* buf, std::size_t nbytes, gasnet_handlerarg_t seq, gasnet_handlerarg_t check) {
+void work_long(gasnet_token_t token, void* buf, std::size_t nbytes, gasnet_handlerarg_t seq,
+               gasnet_handlerarg_t check) {
     note_work("Long work request", token, seq, check, buf, nbytes, kLongBytes, true);
     reply_failed("gasnet_AMReplyLong2",
                  gasnet_AMReplyLong2(token, h_rep_long, const_cast<unsigned char*>(pattern(rep_pstart(me(), seq))),
@@ -95,8 +98,8 @@ void work_long(gasnet_token_t token, void* buf, std::size_t nbytes, gasnet_handl
 }
 
 // Node 0's reply handlers.
-void note_reply(const char* what, gasnet_token_t token, int seq, std::int32_t check, const void* buf, std::size_t nbytes,
-                std::size_t want_bytes, bool is_long) {
+void note_reply(const char* what, gasnet_token_t token, int seq, std::int32_t check, const void* buf,
+                std::size_t nbytes, std::size_t want_bytes, bool is_long) {
     gasnet_node_t src = ~gasnet_node_t(0);
     if (gasnet_AMGetMsgSource(token, &src) != GASNET_OK || src == 0 || src >= nodes()) {
         handler_failure(std::string(what) + ": gasnet_AMGetMsgSource gave node " + std::to_string(src));
@@ -111,13 +114,15 @@ void note_reply(const char* what, gasnet_token_t token, int seq, std::int32_t ch
     else if (is_long && buf != my_seg() + rep_offset(src, seq))
         handler_failure(std::string(what) + " from node " + std::to_string(src) + ": buf is not where it was sent");
     else if (!matches_pattern(buf, nbytes, rep_pstart(src, seq), &why))
-        handler_failure(std::string(what) + " " + std::to_string(seq) + " from node " + std::to_string(src) + ": " + why);
+        handler_failure(std::string(what) + " " + std::to_string(seq) + " from node " + std::to_string(src) + ": " +
+                        why);
     g_work_replies.fetch_add(1, std::memory_order_release);
 }
 void rep_short(gasnet_token_t token, gasnet_handlerarg_t seq, gasnet_handlerarg_t check) {
     note_reply("Short reply", token, seq, check, nullptr, 0, 0, false);
 }
-void rep_medium(gasnet_token_t token, void* buf, std::size_t nbytes, gasnet_handlerarg_t seq, gasnet_handlerarg_t check) {
+void rep_medium(gasnet_token_t token, void* buf, std::size_t nbytes, gasnet_handlerarg_t seq,
+                gasnet_handlerarg_t check) {
     note_reply("Medium reply", token, seq, check, buf, nbytes, kMediumBytes, false);
 }
 void rep_long(gasnet_token_t token, void* buf, std::size_t nbytes, gasnet_handlerarg_t seq, gasnet_handlerarg_t check) {
@@ -201,16 +206,15 @@ TEST_F(ProgressThread, RequestsServedWhileComputing) {
         EXPECT_EQ(bad_rc, 0) << "work requests that did not return GASNET_OK";
         EXPECT_TRUE(wait_until([&] { return g_work_replies.load(std::memory_order_acquire) >= others * kWork; },
                                kComputeSeconds))
-            << "the computing nodes (no GASNet calls) answered " << g_work_replies.load() << " of "
-            << others * kWork << " requests within " << kComputeSeconds << " s";
+            << "the computing nodes (no GASNet calls) answered " << g_work_replies.load() << " of " << others * kWork
+            << " requests within " << kComputeSeconds << " s";
         const double t1 = now_s();
-        for (gasnet_node_t k = 1; k < nodes(); ++k)
-            EXPECT_EQ(gasnet_AMRequestShort1(k, h_stop, kStopMagic), GASNET_OK);
-        EXPECT_TRUE(wait_until([&] { return g_stop_acks.load(std::memory_order_acquire) >= others; },
-                               kComputeSeconds))
+        for (gasnet_node_t k = 1; k < nodes(); ++k) EXPECT_EQ(gasnet_AMRequestShort1(k, h_stop, kStopMagic), GASNET_OK);
+        EXPECT_TRUE(wait_until([&] { return g_stop_acks.load(std::memory_order_acquire) >= others; }, kComputeSeconds))
             << g_stop_acks.load() << " of " << others << " computing nodes answered the stop request";
-        std::printf("[ progress ] %d computing node(s), %d requests each: replies after %.3f s, stop acks after %.3f s\n",
-                    others, kWork, t1 - t0, now_s() - t1);
+        std::printf(
+            "[ progress ] %d computing node(s), %d requests each: replies after %.3f s, stop acks after %.3f s\n",
+            others, kWork, t1 - t0, now_s() - t1);
         std::fflush(stdout);
         EXPECT_EQ(g_work_replies.load(), others * kWork);
     }
