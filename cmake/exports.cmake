@@ -22,7 +22,8 @@ add_custom_command(OUTPUT ${GASKET_EXPORTS_MAP}
   COMMAND Python3::Interpreter ${PROJECT_SOURCE_DIR}/cmake/gasket_exports.py --cc ${CMAKE_C_COMPILER}
           --include ${PROJECT_SOURCE_DIR}/include --include ${CMAKE_BINARY_DIR}/include
           --output ${GASKET_EXPORTS_MAP} ${GASKET_TOP_HEADERS} ${GASKET_PSHMEM_H}
-  DEPENDS ${PROJECT_SOURCE_DIR}/cmake/gasket_exports.py ${GASKET_ALL_HEADERS} ${GASKET_PSHMEM_H}
+  DEPENDS ${PROJECT_SOURCE_DIR}/cmake/gasket_exports.py ${PROJECT_SOURCE_DIR}/cmake/header_text.py ${GASKET_ALL_HEADERS}
+          ${GASKET_PSHMEM_H}
           ${CMAKE_BINARY_DIR}/include/gasket/gasnet_config.h
   COMMENT "libgasket.so export map from the public headers"
   VERBATIM)

@@ -24,30 +24,16 @@ generated pshmem.h, one of the headers read here, declares them.
 import argparse
 import os
 import re
-import subprocess
 import sys
 
-LINEMARKER = re.compile(r'^#\s+\d+\s+"([^"]*)"')
+import header_text  # beside this script
+
 IDENT = re.compile(r"[A-Za-z_]\w*")
 # Words that may precede a declarator's name without being it.
 NOT_A_NAME = {"const", "volatile", "restrict", "__restrict", "__restrict__", "_Atomic", "extern",
               "static", "inline", "_Noreturn", "_Thread_local", "__extension__"}
 
 
-def own_text(cc, includes, header):
-    """The preprocessed text of `header` that comes from files under `includes`."""
-    cmd = [cc, "-E", "-std=c11"] + [f"-I{d}" for d in includes] + [header]
-    out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
-    roots = [os.path.realpath(d) + os.sep for d in includes]
-    keep, lines = False, []
-    for line in out.splitlines():
-        m = LINEMARKER.match(line)
-        if m:
-            keep = any(os.path.realpath(m.group(1)).startswith(r) for r in roots)
-            continue
-        if keep and not line.startswith("#"):
-            lines.append(line)
-    return " ".join(lines)
 
 
 def without_attributes(text):
@@ -97,7 +83,7 @@ def declared_name(statement):
 def public_names(cc, includes, headers):
     names = set()
     for header in headers:
-        for st in statements(without_attributes(own_text(cc, includes, header))):
+        for st in statements(without_attributes(header_text.own_text(cc, includes, header))):
             name = declared_name(st)
             if name:
                 names.add(name)

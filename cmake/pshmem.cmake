@@ -26,7 +26,7 @@ file(GLOB GASKET_SHMEM_HEADERS CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/include/s
 add_custom_command(OUTPUT ${GASKET_PSHMEM_H}
   COMMAND Python3::Interpreter ${PROJECT_SOURCE_DIR}/cmake/pshmem_header.py --cc ${CMAKE_C_COMPILER}
           --include ${PROJECT_SOURCE_DIR}/include --include ${CMAKE_BINARY_DIR}/include --output ${GASKET_PSHMEM_H}
-  DEPENDS ${PROJECT_SOURCE_DIR}/cmake/pshmem_header.py ${GASKET_SHMEM_HEADERS}
+  DEPENDS ${PROJECT_SOURCE_DIR}/cmake/pshmem_header.py ${PROJECT_SOURCE_DIR}/cmake/header_text.py ${GASKET_SHMEM_HEADERS}
   COMMENT "pshmem.h from shmem.h"
   VERBATIM)
 add_custom_target(gasket_pshmem_h DEPENDS ${GASKET_PSHMEM_H})

@@ -20,28 +20,16 @@ library exports the matching symbols (cmake/pshmem_aliases.py), and the
 import argparse
 import os
 import re
-import subprocess
 import sys
 
-LINEMARKER = re.compile(r'^#\s+\d+\s+"([^"]*)"')
+import header_text  # beside this script
+
 IDENT_BEFORE_PAREN = re.compile(r"([A-Za-z_]\w*)\s*\($")
 
 
 def own_text(cc, includes):
     """The preprocessed text of shmem.h that comes from files under `includes`."""
-    shmem_h = os.path.join(includes[0], "shmem.h")
-    cmd = [cc, "-E", "-std=c11"] + [f"-I{d}" for d in includes] + [shmem_h]
-    out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
-    roots = [os.path.realpath(d) + os.sep for d in includes]
-    keep, lines = False, []
-    for line in out.splitlines():
-        m = LINEMARKER.match(line)
-        if m:
-            keep = any(os.path.realpath(m.group(1)).startswith(r) for r in roots)
-            continue
-        if keep and not line.startswith("#"):
-            lines.append(line)
-    return " ".join(lines)
+    return header_text.own_text(cc, includes, os.path.join(includes[0], "shmem.h"))
 
 
 def statements(text):
