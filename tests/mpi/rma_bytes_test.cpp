@@ -1,7 +1,8 @@
 // tests/mpi/rma_bytes_test.cpp -- §9.6 byte forms (putmem/getmem, blocking,
 // nbi and ctx) with odd byte counts and odd alignments, strided transfers
-// over many shapes (including bsize > 1 and zero-element no-ops), and large
-// transfers checked byte for byte.  Heap and global (static) memory.
+// over many shapes (including bsize > 1 and zero-element no-ops), joined
+// nbi runs and bounce-ring refills, and large transfers checked byte for
+// byte.  Heap and global (static) memory.
 #include "shmem_test.hpp"
 
 namespace {
@@ -251,6 +252,52 @@ INSTANTIATE_TEST_SUITE_P(Shapes, Strided,
                              return "dst" + std::to_string(s.dst) + "_sst" + std::to_string(s.sst) + "_b" +
                                     std::to_string(s.bsize) + "_n" + std::to_string(s.nblocks);
                          });
+
+// ---- runs and the bounce ring (src/runtime/bounce.hpp) ---------------------------
+
+constexpr std::size_t kRunElems = 20000;  // 160 KB of 8-byte puts: more than the 64 KiB ring
+long g_run[kRunElems];
+
+// Adjacent put_nbi join into runs; a put to another window (global data vs
+// heap), to another PE or to non-adjacent bytes breaks the run; quiet sends
+// what is left.  Blocking puts of 8 bytes go from ring copies, more than the
+// ring holds, so it refills.  Every element is checked on every PE.
+TEST(RmaRuns, JoinedNbiAndRingCopiesArriveWhole) {
+    auto* heap = static_cast<long*>(shmem_malloc(kRunElems * sizeof(long)));
+    ASSERT_TRUE(all_pes(heap != nullptr));
+    std::fill(heap, heap + kRunElems, -1L);
+    std::fill(g_run, g_run + kRunElems, -1L);
+    shmem_barrier_all();
+    std::vector<long> src(kRunElems);
+    for (std::size_t i = 0; i < kRunElems; ++i) src[i] = long(i) * 16 + me();
+    const int far = (me() + 2) % npes();  // another PE when npes > 2
+    for (std::size_t i = 0; i < kRunElems; ++i) {
+        if (i % 7 == 3) {
+            shmem_long_p(&g_run[i], src[i], right());  // blocking, global data window, from a ring copy
+        } else if (i % 11 == 5) {
+            shmem_long_put_nbi(&g_run[i], &src[i], 1, far);  // other PE (or the same one at 2 PEs)
+            shmem_long_put_nbi(&heap[i], &src[i], 1, right());
+        } else {
+            shmem_long_put_nbi(&heap[i], &src[i], 1, right());  // adjacent: joins the run
+        }
+    }
+    shmem_quiet();
+    shmem_barrier_all();
+    std::size_t bad_heap = 0, bad_global = 0;
+    for (std::size_t i = 0; i < kRunElems; ++i) {
+        const long from_left = long(i) * 16 + left();
+        if (i % 7 != 3 && heap[i] != from_left) ++bad_heap;
+        if (i % 7 == 3 && g_run[i] != from_left) ++bad_global;
+        if (i % 7 != 3 && i % 11 == 5) {
+            const int writer = (me() + npes() - 2) % npes();  // the PE whose `far` is this one
+            if (g_run[i] != long(i) * 16 + writer) ++bad_global;
+        }
+    }
+    EXPECT_EQ(bad_heap, 0u) << "joined shmem_long_put_nbi elements from PE " << left() << " missing or wrong";
+    EXPECT_EQ(bad_global, 0u) << "global-data puts (ring copies, run breaks) missing or wrong";
+    shmem_barrier_all();
+    shmem_free(heap);
+}
 
 // ---- large transfers ----------------------------------------------------------
 
