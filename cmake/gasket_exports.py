@@ -53,19 +53,6 @@ def without_attributes(text):
         i = k + 1
 
 
-def statements(text):
-    """Top-level declarations (split at ';' outside braces and parentheses)."""
-    depth, start = 0, 0
-    for i, ch in enumerate(text):
-        if ch in "({":
-            depth += 1
-        elif ch in ")}":
-            depth -= 1
-        elif ch == ";" and depth == 0:
-            yield " ".join(text[start:i].split())
-            start = i + 1
-
-
 def declared_name(statement):
     """The name a function or extern object declaration declares, else None."""
     if statement.startswith("typedef") or "{" in statement:
@@ -83,7 +70,7 @@ def declared_name(statement):
 def public_names(cc, includes, headers):
     names = set()
     for header in headers:
-        for st in statements(without_attributes(header_text.own_text(cc, includes, header))):
+        for st in header_text.statements(without_attributes(header_text.own_text(cc, includes, header))):
             name = declared_name(st)
             if name:
                 names.add(name)

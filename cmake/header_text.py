@@ -28,3 +28,17 @@ def own_text(cc, includes, header):
         if keep and not line.startswith("#"):
             lines.append(line)
     return " ".join(lines)
+
+
+def statements(text):
+    """The top-level declarations of `text` (split at ';' outside braces and
+    parentheses), each with its whitespace collapsed."""
+    depth, start = 0, 0
+    for i, ch in enumerate(text):
+        if ch in "({":
+            depth += 1
+        elif ch in ")}":
+            depth -= 1
+        elif ch == ";" and depth == 0:
+            yield " ".join(text[start:i].split())
+            start = i + 1

@@ -32,23 +32,10 @@ def own_text(cc, includes):
     return header_text.own_text(cc, includes, os.path.join(includes[0], "shmem.h"))
 
 
-def statements(text):
-    """Top-level declarations (split at ';' outside braces and parentheses)."""
-    depth, start = 0, 0
-    for i, ch in enumerate(text):
-        if ch in "({":
-            depth += 1
-        elif ch in ")}":
-            depth -= 1
-        elif ch == ";" and depth == 0:
-            yield " ".join(text[start:i].split())
-            start = i + 1
-
-
 def function_declarations(text):
     """(name, declaration) for every function declaration."""
     found = {}
-    for st in statements(text):
+    for st in header_text.statements(text):
         if st.startswith(("typedef", "extern \"C\"")) or "{" in st:
             continue
         paren = st.find("(")
