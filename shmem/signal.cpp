@@ -28,12 +28,8 @@ void put_signal(rt::Context& c, const char* routine, void* dest, const void* sou
     const rt::AmoOp op = signal_op(routine, sig_op);
     const int world = c.world_pe(routine, pe);
     const rt::Target t = c.resolve(routine, dest, bytes, world);
-    if (t.direct) {
-        rt::put_to(c, nullptr, t, source, bytes, world, rt::Completion::local);
-    } else {
-        rt::put_to(c, c.ring(), t, source, bytes, world, rt::Completion::local);
-        if (bytes) c.flush(world);  // the data is at the target before the signal leaves
-    }
+    rt::put_to(c, t.direct ? nullptr : c.ring(), t, source, bytes, world, rt::Completion::local);
+    if (!t.direct && bytes) c.flush(world);  // the data is at the target before the signal leaves
     rt::amo(c, routine, sig_addr, sizeof(std::uint64_t), op, signal, 0, pe, rt::AmoResult::none);
 }
 

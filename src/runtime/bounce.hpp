@@ -33,7 +33,7 @@
 namespace gasket::rt {
 
 struct Run {
-    const char* src;    // in the ring
+    const char* src;    // in the ring (copied puts), or the caller's (joined in place)
     std::size_t bytes;  // 0: no run
     Displacement disp;
     int pe;
@@ -159,9 +159,9 @@ struct BounceRing {
         return true;
     }
 
-    // A copy of 1..kLeanCopyMax bytes for a put through `w`.
-    [[gnu::always_inline]] const char* copy_lean_or_null(Window& w, const void* src, std::size_t bytes) {
-        (void)w;  // recorded by the first copy() (see above)
+    // A copy of 1..kLeanCopyMax bytes for a put through the ring's one
+    // window (recorded by the first copy(), see above).
+    [[gnu::always_inline]] const char* copy_lean_or_null(const void* src, std::size_t bytes) {
         const std::size_t at = (used + 7) & ~std::size_t(7);
         if (at + bytes > limit) [[unlikely]]
             return nullptr;
@@ -177,7 +177,7 @@ struct BounceRing {
     [[gnu::always_inline]] const char* copy_lean_if_sent(Window& w, const void* src, std::size_t bytes) {
         if (sent[0] != &w && sent[1] != &w) [[unlikely]]
             return nullptr;
-        return copy_lean_or_null(w, src, bytes);
+        return copy_lean_or_null(src, bytes);
     }
 
 private:

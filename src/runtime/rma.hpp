@@ -68,7 +68,7 @@ template <bool Serialized = false>
             if (ring && bytes <= kBounceMax) {
                 if (bytes <= kLeanCopyMax) {
                     const char* copy =
-                        Serialized ? ring->copy_lean_or_null(w, src, bytes) : ring->copy_lean_if_sent(w, src, bytes);
+                        Serialized ? ring->copy_lean_or_null(src, bytes) : ring->copy_lean_if_sent(w, src, bytes);
                     if (copy) [[likely]]
                         return detail::put_nbi<Serialized>(w, copy, bytes, pe, t.disp);
                 }
@@ -124,8 +124,7 @@ template <bool Serialized = false>
                                        std::size_t bytes, int pe, Completion c = Completion::local) {
     const int world = ctx.world_pe(routine, pe);
     const Target t = ctx.resolve(routine, dest, bytes, world);
-    if (t.direct) return put_to(ctx, nullptr, t, src, bytes, world, c);
-    put_to(ctx, ctx.ring(), t, src, bytes, world, c);
+    put_to(ctx, t.direct ? nullptr : ctx.ring(), t, src, bytes, world, c);  // a ring only for MPI targets
 }
 // OpenSHMEM's get: copies `bytes` from symmetric `src` on `pe` to local
 // `dest` (local: on return; deferred: by ctx's quiet).  Errors as put().
