@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <sched.h>
 
 #include "check.hpp"
 #include "happens_before.hpp"
@@ -194,13 +193,14 @@ void AmTransport::return_credits(bool idle) {
 }
 
 void AmTransport::take_credit(int dest) {
+    Backoff backoff;
     // A reply slot here for whatever returns this request's credit...
     for (int n = unreturned_.load(std::memory_order_relaxed);;) {
         if (n < reply_slots_) {
             if (unreturned_.compare_exchange_weak(n, n + 1, std::memory_order_acquire)) break;
             continue;
         }
-        if (poll() == 0) sched_yield();
+        backoff.served(poll());
         n = unreturned_.load(std::memory_order_relaxed);
     }
     // ...and a credit at the destination.
@@ -210,7 +210,7 @@ void AmTransport::take_credit(int dest) {
             if (credit.compare_exchange_weak(c, c - 1, std::memory_order_acquire)) return;
             continue;
         }
-        if (poll() == 0) sched_yield();
+        backoff.served(poll());
         c = credit.load(std::memory_order_relaxed);
     }
 }
@@ -264,8 +264,11 @@ bool AmTransport::send_shm(int dest, bool reply, const AmWire& wire, const std::
     // A full request inbox: serve our own messages while the peer catches
     // up.  A reply inbox is never full (it holds every unreturned request),
     // but replies wait without running handlers all the same.
-    while (!(slot = inbox->claim(position))) {
-        if (reply || poll() == 0) sched_yield();
+    for (Backoff backoff; !(slot = inbox->claim(position));) {
+        if (reply)
+            backoff.idle();
+        else
+            backoff.served(poll());
     }
     std::memcpy(slot->data, &wire, sizeof(AmWire));
     if (wire.nargs) std::memcpy(slot->data + sizeof(AmWire), args, std::size_t(wire.nargs) * 4);
@@ -277,7 +280,7 @@ bool AmTransport::send_shm(int dest, bool reply, const AmWire& wire, const std::
 }
 
 int AmTransport::acquire_send_slot(bool may_poll) {
-    for (;;) {
+    for (Backoff backoff;;) {
         send_mutex_.lock();
         if (free_send_slots_.empty()) reclaim_sends();
         if (!free_send_slots_.empty()) {
@@ -287,7 +290,10 @@ int AmTransport::acquire_send_slot(bool may_poll) {
         }
         send_mutex_.unlock();
         // Every slot is in flight: let the destinations take them.
-        if (!may_poll || poll() == 0) sched_yield();
+        if (may_poll)
+            backoff.served(poll());
+        else
+            backoff.idle();
     }
 }
 
@@ -315,13 +321,13 @@ bool AmTransport::reclaim_sends() {
 }
 
 void AmTransport::drain_sends() {
-    for (;;) {
+    for (Backoff backoff;;) {
         {
             std::lock_guard lock(send_mutex_);
             reclaim_sends();
             if (free_send_slots_.size() == send_slots_.size()) return;
         }
-        if (poll() == 0) sched_yield();
+        backoff.served(poll());
     }
 }
 

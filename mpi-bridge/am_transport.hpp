@@ -35,9 +35,9 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
-#include <sched.h>
 #include <vector>
 
+#include "backoff.hpp"
 #include "environment.hpp"
 #include "node_memory.hpp"
 #include "shm_inbox.hpp"
@@ -75,7 +75,7 @@ public:
         return !held_.load(std::memory_order_relaxed) && !held_.exchange(true, std::memory_order_acquire);
     }
     void lock() {
-        while (!try_lock()) sched_yield();
+        for (Backoff backoff; !try_lock();) backoff.idle();
     }
     void unlock() { held_.store(false, std::memory_order_release); }
 

@@ -6,15 +6,8 @@
 #include <climits>
 #include <cstdint>
 
-#include <sched.h>
-
-#include <atomic>
-#include <memory>
-
 #include "check.hpp"
 #include "happens_before.hpp"
-#include "node_memory.hpp"
-#include "split_barrier.hpp"
 
 namespace gasket::mpi {
 
@@ -139,101 +132,6 @@ std::size_t elem_bytes(Elem e) {
     }
     return 0;
 }
-
-namespace {
-
-// The T of `comm`: made at its first use (collectively: the barriers that
-// use this are collective) and deleted when comm is freed, as an MPI
-// attribute.
-template <class T>
-T& cached_on(MPI_Comm comm) {
-    static int keyval = [] {
-        int k = MPI_KEYVAL_INVALID;
-        MPI_Comm_delete_attr_function* erase = [](MPI_Comm, int, void* attribute, void*) {
-            delete static_cast<T*>(attribute);
-            return MPI_SUCCESS;
-        };
-        check(MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, erase, &k, nullptr), "MPI_Comm_create_keyval");
-        return k;
-    }();
-    void* attribute = nullptr;
-    int found = 0;
-    check(MPI_Comm_get_attr(comm, keyval, &attribute, &found), "MPI_Comm_get_attr");
-    if (!found) {
-        attribute = new T(comm);
-        check(MPI_Comm_set_attr(comm, keyval, attribute), "MPI_Comm_set_attr");
-    }
-    return *static_cast<T*>(attribute);
-}
-
-}  // namespace
-
-void barrier(MPI_Comm comm, Waiter w) {
-    release_before_send();  // (see run)
-    if (!w.poll) {
-        check(MPI_Barrier(comm), "MPI_Barrier");
-        acquire_before_delivery();
-        return;
-    }
-    // Polling: the dissemination barrier of eager messages that GASNet's
-    // barrier uses (split_barrier.hpp) costs about what MPI_Barrier costs;
-    // MPI_Ibarrier cost 1.5x (bench-coll, off the node fast path).
-    SplitBarrier& b = cached_on<SplitBarrier>(comm);
-    const long long none[SplitBarrier::kValues] = {};
-    long long ignored[SplitBarrier::kValues];
-    b.start(none);
-    while (!b.test(ignored)) w.poll(w.context);
-    acquire_before_delivery();
-}
-
-namespace {
-
-constexpr unsigned kSpins = 256;
-
-// The last rank to arrive resets the count and publishes the next
-// generation; the others wait for it.  A rank cannot arrive at the next
-// barrier before the generation moves, which happens after the reset.
-class ShmBarrier {
-public:
-    explicit ShmBarrier(MPI_Comm comm) {
-        int rank = 0;
-        check(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
-        check(MPI_Comm_size(comm, &size_), "MPI_Comm_size");
-        memory_ = std::make_unique<NodeMemory>(rank == 0 ? sizeof(Shared) : 0, comm);
-        shared_ = reinterpret_cast<Shared*>(memory_->peer(0));
-        if (rank == 0) {
-            shared_->count.store(0, std::memory_order_relaxed);
-            shared_->generation.store(0, std::memory_order_release);
-        }
-        check(MPI_Barrier(comm), "MPI_Barrier");
-    }
-    void wait() {
-        const unsigned long g = shared_->generation.load(std::memory_order_acquire);
-        if (shared_->count.fetch_add(1, std::memory_order_acq_rel) == static_cast<unsigned long>(size_ - 1)) {
-            shared_->count.store(0, std::memory_order_relaxed);
-            shared_->generation.store(g + 1, std::memory_order_release);
-            return;
-        }
-        // A short spin (plain loads: a pause instruction costs ~40 ns on
-        // current x86, and 256 of them kept an oversubscribed node's ranks
-        // off the core 3x longer), then yield between looks.
-        for (unsigned spins = 0; shared_->generation.load(std::memory_order_acquire) == g;)
-            if (++spins > kSpins) sched_yield();  // other ranks may share this core
-    }
-
-private:
-    struct Shared {
-        alignas(64) std::atomic<unsigned long> count;
-        alignas(64) std::atomic<unsigned long> generation;
-    };
-    std::unique_ptr<NodeMemory> memory_;
-    Shared* shared_ = nullptr;
-    int size_ = 1;
-};
-
-}  // namespace
-
-void shared_memory_barrier(MPI_Comm comm) { cached_on<ShmBarrier>(comm).wait(); }
 
 void broadcast(MPI_Comm comm, void* buf, std::size_t bytes, int root, Waiter w) {
     char* p = static_cast<char*>(buf);

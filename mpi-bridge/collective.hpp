@@ -1,8 +1,10 @@
 // mpi-bridge/collective.hpp -- the only place Gasket calls MPI collectives
-// for OpenSHMEM's §9.10 routines: barrier, broadcast, (f)collect, alltoall(s),
+// for OpenSHMEM's §9.10 routines: broadcast, (f)collect, alltoall(s),
 // reductions and scans on a team's communicator, the mapping of element
 // kinds and operations onto MPI datatypes and ops, and communicators for
-// the deprecated active sets (MPI_Comm_create_group).
+// the deprecated active sets (MPI_Comm_create_group).  Barriers are not
+// here: they are the node barrier (node_barrier.hpp) or the network
+// barrier (split_barrier.hpp), chosen and waited for by the runtime.
 //
 // Sizes are bytes unless a name says elements.  Counts above INT_MAX are
 // split into several MPI calls (broadcast, reductions, scans) or carried by
@@ -55,16 +57,6 @@ struct Waiter {
     void (*poll)(void*) = nullptr;
     void* context = nullptr;
 };
-
-// MPI_Barrier on `comm`.
-void barrier(MPI_Comm comm, Waiter w);
-
-// A barrier in memory shared by every rank of `comm`, which must all be on
-// this node (the caller knows): a counter and a generation word, spinning
-// briefly, then yielding the core between looks.  Made on the first call
-// (collective over comm: MPI_Win_allocate_shared) and kept as an attribute
-// of comm, so it is freed with comm.  Costs no MPI call after the first.
-void shared_memory_barrier(MPI_Comm comm);
 
 // MPI_Bcast of `bytes` at `buf` from rank `root`.
 void broadcast(MPI_Comm comm, void* buf, std::size_t bytes, int root, Waiter w);

@@ -8,13 +8,6 @@
 
 namespace gasket::mpi {
 
-struct NodeBarrier::Shared {
-    alignas(64) std::atomic<std::uint64_t> completed;   // phases every rank has started
-    alignas(64) std::atomic<std::uint64_t> arrived[2];  // ranks that started the phase, per parity
-    // slots[parity * size + rank][value], after the header
-    long long* slots() { return reinterpret_cast<long long*>(reinterpret_cast<char*>(this) + 256); }
-};
-
 NodeBarrier::NodeBarrier(MPI_Comm node) {
     check(MPI_Comm_rank(node, &rank_), "MPI_Comm_rank");
     check(MPI_Comm_size(node, &size_), "MPI_Comm_size");
@@ -32,6 +25,11 @@ void NodeBarrier::start(const long long (&values)[kValues]) {
     const int parity = int(phase_ & 1);
     long long* mine = shared_->slots() + (std::size_t(parity) * size_ + rank_) * kValues;
     for (int i = 0; i < kValues; ++i) mine[i] = values[i];
+    arrive();
+}
+
+void NodeBarrier::arrive() {
+    const int parity = int(phase_ & 1);
     ++phase_;
     // The last to arrive resets the counter for phase + 2 and publishes the
     // phase; the release orders every rank's slot before it.
@@ -42,7 +40,7 @@ void NodeBarrier::start(const long long (&values)[kValues]) {
 }
 
 bool NodeBarrier::test(long long (&max)[kValues]) {
-    if (shared_->completed.load(std::memory_order_acquire) < phase_) return false;
+    if (!test()) return false;
     const int parity = int((phase_ - 1) & 1);
     const long long* all = shared_->slots() + std::size_t(parity) * size_ * kValues;
     for (int i = 0; i < kValues; ++i) max[i] = all[i];

@@ -1,7 +1,10 @@
-// mpi-bridge/node_barrier.hpp -- the split-phase barrier of SplitBarrier
-// (start, then test until every rank has started; the element-wise maximum
-// of every rank's values), over node-shared memory, for jobs whose ranks
-// all share one node: a counter and a slot per rank, no MPI call.
+// mpi-bridge/node_barrier.hpp -- the node barrier: the split-phase barrier
+// of SplitBarrier (start, then test until every rank has started; with
+// values, the element-wise maximum of every rank's values) over
+// node-shared memory, for communicators whose ranks all share this node:
+// a counter and a slot per rank, no MPI call after construction.  Both
+// APIs' barriers use it when every PE is on the node: OpenSHMEM's team
+// barriers without values, GASNet's with them.
 //
 // Phases alternate between two sets of slots and counters: a rank can be at
 // most one phase ahead of the slowest (it cannot pass phase p+1 before
@@ -23,16 +26,31 @@ class NodeBarrier {
 public:
     static constexpr int kValues = 3;
 
-    // Collective over `node` (which must hold every rank of the job).
+    // Collective over `node`, whose ranks must all be on this node (the
+    // caller knows): MPI_Win_allocate_shared of the counters and slots.
     explicit NodeBarrier(MPI_Comm node);
     NodeBarrier(const NodeBarrier&) = delete;
     NodeBarrier& operator=(const NodeBarrier&) = delete;
 
+    // Enters the next phase with this rank's values; one phase at a time.
     void start(const long long (&values)[kValues]);
+    // True once every rank has entered the phase; `max` then holds the
+    // element-wise maximum of the values every rank entered with.
     bool test(long long (&max)[kValues]);
+    // The same without values (for a barrier whose ranks never pass any:
+    // a phase's slots are then never read).
+    void start() { arrive(); }
+    bool test() const { return shared_->completed.load(std::memory_order_acquire) >= phase_; }
 
 private:
-    struct Shared;
+    struct Shared {
+        alignas(64) std::atomic<std::uint64_t> completed;   // phases every rank has started
+        alignas(64) std::atomic<std::uint64_t> arrived[2];  // ranks that started the phase, per parity
+        // slots[parity * size + rank][value], after the header
+        long long* slots() { return reinterpret_cast<long long*>(reinterpret_cast<char*>(this) + 256); }
+    };
+    void arrive();
+
     std::unique_ptr<NodeMemory> memory_;
     Shared* shared_ = nullptr;
     int rank_ = 0, size_ = 1;

@@ -5,6 +5,7 @@
 
 #include "check.hpp"
 #include "environment.hpp"
+#include "happens_before.hpp"
 
 namespace gasket::mpi {
 
@@ -46,6 +47,10 @@ void SplitBarrier::send_round() {
 }
 
 void SplitBarrier::start(const long long (&values)[kValues]) {
+    // What this thread did before the barrier happens before what any
+    // thread does after it: TSan cannot see the order that goes through
+    // MPI and the other processes (happens_before.hpp).
+    release_before_send();
     std::copy(values, values + kValues, acc_.v);
     active_ = true;
     round_ = 0;
@@ -64,6 +69,7 @@ bool SplitBarrier::test(long long (&max)[kValues]) {
     }
     std::copy(acc_.v, acc_.v + kValues, max);
     active_ = false;
+    acquire_before_delivery();
     return true;
 }
 

@@ -1,5 +1,6 @@
-// mpi-bridge/split_barrier.hpp -- a split-phase barrier that also combines
-// a few values by maximum: a dissemination barrier (ceil(log2 n) rounds;
+// mpi-bridge/split_barrier.hpp -- the network barrier: a split-phase
+// barrier that also combines a few values by maximum, used by both APIs'
+// barriers whenever some PE is off this node or the fast path is off: a dissemination barrier (ceil(log2 n) rounds;
 // in round k each rank sends its running maximum to rank + 2^k and
 // receives from rank - 2^k) on a private communicator, with persistent
 // receives and eager blocking sends.  Maximum is idempotent, so values that reach a rank twice do
@@ -29,9 +30,16 @@ public:
     // True once every rank has entered; `max` then holds the element-wise
     // maximum of all ranks' values.
     bool test(long long (&max)[kValues]);
+    // The same without values.
+    void start() { start(kNone); }
+    bool test() {
+        long long ignored[kValues];
+        return test(ignored);
+    }
     bool active() const { return active_; }
 
 private:
+    static constexpr long long kNone[kValues] = {};
     struct Values {
         long long v[kValues];
     };

@@ -189,14 +189,12 @@ void gasket_gasnet_block_poll(unsigned* misses) noexcept {
     rt::Job* job = gasnet::attached_job("GASNET_BLOCKUNTIL");
     if (!job) [[unlikely]]
         rt::fatal("GASNET_BLOCKUNTIL", "cannot wait before gasnet_attach: no message could arrive");
-    if (job->am->poll("GASNET_BLOCKUNTIL") > 0) {
-        *misses = 0;
-        return;
-    }
+    // One step of the runtime's serving wait; the macro's loop keeps the
+    // idle count between calls.
+    rt::Poller poller(*job, gasnet::g_state.wait_mode, *misses);
+    poller.serve("GASNET_BLOCKUNTIL");
+    *misses = poller.idle_steps();
     gasnet::watch_for_exit();
-    // Spin a while, then give the core away between polls (spin-block).
-    const int mode = gasnet::g_state.wait_mode;
-    if (mode == GASNET_WAIT_BLOCK || (mode == GASNET_WAIT_SPINBLOCK && ++*misses > 256)) sched_yield();
 }
 
 int gasnet_AMGetMsgSource(gasnet_token_t token, gasnet_node_t* srcindex) noexcept {

@@ -5,11 +5,10 @@
 // agree (max id == min id).  The barrier is the runtime's split-phase
 // barrier (src/runtime/split_barrier.hpp): node-shared memory when every
 // node is on this machine, else a dissemination barrier of point-to-point
-// messages.  Waiting serves Active Messages.
+// messages.  Waiting serves Active Messages (rt::Poller::wait).
 #include <gasnet.h>
 
 #include <climits>
-#include <sched.h>
 
 #include "state.hpp"
 
@@ -72,19 +71,9 @@ int gasnet_barrier_wait(int id, int flags) noexcept {
     rt::SplitPhaseBarrier& b = gasnet::barrier(routine);
     gasnet::check_notified(routine);
     long long max[3];
-    unsigned misses = 0;
-    while (!b.test(max)) {
-        // The barrier's own test is cheap; serving Active Messages (tests
-        // of every posted receive) is not, and on every miss it doubled
-        // the barrier's latency.  Every 8th miss still serves handlers
-        // within a microsecond or so.
-        if (++misses % 8 != 0) continue;
-        if (rt::g_job->am->poll(routine) > 0)
-            misses = 0;
-        else if (g_state.wait_mode == GASNET_WAIT_BLOCK ||
-                 (g_state.wait_mode == GASNET_WAIT_SPINBLOCK && misses > 256 * 8))
-            sched_yield();
-    }
+    // The barrier's own test is cheap; Active Messages are served every
+    // few idle steps, in the rhythm gasnet_set_waitmode chose.
+    for (rt::Poller poller(*rt::g_job, g_state.wait_mode); !b.test(max);) poller.wait(routine);
     return gasnet::outcome(max, id, flags);
 }
 

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "dispatch.hpp"
+#include "src/runtime/collective.hpp"
 #include "src/runtime/start.hpp"
 #include "state.hpp"
 
@@ -208,7 +209,7 @@ int gasnet_attach(gasnet_handlerentry_t* table, int numentries, uintptr_t segsiz
     gasnet_seginfo_t mine{segsize ? job.heap.base : nullptr, segsize};
     g_state.segments.resize(job.n_pes);
     job.env->allgather(&mine, sizeof mine, g_state.segments.data());
-    g_state.barrier = std::make_unique<rt::SplitPhaseBarrier>(job);
+    g_state.barrier = rt::job_barrier(job);
     gasnet::set_routes(job);
     g_state.attached = true;
     job.env->barrier();
@@ -261,7 +262,9 @@ int gasnet_set_waitmode(int wait_mode) noexcept {
         rt::error("gasnet_set_waitmode", "wait_mode %d is not GASNET_WAIT_SPIN, _BLOCK or _SPINBLOCK", wait_mode);
         return GASNET_ERR_BAD_ARG;
     }
-    g_state.wait_mode = wait_mode;
+    g_state.wait_mode = wait_mode == GASNET_WAIT_SPIN    ? rt::WaitMode::spin
+                        : wait_mode == GASNET_WAIT_BLOCK ? rt::WaitMode::block
+                                                         : rt::WaitMode::spin_block;
     return GASNET_OK;
 }
 

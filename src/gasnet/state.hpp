@@ -9,16 +9,17 @@
 
 #include "src/runtime/error.hpp"
 #include "src/runtime/job.hpp"
+#include "src/runtime/progress.hpp"
 #include "src/runtime/split_barrier.hpp"
 
 namespace gasket::gasnet {
 
 struct State {
-    bool initialized = false;  // gasnet_init succeeded
-    bool attached = false;     // gasnet_attach succeeded
-    int thread_mode = 0;       // 0 SEQ, 1 PARSYNC, 2 PAR (GASKET_GASNET_THREAD_MODE)
-    int wait_mode = GASNET_WAIT_SPINBLOCK;
-    std::vector<gasnet_seginfo_t> segments;  // every node's segment, after attach
+    bool initialized = false;                           // gasnet_init succeeded
+    bool attached = false;                              // gasnet_attach succeeded
+    int thread_mode = 0;                                // 0 SEQ, 1 PARSYNC, 2 PAR (GASKET_GASNET_THREAD_MODE)
+    rt::WaitMode wait_mode = rt::WaitMode::spin_block;  // gasnet_set_waitmode (§3.6.2)
+    std::vector<gasnet_seginfo_t> segments;             // every node's segment, after attach
     // After attach: the split-phase barrier (node memory or MPI).
     std::unique_ptr<rt::SplitPhaseBarrier> barrier;
     // The barrier phase: notify's arguments, and whether a notify awaits

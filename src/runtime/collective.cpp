@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "error.hpp"
+#include "progress.hpp"
 #include "sync.hpp"
 
 namespace gasket::rt {
@@ -37,28 +38,24 @@ bool every_pe_mapped(const Job& j) {
     return all;
 }
 
-// The Waiter of a collective: serve Active Messages while waiting unless
-// nobody can need it (no AM engine, or every PE mapped).  With a progress
-// thread, data collectives stay blocking (their nonblocking forms cost
-// 2-3x at 8 B) and leave serving to it; barriers serve from this thread
-// too, because PEs reach them at very different times: AMOs to a PE
-// blocked in MPI_Barrier waited for the progress thread's next wake-up
-// (shmem_amo_stress off the fast path went from 1 s to 16 s).
+// The Waiter of a data collective: serve Active Messages while waiting
+// (Poller::serve) unless nobody can need it (no AM engine, or every PE
+// mapped).  With a progress thread, data collectives stay blocking (their
+// nonblocking forms cost 2-3x at 8 B) and leave serving to it.
 class Serving {
 public:
-    explicit Serving(Job& j, bool barrier = false)
-        : job_(j), needed_(j.am && !every_pe_mapped(j) && (barrier || !j.am->progress_thread_running())) {}
+    Serving(Job& j, const char* routine)
+        : poller_(j), routine_(routine), needed_(j.am && !every_pe_mapped(j) && !j.am->progress_thread_running()) {}
     mpi::Waiter waiter() { return needed_ ? mpi::Waiter{&Serving::poll, this} : mpi::Waiter{}; }
 
 private:
     static void poll(void* self) {
         auto* s = static_cast<Serving*>(self);
-        // Yield the core now and then: other PEs may share it.
-        Poller::progress(s->job_, ++s->polls_ % 32 == 0);
+        s->poller_.serve(s->routine_);
     }
-    Job& job_;
+    Poller poller_;
+    const char* routine_;
     bool needed_;
-    unsigned polls_ = 0;
 };
 
 bool overlap(const void* a, std::size_t abytes, const void* b, std::size_t bbytes) {
@@ -95,20 +92,32 @@ void synchronize(const char* routine, const Team& team, bool quiet_first) {
         quiet(*j.default_ctx, routine);
     else
         std::atomic_thread_fence(std::memory_order_seq_cst);
-    if (every_pe_mapped(j)) {
-        // Every member on this node and every access a load/store: a barrier
-        // in shared memory (bench-coll: 2-4x faster than MPI_Barrier here),
-        // and no window to synchronize.
-        mpi::shared_memory_barrier(team.comm());
-        std::atomic_thread_fence(std::memory_order_seq_cst);
-        return;
+    // Every member on this node and every access a load/store: the node
+    // barrier (bench-coll: 2-4x faster than MPI_Barrier here), nothing to
+    // serve and no window to synchronize.  Else the network barrier,
+    // serving Active Messages at every step while waiting (every 8th step
+    // made an AMO to a PE in a barrier 1.5-2x slower): PEs reach barriers at very
+    // different times, and AMOs to a PE blocked in MPI_Barrier waited for
+    // the progress thread's next wake-up (shmem_amo_stress off the fast
+    // path went from 1 s to 16 s).
+    const bool on_node = every_pe_mapped(j);
+    SplitPhaseBarrier& b = team.barrier(on_node);
+    Poller poller(j);
+    b.start();
+    if (b.on_node()) {
+        while (!b.test()) poller.idle();
+    } else {
+        while (!b.test()) poller.serve(routine);
+        // Puts by other PEs through MPI, completed before they entered,
+        // become visible to this PE's loads.
+        j.sync_windows();
     }
-    Serving serving(j, true);
-    mpi::barrier(team.comm(), serving.waiter());
-    // Puts by other PEs through MPI, completed before they entered, become
-    // visible to this PE's loads.
-    j.sync_windows();
     std::atomic_thread_fence(std::memory_order_seq_cst);
+}
+
+std::unique_ptr<SplitPhaseBarrier> job_barrier(Job& j) {
+    return std::make_unique<SplitPhaseBarrier>(j.world_team->comm(),
+                                               j.config.node_fastpath && j.env->node_size() == j.n_pes);
 }
 
 void broadcast(const char* routine, const Team& team, void* dest, const void* source, std::size_t bytes, int root,
@@ -122,7 +131,7 @@ void broadcast(const char* routine, const Team& team, void* dest, const void* so
     // and copies source to dest afterwards: copying first made a 1 MiB
     // broadcast on 2 PEs 2x slower than copying after.
     void* buf = is_root ? const_cast<void*>(source) : dest;
-    Serving serving(j);
+    Serving serving(j, routine);
     mpi::broadcast(team.comm(), buf, bytes, root, serving.waiter());
     if (is_root && root_writes_dest && dest != source) std::memmove(dest, source, bytes);
     after_collective(j);
@@ -130,7 +139,7 @@ void broadcast(const char* routine, const Team& team, void* dest, const void* so
 
 void collect(const char* routine, const Team& team, void* dest, const void* source, std::size_t bytes, bool fixed) {
     Job& j = job(routine);
-    Serving serving(j);
+    Serving serving(j, routine);
     check_symmetric(routine, "source", source, bytes);
     std::vector<char> copy;
     if (fixed) {
@@ -183,7 +192,7 @@ void alltoall(const char* routine, const Team& team, void* dest, const void* sou
         copy.assign(static_cast<const char*>(source), static_cast<const char*>(source) + src_extent);
         src = copy.data();
     }
-    Serving serving(j);
+    Serving serving(j, routine);
     if (dst == 1 && sst == 1)
         mpi::alltoall(team.comm(), src, dest, per_pe * elem_bytes, serving.waiter());
     else
@@ -218,7 +227,7 @@ void reduce(const char* routine, const Team& team, void* dest, const void* sourc
     std::vector<char> copy;
     const void* src = checked_reduction_source(routine, dest, source, count, e, copy);
     if (count == 0) return;
-    Serving serving(j);
+    Serving serving(j, routine);
     mpi::allreduce(team.comm(), src, dest, count, e, op, serving.waiter());
     after_collective(j);
 }
@@ -229,7 +238,7 @@ void scan(const char* routine, const Team& team, void* dest, const void* source,
     std::vector<char> copy;
     const void* src = checked_reduction_source(routine, dest, source, count, e, copy);
     if (count == 0) return;
-    Serving serving(j);
+    Serving serving(j, routine);
     mpi::scan_sum(team.comm(), src, dest, count, e, inclusive, serving.waiter());
     // MPI_Exscan leaves rank 0's result undefined; §9.10.10 says zero (all
     // bits zero is 0 for every type of Table 10).

@@ -21,6 +21,7 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <type_traits>
 
 #include "job.hpp"
@@ -67,6 +68,11 @@ constexpr Elem elem_of() {
 void synchronize(const char* routine, const Team& team, bool quiet_first);
 // quiet on the default context, then a barrier over all PEs (§9.10.1): the
 // world team's synchronize.
+// GASNet's barrier (§3.5 of gasnet-1.8-spec.md) over every PE of `j`:
+// the node barrier when every PE is on this node and the node fast path is
+// on, else the network barrier.  Collective.
+std::unique_ptr<SplitPhaseBarrier> job_barrier(Job& j);
+
 inline void barrier_all(const char* routine) { synchronize(routine, *job(routine).world_team, true); }
 // A barrier over all PEs; completes nothing (§9.10.2).
 inline void sync_all(const char* routine) { synchronize(routine, *job(routine).world_team, false); }

@@ -1,34 +1,30 @@
-// src/runtime/progress.cpp -- the wait policy's steps (see progress.hpp).
+// src/runtime/progress.cpp -- the wait steps (see progress.hpp).
 #include "progress.hpp"
 
 #include <sched.h>
 
 namespace gasket::rt {
 
-namespace {
-inline void cpu_relax() {
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#elif defined(__aarch64__)
-    __asm__ __volatile__("yield");
-#endif
-}
-}  // namespace
-
 void Poller::pause() {
-    if (++spins_ < kSpins) {
-        cpu_relax();
-        return;
-    }
-    progress(job_, spins_ % kYieldEvery == 0);
+    if (backoff_.yielding()) progress(job_, false);
+    backoff_.idle();
 }
 
 void Poller::serve(const char* routine) {
     if (job_.am && job_.am->poll(routine) > 0) {
-        spins_ = 0;
+        backoff_.progressed();
         return;
     }
-    if (++spins_ % kServeIdle == 0) progress(job_);
+    if (backoff_.idle_steps() % kProgressEvery == kProgressEvery - 1) progress(job_, false);
+    backoff_.idle();
+}
+
+void Poller::wait(const char* routine) {
+    if (backoff_.idle_steps() % kServeEvery == 0 && job_.am && job_.am->poll(routine) > 0) {
+        backoff_.progressed();
+        return;
+    }
+    backoff_.idle();
 }
 
 void Poller::progress(Job& j, bool yield) {

@@ -1,45 +1,61 @@
-// src/runtime/progress.hpp -- waiting politely: the one progress and
-// back-off policy of every wait loop in the runtime and the APIs (quiet
-// waiting for AMO replies, point-to-point waits, locks, barriers and
-// collectives that serve Active Messages).
+// src/runtime/progress.hpp -- waiting politely: the progress steps of every
+// wait loop in the runtime and the APIs (quiet waiting for AMO replies,
+// point-to-point waits, locks, barriers, GASNet's BLOCKUNTIL and barrier
+// waits), on the one spin-then-yield rhythm of mpi::Backoff
+// (mpi-bridge/backoff.hpp), which the Active Message transport's own waits
+// follow too.
 //
-// A wait spins briefly on its own cheap test; after that every step drives
-// progress -- MPI_Win_sync (public and private window copies agree before
-// local memory is read again), Active Messages served (or MPI entered
-// once, so MPIs that progress RMA only inside MPI calls deliver), and the
-// core yielded every kYieldEvery-th step (other PEs may share it; a yield
-// is a system call, so yielding at every step made a PE waiting here
-// answer AMOs 0.3 µs slower).
+// A wait tests its own condition and, when it failed, calls one of the
+// steps below; each follows mpi::Backoff: a short spin, then a yield of
+// the core every few idle steps (other PEs may share it).  What a step
+// does besides:
+//  - pause(): waits on local memory that other PEs write.  Once the spin
+//    is over, every step drives progress: MPI_Win_sync (public and private
+//    window copies agree before local memory is read again), Active
+//    Messages served (or MPI entered once, so MPIs that progress RMA only
+//    inside MPI calls deliver).
+//  - serve(): waits completed by an Active Message (an AMO reply, a count
+//    of operations in flight, the network barrier): serves at every step,
+//    and drives full progress every kProgressEvery idle steps.
+//  - wait(): waits on a cheap test that other PEs complete while they may
+//    need this PE to serve Active Messages (GASNet's barrier): serves
+//    every kServeEvery idle steps (serving at every step doubled that
+//    barrier's latency; every 8th still serves within a microsecond).
+//  - idle(): waits that nobody else needs served (the node barrier).
 #pragma once
 
 #include <atomic>
 
 #include "job.hpp"
+#include "mpi-bridge/backoff.hpp"
 
 namespace gasket::rt {
 
+using WaitMode = mpi::WaitMode;
+
 class Poller {
 public:
-    static constexpr unsigned kSpins = 256;      // pause() steps spent spinning first
-    static constexpr unsigned kYieldEvery = 32;  // pause() yields every this many progress steps
-    static constexpr unsigned kServeIdle = 64;   // serve(): idle polls before a progress step with a yield
+    static constexpr unsigned kServeEvery = 8;      // wait(): idle steps between servings
+    static constexpr unsigned kProgressEvery = 64;  // serve(): idle steps between full progress steps
 
-    explicit Poller(Job& j) : job_(j) {}
+    // `idle_steps`: where a wait that keeps its count between calls (a
+    // C macro's loop) left off; idle_steps() says where to resume.
+    explicit Poller(Job& j, WaitMode mode = WaitMode::spin_block, unsigned idle_steps = 0)
+        : job_(j), backoff_(mode, idle_steps) {}
 
-    // For waits on local memory: call after each unsuccessful test.
     void pause();
-    // For waits completed by an Active Message (an AMO reply, a count of
-    // operations in flight): serves Active Messages at every call, and
-    // after kServeIdle calls that delivered nothing, a full progress step.
-    // `routine` names the wait in handler-context errors.
     void serve(const char* routine);
+    void wait(const char* routine);
+    void idle() { backoff_.idle(); }
+    unsigned idle_steps() const { return backoff_.idle_steps(); }
+
     // One progress step without spinning first; the core is yielded when
     // `yield`.
     static void progress(Job& j, bool yield = true);
 
 private:
     Job& job_;
-    unsigned spins_ = 0;
+    mpi::Backoff backoff_;
 };
 
 // Serves (Poller::serve) until `done()` is true.

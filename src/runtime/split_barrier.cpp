@@ -1,13 +1,13 @@
-// src/runtime/split_barrier.cpp -- choosing the split-phase barrier (cold).
+// src/runtime/split_barrier.cpp -- choosing the node or network barrier (cold).
 #include "split_barrier.hpp"
 
 namespace gasket::rt {
 
-SplitPhaseBarrier::SplitPhaseBarrier(Job& j) {
-    if (j.config.node_fastpath && j.env->node_size() == j.n_pes)
-        node_ = std::make_unique<mpi::NodeBarrier>(j.env->node());
+SplitPhaseBarrier::SplitPhaseBarrier(MPI_Comm comm, bool on_node) {
+    if (on_node)
+        node_ = std::make_unique<mpi::NodeBarrier>(comm);
     else
-        network_ = std::make_unique<mpi::SplitBarrier>(j.env->world());
+        network_ = std::make_unique<mpi::SplitBarrier>(comm);
 }
 
 SplitPhaseBarrier::~SplitPhaseBarrier() = default;

@@ -1,14 +1,18 @@
-// src/runtime/split_barrier.hpp -- the split-phase barrier that also
-// combines three values by maximum (GASNet's notify/wait/try, §3.5 of
-// gasnet-1.8-spec.md): over node-shared memory when every PE of the job is
-// on this node and the node fast path is on (mpi::NodeBarrier, no MPI
+// src/runtime/split_barrier.hpp -- the runtime's one barrier: split-phase
+// (start, then test until every member has started), optionally combining
+// three values by maximum (GASNet's notify/wait/try, §3.5 of
+// gasnet-1.8-spec.md).  Over node-shared memory when every member is on
+// this node and reached by loads and stores (mpi::NodeBarrier, no MPI
 // call), else a dissemination barrier of eager MPI messages
-// (mpi::SplitBarrier).
+// (mpi::SplitBarrier).  OpenSHMEM's team barriers (rt::synchronize, one per
+// team: Team::barrier) and GASNet's barrier (rt::job_barrier) are both
+// this; the caller waits for test() with its rt::Poller.
 #pragma once
+
+#include <mpi.h>
 
 #include <memory>
 
-#include "job.hpp"
 #include "mpi-bridge/node_barrier.hpp"
 #include "mpi-bridge/split_barrier.hpp"
 
@@ -18,22 +22,37 @@ class SplitPhaseBarrier {
 public:
     static constexpr int kValues = 3;
 
-    // Collective over every PE of `j`: chooses the node or network barrier.
-    explicit SplitPhaseBarrier(Job& j);
+    // Collective over `comm`: the node barrier when `on_node` (every rank
+    // of comm on this node), else the network barrier.  Neither keeps comm
+    // itself (a duplicate, or a shared-memory window made from it).
+    SplitPhaseBarrier(MPI_Comm comm, bool on_node);
     ~SplitPhaseBarrier();
     SplitPhaseBarrier(const SplitPhaseBarrier&) = delete;
     SplitPhaseBarrier& operator=(const SplitPhaseBarrier&) = delete;
 
-    // Enters the barrier with this PE's `values` (one phase at a time).
+    // Enters the barrier with this member's `values` (one phase at a time).
     void start(const long long (&values)[kValues]) {
         if (node_)
             node_->start(values);
         else
             network_->start(values);
     }
-    // True once every PE has entered; `max` then holds the element-wise
-    // maximum of every PE's values.  Never blocks.
+    // True once every member has entered; `max` then holds the element-wise
+    // maximum of every member's values.  Never blocks.
     bool test(long long (&max)[kValues]) { return node_ ? node_->test(max) : network_->test(max); }
+
+    // The same without values (a barrier that never passes any).
+    void start() {
+        if (node_)
+            node_->start();
+        else
+            network_->start();
+    }
+    bool test() { return node_ ? node_->test() : network_->test(); }
+
+    // True for the node barrier: members' memory is reached by loads and
+    // stores, so no MPI window needs synchronizing after it.
+    bool on_node() const { return node_ != nullptr; }
 
 private:
     std::unique_ptr<mpi::NodeBarrier> node_;

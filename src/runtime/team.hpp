@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "mpi-bridge/communicator.hpp"
+#include "split_barrier.hpp"
 
 namespace gasket::rt {
 
@@ -53,12 +54,24 @@ public:
     // True on every member when `mine` is true on every member (collective).
     bool all(bool mine) const { return comm_.all(mine); }
 
+    // The team's barrier, made at the first call (collective, like every
+    // barrier on the team) as the node barrier when `on_node` (every member
+    // reached by loads and stores), else the network barrier; later calls
+    // return it whatever `on_node` says.  Not for concurrent use (§9.10:
+    // one collective at a time per team).
+    SplitPhaseBarrier& barrier(bool on_node) const {
+        if (!barrier_) [[unlikely]]
+            barrier_ = std::make_unique<SplitPhaseBarrier>(comm(), on_node);
+        return *barrier_;
+    }
+
 private:
     mpi::Communicator comm_;
     std::vector<int> world_pes_;
     std::unordered_map<int, int> team_pe_of_;  // empty when identity_
     bool identity_ = true;                     // team PE == world PE
     int num_contexts_ = 0;
+    mutable std::unique_ptr<SplitPhaseBarrier> barrier_;  // after comm_: freed before it
 };
 
 }  // namespace gasket::rt
