@@ -77,8 +77,7 @@ void check_alltoalls(const char* name, Call call, std::ptrdiff_t dst, std::ptrdi
         return;
     }
     for (std::size_t e = 0; e < src_len; ++e) source[e] = a2a_poison<T>();
-    for (std::size_t e = 0; e < all; ++e)
-        source[std::size_t(sst) * e] = a2a_value<T>(p, int(e / kA2aN), e % kA2aN);
+    for (std::size_t e = 0; e < all; ++e) source[std::size_t(sst) * e] = a2a_value<T>(p, int(e / kA2aN), e % kA2aN);
     for (std::size_t e = 0; e < dst_len; ++e) dest[e] = a2a_poison<T>();
     EXPECT_EQ(call(dest, source, dst, sst, kA2aN), 0) << name;
     std::size_t bad = 0;
@@ -104,11 +103,10 @@ void check_alltoalls_strides(const char* name, Call call) {
 }
 
 TEST(ManyPes, AlltoallsEveryType) {
-#define GASKET_CHECK_A2A(TYPE, NAME)                                                                           \
-    check_alltoalls_strides<TYPE>("shmem_" #NAME "_alltoalls",                                                 \
-                                  [](TYPE* d, const TYPE* s, std::ptrdiff_t dst, std::ptrdiff_t sst,           \
-                                     std::size_t n) {                                                          \
-                                      return shmem_##NAME##_alltoalls(SHMEM_TEAM_WORLD, d, s, dst, sst, n);    \
+#define GASKET_CHECK_A2A(TYPE, NAME)                                                                                  \
+    check_alltoalls_strides<TYPE>("shmem_" #NAME "_alltoalls",                                                        \
+                                  [](TYPE* d, const TYPE* s, std::ptrdiff_t dst, std::ptrdiff_t sst, std::size_t n) { \
+                                      return shmem_##NAME##_alltoalls(SHMEM_TEAM_WORLD, d, s, dst, sst, n);           \
                                   });
     GASKET_STD_RMA_TYPES(GASKET_CHECK_A2A)
 #undef GASKET_CHECK_A2A
@@ -147,8 +145,7 @@ T factor(int pe, std::size_t i) {
 template <class T, class Value>
 U<T> wrapped(bool product, int first_pe, int last_pe, std::size_t i, Value v) {
     U<T> r = product ? U<T>(1) : U<T>(0);
-    for (int pe = first_pe; pe <= last_pe; ++pe)
-        r = product ? U<T>(r * U<T>(v(pe, i))) : U<T>(r + U<T>(v(pe, i)));
+    for (int pe = first_pe; pe <= last_pe; ++pe) r = product ? U<T>(r * U<T>(v(pe, i))) : U<T>(r + U<T>(v(pe, i)));
     return r;
 }
 
@@ -187,10 +184,10 @@ void check_reduction(const char* name, Kind kind, int (*fn)(shmem_team_t, T*, co
 }
 
 TEST(ManyPes, OverflowingIntegerReductionsWrap) {
-#define GASKET_CHECK_WRAP(TYPE, NAME)                                                                    \
-    check_reduction<TYPE>("shmem_" #NAME "_sum_reduce", Kind::sum, shmem_##NAME##_sum_reduce);           \
-    check_reduction<TYPE>("shmem_" #NAME "_prod_reduce", Kind::prod, shmem_##NAME##_prod_reduce);        \
-    check_reduction<TYPE>("shmem_" #NAME "_sum_inscan", Kind::inscan, shmem_##NAME##_sum_inscan);        \
+#define GASKET_CHECK_WRAP(TYPE, NAME)                                                             \
+    check_reduction<TYPE>("shmem_" #NAME "_sum_reduce", Kind::sum, shmem_##NAME##_sum_reduce);    \
+    check_reduction<TYPE>("shmem_" #NAME "_prod_reduce", Kind::prod, shmem_##NAME##_prod_reduce); \
+    check_reduction<TYPE>("shmem_" #NAME "_sum_inscan", Kind::inscan, shmem_##NAME##_sum_inscan); \
     check_reduction<TYPE>("shmem_" #NAME "_sum_exscan", Kind::exscan, shmem_##NAME##_sum_exscan);
     GASKET_TEAM_REDUCE_SIGNED_TYPES(GASKET_CHECK_WRAP)
     GASKET_TEAM_REDUCE_BITWISE_TYPES(GASKET_CHECK_WRAP)

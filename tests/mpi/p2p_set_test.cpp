@@ -17,6 +17,8 @@
 //  - waits and polling tests satisfied by updates from other PEs (atomic
 //    set and put), every PE writing one entry on every PE; the _any/_some
 //    forms collect every entry exactly once;
+//  - fairness: repeated _any calls with nothing masked return every
+//    satisfied index, also in the spec's Example 43 loop without its mask;
 //  - an excluded entry that already satisfies is ignored: the wait returns
 //    only for the included entry a remote PE updates later.
 // Values are signed/unsigned sensitive (negative numbers become large
@@ -429,6 +431,61 @@ void excluded_test(typename Row::T* ivars) {
     }
 }
 
+// §9.11.3, §9.11.10: "a series of calls to shmem_test_any must eventually
+// return i" for every satisfied i (and the same for wait_until_any and the
+// _vector forms).
+//  - Local: every entry satisfied, nothing masked: kN calls return every
+//    index (each form, twice round).
+//  - The pattern of the spec's Example 43 (a linear barrier over test_any)
+//    without the status mask: every PE sets its flag on every PE, and each
+//    PE calls test_any (then wait_until_any), once every flag is set, until
+//    it has seen every PE's index.  Returning the lowest satisfied index every time never ends.
+template <class Row>
+void fair_test(typename Row::T* ivars, typename Row::T* flags) {
+    using T = typename Row::T;
+    const T one = T(1);
+    const std::vector<T> ones(std::max<std::size_t>(kN, std::size_t(npes())), one);
+    for (std::size_t i = 0; i < kN; ++i) ivars[i] = one;
+    const char* names[4] = {"test_any", "test_any_vector", "wait_until_any", "wait_until_any_vector"};
+    for (int form = 0; form < 4; ++form) {
+        for (int round = 0; round < 2; ++round) {
+            std::set<std::size_t> got;
+            for (std::size_t k = 0; k < kN; ++k) {
+                const std::size_t r = form == 0   ? Row::test_any(ivars, kN, nullptr, SHMEM_CMP_EQ, one)
+                                      : form == 1 ? Row::test_any_v(ivars, kN, nullptr, SHMEM_CMP_EQ, ones.data())
+                                      : form == 2 ? Row::wait_any(ivars, kN, nullptr, SHMEM_CMP_EQ, one)
+                                                  : Row::wait_any_v(ivars, kN, nullptr, SHMEM_CMP_EQ, ones.data());
+                got.insert(r);
+            }
+            EXPECT_EQ(got.size(), kN) << names[form] << ": " << kN << " calls with all " << kN
+                                      << " entries satisfied returned only " << show_set(got);
+        }
+    }
+
+    const std::size_t n = std::size_t(npes());
+    for (std::size_t i = 0; i < n; ++i) flags[i] = T(0);
+    shmem_barrier_all();
+    for (int pe = 0; pe < npes(); ++pe) Row::atomic_set(&flags[me()], one, pe);
+    shmem_barrier_all();  // every flag is set: from here on a fair loop ends within n calls
+    for (int form = 0; form < 2; ++form) {
+        std::set<std::size_t> seen;
+        const std::size_t limit = 1000 * n;
+        std::size_t calls = 0;
+        const auto deadline = std::chrono::steady_clock::now() + kTestLoopLimit;
+        while (seen.size() < n && calls < limit && std::chrono::steady_clock::now() < deadline) {
+            const std::size_t r = form == 0 ? Row::test_any(flags, n, nullptr, SHMEM_CMP_EQ, one)
+                                            : Row::wait_any(flags, n, nullptr, SHMEM_CMP_EQ, one);
+            if (r != SIZE_MAX) {
+                seen.insert(r);
+                ++calls;
+            }
+        }
+        EXPECT_EQ(seen.size(), n) << names[2 * form] << " in Example 43's loop without the mask: " << calls
+                                  << " calls returned only " << show_set(seen);
+    }
+    shmem_barrier_all();
+}
+
 template <class Row>
 class SyncSet : public ::testing::Test {};
 TYPED_TEST_SUITE(SyncSet, SetRows, RowName);
@@ -461,6 +518,19 @@ TYPED_TEST(SyncSet, RemoteUpdatesHeap) {
         return;
     }
     remote_test<TypeParam>(ivars);
+    shmem_free(ivars);
+}
+
+TYPED_TEST(SyncSet, AnyIsFair) {
+    using T = typename TypeParam::T;
+    T* ivars = static_cast<T*>(shmem_malloc(kN * sizeof(T)));
+    T* flags = static_cast<T*>(shmem_malloc(std::size_t(npes()) * sizeof(T)));
+    if (!all_pes(ivars != nullptr && flags != nullptr)) {
+        ADD_FAILURE() << "shmem_malloc returned NULL";
+    } else {
+        fair_test<TypeParam>(ivars, flags);
+    }
+    shmem_free(flags);
     shmem_free(ivars);
 }
 
