@@ -1,6 +1,7 @@
 // shmem/p2p.cpp -- §9.11 point-to-point synchronization on local symmetric
 // variables: wait_until and test for every point-to-point type; the
-// all/any/some forms and their _vector forms for every Table 6 type;
+// all/any/some forms and their _vector forms for every Table 6 type and
+// short/unsigned short;
 // signal_wait_until; the deprecated wait.  Generated from
 // gasket/shmem_type_tables.h.
 #include <shmem.h>
@@ -261,7 +262,7 @@ extern "C" {
 #define GASKET_P2P_SET(T, N)                                     \
     GASKET_P2P_SET_FORMS(T, N, , T cmp_value, One<T>{cmp_value}) \
     GASKET_P2P_SET_FORMS(T, N, _vector, const T* cmp_values, PerElement<T>{cmp_values})
-GASKET_STD_AMO_TYPES(GASKET_P2P_SET)
+GASKET_P2P_SET_TYPES(GASKET_P2P_SET)
 #undef GASKET_P2P_SET
 #undef GASKET_P2P_SET_FORMS
 

@@ -1,6 +1,7 @@
 // tests/mpi/p2p_set_test.cpp -- §9.11.2-7 and §9.11.9-14: the waits and
 // tests over arrays of ivars, shmem_TYPENAME_{wait_until,test}_{all,any,
-// some}[_vector], for every Table 6 type, on heap and global arrays:
+// some}[_vector], for every Table 6 type and short/unsigned short (as other
+// implementations offer them), on heap and global arrays:
 //  - return values against a reference model, for every SHMEM_CMP_*, with
 //    status NULL, all-zero, a mask excluding some entries (satisfied ones
 //    among them), and all entries excluded, and with nelems 0:
@@ -39,7 +40,9 @@ constexpr auto kTestLoopLimit = std::chrono::seconds(30);
 
 // ---- rows of Table 6 -----------------------------------------------------------
 
-#define GASKET_TEST_SET_ROW(TYPE, NAME)                                            \
+// SET: how remote tests write an ivar (an atomic set; a put for short and
+// unsigned short, which have no AMOs).
+#define GASKET_TEST_SET_ROW_WITH(TYPE, NAME, SET)                                  \
     struct Set_##NAME {                                                            \
         using T = TYPE;                                                            \
         static constexpr const char* kName = #NAME;                                \
@@ -56,18 +59,23 @@ constexpr auto kTestLoopLimit = std::chrono::seconds(30);
         static constexpr auto test_all_v = shmem_##NAME##_test_all_vector;         \
         static constexpr auto test_any_v = shmem_##NAME##_test_any_vector;         \
         static constexpr auto test_some_v = shmem_##NAME##_test_some_vector;       \
-        static constexpr auto atomic_set = shmem_##NAME##_atomic_set;              \
+        static constexpr auto atomic_set = SET;                                    \
         static constexpr auto p = shmem_##NAME##_p;                                \
     };                                                                             \
     TYPE Set_##NAME::global_ivars[kMaxPes > kN ? kMaxPes : kN];
+#define GASKET_TEST_SET_ROW(TYPE, NAME) GASKET_TEST_SET_ROW_WITH(TYPE, NAME, shmem_##NAME##_atomic_set)
+#define GASKET_TEST_SET_ROW_PUT(TYPE, NAME) GASKET_TEST_SET_ROW_WITH(TYPE, NAME, shmem_##NAME##_p)
 GASKET_STD_AMO_TYPES(GASKET_TEST_SET_ROW)
+GASKET_P2P_SYNC_DEPRECATED_TYPES(GASKET_TEST_SET_ROW_PUT)
+#undef GASKET_TEST_SET_ROW_PUT
 #undef GASKET_TEST_SET_ROW
+#undef GASKET_TEST_SET_ROW_WITH
 
 #define GASKET_TEST_ROW_NAME(TYPE, NAME) , Set_##NAME
-using SetRows = DropFirst<void GASKET_STD_AMO_TYPES(GASKET_TEST_ROW_NAME)>::type;
+using SetRows = DropFirst<void GASKET_P2P_SET_TYPES(GASKET_TEST_ROW_NAME)>::type;
 #undef GASKET_TEST_ROW_NAME
 
-static_assert(0 GASKET_STD_AMO_TYPES(GASKET_TEST_COUNT) == 12, "Table 6 has 12 rows");
+static_assert(0 GASKET_P2P_SET_TYPES(GASKET_TEST_COUNT) == 14, "Table 6 has 12 rows, plus short and ushort");
 
 // ---- reference model ------------------------------------------------------------
 

@@ -37,8 +37,9 @@ constexpr std::uint8_t kAmoRequest = 1;  // src/runtime/amo.cpp
 int main(int argc, char** argv) {
     using namespace gasket;
     if (gasnet_init(&argc, &argv) != GASNET_OK || argc != 2) {
-        std::fprintf(stderr, "usage: gasket_gasnet_internal_handler_cases amo_offset_outside|amo_bad_width|"
-                             "amo_short_args|long_offset_outside\n");
+        std::fprintf(stderr,
+                     "usage: gasket_gasnet_internal_handler_cases amo_offset_outside|amo_bad_width|"
+                     "amo_short_args|long_offset_outside\n");
         return 2;
     }
     const std::string c = argv[1];
