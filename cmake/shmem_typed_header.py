@@ -307,7 +307,10 @@ completed by that context's quiet.""", [
 OLD_EXT, OLD_STD = "GASKET_DEPRECATED_EXT_AMO_TYPES", "GASKET_DEPRECATED_STD_AMO_TYPES"
 DEPRECATED_AMO_SECTION = Section("Annex F.2.6 deprecated AMO names", """\
 Deprecated AMO names (Annex F.2.6): the same operations as the
-shmem_TYPENAME_atomic_ routine each heading names.""", [
+shmem_TYPENAME_atomic_ routine each heading names.  1.6 lists them for
+float, double, int, long and long long (fetch/set/swap) and int, long and
+long long (the others); like other implementations, Gasket gives them for
+every row of Table 7 (fetch/set/swap) and Table 6 (the others).""", [
     Entry("F.2.6", OLD_EXT, "{TYPE} shmem_{NAME}_fetch(const {TYPE} *source, int pe);",
           note="= shmem_TYPENAME_atomic_fetch"),
     Entry("F.2.6", OLD_EXT, "void shmem_{NAME}_set({TYPE} *dest, {TYPE} value, int pe);",
@@ -415,7 +418,7 @@ longs.""", [
           "int shmem_{NAME}_sum_exscan(shmem_team_t team, {TYPE} *dest, const {TYPE} *source, size_t nelems);"),
 ])
 
-P2P, P2P_SET = "GASKET_P2P_SYNC_TYPES", "GASKET_STD_AMO_TYPES"
+P2P, P2P_SET = "GASKET_P2P_SYNC_TYPES", "GASKET_P2P_SET_TYPES"
 SET_ARGS = "{TYPE} *ivars, size_t nelems, const int *status, int cmp"
 SOME_ARGS = "{TYPE} *ivars, size_t nelems, size_t *indices, const int *status, int cmp"
 P2P_SECTION = Section("§9.11 point-to-point synchronization", """\
@@ -435,6 +438,10 @@ excluded).  The _vector forms compare ivars[i] with cmp_values[i].
    is included), else 0.
  test_any: an index of a satisfying ivar, or SIZE_MAX.
  test_some: the count of satisfying ivars, their indices in `indices`.
+The _any forms are fair: a thread's next call on the same ivars starts
+after the index it returned last, so repeated calls return every
+satisfying index.  Besides Table 6 these exist for short and unsigned
+short, as other implementations offer them.
 Waiting spins briefly, then polls politely (serving Active Messages and
 yielding the core).  A bad cmp is fatal.
 shmem_signal_wait_until (§9.11.15) is in shmem.h.""", [

@@ -5,6 +5,12 @@
 #include <algorithm>
 #include <climits>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include <memory>
+#include <utility>
 
 #include "check.hpp"
 #include "happens_before.hpp"
@@ -198,37 +204,130 @@ void alltoall(MPI_Comm comm, const void* src, void* dst, std::size_t block_bytes
 }
 
 namespace {
-// One rank's block of a strided alltoall: `nelems` elements `stride` apart,
-// its extent stride * nelems elements so that block j starts at j times it.
-MPI_Datatype strided_block(MPI_Datatype elem, std::size_t elem_bytes, std::size_t nelems, std::size_t stride) {
-    MPI_Datatype vec, block;
-    check(MPI_Type_create_hvector(int(nelems), 1, MPI_Aint(stride * elem_bytes), elem, &vec),
-          "MPI_Type_create_hvector");
-    check(MPI_Type_create_resized(vec, 0, MPI_Aint(stride * nelems * elem_bytes), &block), "MPI_Type_create_resized");
-    check(MPI_Type_commit(&block), "MPI_Type_commit");
-    MPI_Type_free(&vec);
-    return block;
+// The caller's extent checks make this unreachable; a size that wraps must
+// still never reach a copy.
+[[noreturn, gnu::cold]] void too_big(const char* what, std::size_t nelems, std::size_t elem_bytes, int ranks) {
+    std::fprintf(stderr, "gasket: %s: %zu elements of %zu bytes for each of %d ranks overflow size_t\n", what, nelems,
+                 elem_bytes, ranks);
+    abort_job(EXIT_FAILURE);
+}
+
+// Copies `count` elements of B bytes from `from` (`from_stride` elements
+// apart) to `to` (`to_stride` elements apart).
+template <std::size_t B>
+void copy_strided(std::byte* to, std::size_t to_stride, const std::byte* from, std::size_t from_stride,
+                  std::size_t count) {
+    for (std::size_t i = 0; i < count; ++i) std::memcpy(to + i * to_stride * B, from + i * from_stride * B, B);
+}
+
+void copy_strided(std::byte* to, std::size_t to_stride, const std::byte* from, std::size_t from_stride,
+                  std::size_t count, std::size_t elem_bytes) {
+    switch (elem_bytes) {
+        case 1: return copy_strided<1>(to, to_stride, from, from_stride, count);
+        case 2: return copy_strided<2>(to, to_stride, from, from_stride, count);
+        case 4: return copy_strided<4>(to, to_stride, from, from_stride, count);
+        case 8: return copy_strided<8>(to, to_stride, from, from_stride, count);
+        case 16: return copy_strided<16>(to, to_stride, from, from_stride, count);
+    }
+    for (std::size_t i = 0; i < count; ++i)
+        std::memcpy(to + i * to_stride * elem_bytes, from + i * from_stride * elem_bytes, elem_bytes);
 }
 }  // namespace
 
+// The strided blocks are packed into a contiguous buffer, exchanged as
+// contiguous blocks of one datatype, and unpacked.  One MPI_Alltoall with a
+// strided send type and a differently strided receive type would move them
+// without copies, but Open MPI 4.1.4 picks its modified Bruck algorithm at
+// 16 ranks and more, which delivers wrong data when the send and receive
+// datatypes differ (fixed upstream after 4.1.4; issue 14 item 19).  Block j
+// for rank j starts at element j * nelems * stride, so on each side the
+// whole exchange is one run of ranks * nelems elements `stride` apart.
 void alltoall_strided(MPI_Comm comm, const void* src, void* dst, std::size_t elem_bytes, std::size_t nelems,
                       std::size_t dst_stride, std::size_t sst, Waiter w) {
     if (nelems == 0 || elem_bytes == 0) return;
-    MPI_Datatype elem;
-    check(MPI_Type_contiguous(int(elem_bytes), MPI_BYTE, &elem), "MPI_Type_contiguous");
-    MPI_Datatype send = strided_block(elem, elem_bytes, nelems, sst);
-    MPI_Datatype recv = strided_block(elem, elem_bytes, nelems, dst_stride);
-    MPI_Type_free(&elem);
-    run(
-        w, "MPI_Alltoall", "MPI_Ialltoall", [&] { return MPI_Alltoall(src, 1, send, dst, 1, recv, comm); },
-        [&](MPI_Request* r) { return MPI_Ialltoall(src, 1, send, dst, 1, recv, comm, r); });
-    MPI_Type_free(&send);
-    MPI_Type_free(&recv);
+    int ranks = 0;
+    check(MPI_Comm_size(comm, &ranks), "MPI_Comm_size");
+    std::size_t count = 0, bytes = 0;  // elements and bytes each rank sends (and receives) in all
+    if (__builtin_mul_overflow(nelems, std::size_t(ranks), &count) || __builtin_mul_overflow(count, elem_bytes, &bytes))
+        [[unlikely]]
+        too_big("alltoall_strided", nelems, elem_bytes, ranks);
+    std::unique_ptr<std::byte[]> send_copy, recv_copy;
+    const std::byte* send = static_cast<const std::byte*>(src);
+    std::byte* recv = static_cast<std::byte*>(dst);
+    if (sst != 1) {
+        send_copy = std::make_unique_for_overwrite<std::byte[]>(bytes);
+        copy_strided(send_copy.get(), 1, send, sst, count, elem_bytes);
+        send = send_copy.get();
+    }
+    if (dst_stride != 1) {
+        recv_copy = std::make_unique_for_overwrite<std::byte[]>(bytes);
+        recv = recv_copy.get();
+    }
+    alltoall(comm, send, recv, nelems * elem_bytes, w);
+    if (recv_copy) copy_strided(static_cast<std::byte*>(dst), dst_stride, recv, 1, count, elem_bytes);
 }
 
+namespace {
+// Sums and products of 8- and 16-bit integers must wrap (two's complement,
+// as C's unsigned arithmetic does), but Open MPI 4.1.4's vectorized
+// MPI_SUM on MPI_INT8_T/UINT8_T/INT16_T/UINT16_T saturates (upstream:
+// "wontfix"), for signed and unsigned types alike.  Those reductions use
+// these user-defined ops instead, on the unsigned type of the same width:
+// the bits of a wrapped signed result are those of the unsigned one.
+template <class U, class Combine>
+void combine_as(void* in, void* inout, int len, Combine f) {
+    const auto* a = static_cast<const U*>(in);
+    auto* b = static_cast<U*>(inout);
+    for (int i = 0; i < len; ++i) b[i] = U(f(a[i], b[i]));
+}
+
+template <class Combine>
+void combine_narrow(void* in, void* inout, const int* len, const MPI_Datatype* type, Combine f) {
+    if (*type == MPI_UINT8_T)
+        combine_as<std::uint8_t>(in, inout, *len, f);
+    else
+        combine_as<std::uint16_t>(in, inout, *len, f);
+}
+
+void wrapping_sum(void* in, void* inout, int* len, MPI_Datatype* type) {
+    combine_narrow(in, inout, len, type, [](unsigned a, unsigned b) { return a + b; });
+}
+void wrapping_prod(void* in, void* inout, int* len, MPI_Datatype* type) {
+    combine_narrow(in, inout, len, type, [](unsigned a, unsigned b) { return a * b; });
+}
+
+// The user-defined op for `op` on an 8- or 16-bit integer kind, created on
+// first use (after MPI_Init; MPI outlives Gasket's use of it) and kept.
+MPI_Op wrapping_op(ReduceOp op) {
+    static const MPI_Op sum = [] {
+        MPI_Op o;
+        check(MPI_Op_create(wrapping_sum, 1, &o), "MPI_Op_create");
+        return o;
+    }();
+    static const MPI_Op prod = [] {
+        MPI_Op o;
+        check(MPI_Op_create(wrapping_prod, 1, &o), "MPI_Op_create");
+        return o;
+    }();
+    return op == ReduceOp::sum ? sum : prod;
+}
+
+// The MPI datatype and op that reduce `e` with `op`: those of Elem and
+// ReduceOp, except sums and products of 8- and 16-bit integers (above).
+std::pair<MPI_Datatype, MPI_Op> reduction(Elem e, ReduceOp op) {
+    if (op == ReduceOp::sum || op == ReduceOp::prod) switch (e) {
+            case Elem::i8:
+            case Elem::u8: return {MPI_UINT8_T, wrapping_op(op)};
+            case Elem::i16:
+            case Elem::u16: return {MPI_UINT16_T, wrapping_op(op)};
+            default: break;
+        }
+    return {datatype(e), mpi_op(op)};
+}
+}  // namespace
+
 void allreduce(MPI_Comm comm, const void* src, void* dst, std::size_t count, Elem e, ReduceOp op, Waiter w) {
-    const MPI_Datatype type = datatype(e);
-    const MPI_Op mop = mpi_op(op);
+    const auto [type, mop] = reduction(e, op);
     const std::size_t esize = elem_bytes(e);
     for (std::size_t done = 0; done < count;) {
         const int n = int(std::min(count - done, kMaxInt));
@@ -242,7 +341,7 @@ void allreduce(MPI_Comm comm, const void* src, void* dst, std::size_t count, Ele
 }
 
 void scan_sum(MPI_Comm comm, const void* src, void* dst, std::size_t count, Elem e, bool inclusive, Waiter w) {
-    const MPI_Datatype type = datatype(e);
+    const auto [type, mop] = reduction(e, ReduceOp::sum);
     const std::size_t esize = elem_bytes(e);
     for (std::size_t done = 0; done < count;) {
         const int n = int(std::min(count - done, kMaxInt));
@@ -250,12 +349,12 @@ void scan_sum(MPI_Comm comm, const void* src, void* dst, std::size_t count, Elem
         void* d = static_cast<char*>(dst) + done * esize;
         if (inclusive)
             run(
-                w, "MPI_Scan", "MPI_Iscan", [&] { return MPI_Scan(s, d, n, type, MPI_SUM, comm); },
-                [&](MPI_Request* r) { return MPI_Iscan(s, d, n, type, MPI_SUM, comm, r); });
+                w, "MPI_Scan", "MPI_Iscan", [&] { return MPI_Scan(s, d, n, type, mop, comm); },
+                [&](MPI_Request* r) { return MPI_Iscan(s, d, n, type, mop, comm, r); });
         else
             run(
-                w, "MPI_Exscan", "MPI_Iexscan", [&] { return MPI_Exscan(s, d, n, type, MPI_SUM, comm); },
-                [&](MPI_Request* r) { return MPI_Iexscan(s, d, n, type, MPI_SUM, comm, r); });
+                w, "MPI_Exscan", "MPI_Iexscan", [&] { return MPI_Exscan(s, d, n, type, mop, comm); },
+                [&](MPI_Request* r) { return MPI_Iexscan(s, d, n, type, mop, comm, r); });
         done += std::size_t(n);
     }
 }

@@ -1,6 +1,7 @@
 // shmem/p2p.cpp -- §9.11 point-to-point synchronization on local symmetric
 // variables: wait_until and test for every point-to-point type; the
-// all/any/some forms and their _vector forms for every Table 6 type;
+// all/any/some forms and their _vector forms for every Table 6 type and
+// short/unsigned short;
 // signal_wait_until; the deprecated wait.  Generated from
 // gasket/shmem_type_tables.h.
 #include <shmem.h>
@@ -101,8 +102,13 @@ struct IvarSet {
             if (included(i) && !holds(i)) return false;
         return true;
     }
-    std::size_t any() const {
-        for (std::size_t i = 0; i < n; ++i)
+    // The first included, satisfied index at or after `start`, wrapping
+    // round to the beginning; SIZE_MAX when none.
+    std::size_t any(std::size_t start) const {
+        if (start >= n) start = 0;
+        for (std::size_t i = start; i < n; ++i)
+            if (included(i) && holds(i)) return i;
+        for (std::size_t i = 0; i < start; ++i)
             if (included(i) && holds(i)) return i;
         return SIZE_MAX;
     }
@@ -126,6 +132,39 @@ IvarSet<T, Values> ivar_set(const char* routine, T* ivars, std::size_t n, const 
     return {routine, ivars, n, status, cmp, v};
 }
 
+// §9.11.3, §9.11.10: "a series of calls to shmem_test_any must eventually
+// return i" for every satisfied i.  Each thread remembers, for the last few
+// ivars arrays it passed to an _any routine, the index after the one
+// returned last; the next call on that array starts its scan there and wraps
+// round, so every satisfied index comes up within nelems calls.  An array
+// not remembered starts at 0.
+class AnyCursor {
+public:
+    explicit AnyCursor(const void* ivars) : entry_(find(ivars)) {}
+    std::size_t start() const { return entry_.next; }
+    std::size_t returned(std::size_t i) {
+        if (i != SIZE_MAX) entry_.next = i + 1;
+        return i;
+    }
+
+private:
+    struct Entry {
+        const void* ivars = nullptr;
+        std::size_t next = 0;
+    };
+    static constexpr std::size_t kEntries = 8;
+    static Entry& find(const void* ivars) {
+        thread_local Entry entries[kEntries];
+        thread_local std::size_t victim = 0;
+        for (Entry& e : entries)
+            if (e.ivars == ivars) return e;
+        Entry& e = entries[victim++ % kEntries];
+        e = {ivars, 0};
+        return e;
+    }
+    Entry& entry_;
+};
+
 // A failed test: every so often, let MPI and Active Messages progress.
 void after_failed_test(rt::Job& j) {
     thread_local unsigned misses = 0;
@@ -141,9 +180,10 @@ void wait_all(rt::Job& j, const Set& s) {
 template <class Set>
 std::size_t wait_any(rt::Job& j, const Set& s) {
     if (!s.any_included()) return SIZE_MAX;
+    AnyCursor cursor(s.ivars);
     rt::Poller poller(j);
     for (;;) {
-        if (std::size_t i = s.any(); i != SIZE_MAX) return i;
+        if (std::size_t i = s.any(cursor.start()); i != SIZE_MAX) return cursor.returned(i);
         poller.pause();
     }
 }
@@ -167,9 +207,10 @@ int test_all(rt::Job& j, const Set& s) {
 
 template <class Set>
 std::size_t test_any(rt::Job& j, const Set& s) {
-    std::size_t i = s.any();
+    AnyCursor cursor(s.ivars);
+    std::size_t i = s.any(cursor.start());
     if (i == SIZE_MAX) after_failed_test(j);
-    return i;
+    return cursor.returned(i);
 }
 
 template <class Set>
@@ -221,7 +262,7 @@ extern "C" {
 #define GASKET_P2P_SET(T, N)                                     \
     GASKET_P2P_SET_FORMS(T, N, , T cmp_value, One<T>{cmp_value}) \
     GASKET_P2P_SET_FORMS(T, N, _vector, const T* cmp_values, PerElement<T>{cmp_values})
-GASKET_STD_AMO_TYPES(GASKET_P2P_SET)
+GASKET_P2P_SET_TYPES(GASKET_P2P_SET)
 #undef GASKET_P2P_SET
 #undef GASKET_P2P_SET_FORMS
 

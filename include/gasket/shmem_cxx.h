@@ -128,7 +128,7 @@ GASKET_BITWISE_AMO_DISTINCT_TYPES(GASKET_CXX_AMO_BITWISE)
     inline T shmem_fetch(const T* source, int pe) { return shmem_##N##_fetch(source, pe); } \
     inline void shmem_set(T* dest, T value, int pe) { shmem_##N##_set(dest, value, pe); }   \
     inline T shmem_swap(T* dest, T value, int pe) { return shmem_##N##_swap(dest, value, pe); }
-GASKET_DEPRECATED_EXT_AMO_TYPES(GASKET_CXX_AMO_OLD_EXT)
+GASKET_DEPRECATED_EXT_AMO_DISTINCT_TYPES(GASKET_CXX_AMO_OLD_EXT)
 #undef GASKET_CXX_AMO_OLD_EXT
 #define GASKET_CXX_AMO_OLD_STD(T, N)                                                                            \
     inline T shmem_cswap(T* dest, T cond, T value, int pe) { return shmem_##N##_cswap(dest, cond, value, pe); } \
@@ -136,7 +136,7 @@ GASKET_DEPRECATED_EXT_AMO_TYPES(GASKET_CXX_AMO_OLD_EXT)
     inline void shmem_inc(T* dest, int pe) { shmem_##N##_inc(dest, pe); }                                       \
     inline T shmem_fadd(T* dest, T value, int pe) { return shmem_##N##_fadd(dest, value, pe); }                 \
     inline void shmem_add(T* dest, T value, int pe) { shmem_##N##_add(dest, value, pe); }
-GASKET_DEPRECATED_STD_AMO_TYPES(GASKET_CXX_AMO_OLD_STD)
+GASKET_DEPRECATED_STD_AMO_DISTINCT_TYPES(GASKET_CXX_AMO_OLD_STD)
 #undef GASKET_CXX_AMO_OLD_STD
 
 /* ---- §9.8.5, §9.8.7 signal_add/set with a context (the C11 form; the
@@ -198,7 +198,7 @@ inline void shmem_wait_until(T* ivar, int cmp, typename gasket_cxx_same<T>::type
     GASKET_CXX_P2P_SET_FORMS(T, N, int, test_all_vector, const T* cmp_value)          \
     GASKET_CXX_P2P_SET_FORMS(T, N, size_t, test_any_vector, const T* cmp_value)       \
     GASKET_CXX_P2P_SET_SOME(T, N, test_some_vector, const T* cmp_value)
-GASKET_STD_AMO_DISTINCT_TYPES(GASKET_CXX_P2P_SET)
+GASKET_P2P_SET_DISTINCT_TYPES(GASKET_CXX_P2P_SET)
 #undef GASKET_CXX_P2P_SET
 #undef GASKET_CXX_P2P_SET_SOME
 #undef GASKET_CXX_P2P_SET_FORMS

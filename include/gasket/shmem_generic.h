@@ -235,45 +235,45 @@
 #define GASKET_PUT_SIGNAL_NBI_7(a0, a1, a2, a3, a4, a5, a6) GASKET_SELECT_IN(GASKET_STD_RMA_DISTINCT_TYPES, put_signal_nbi, a0)(a0, a1, a2, a3, a4, a5, a6)
 #define GASKET_PUT_SIGNAL_NBI_8(c, a0, a1, a2, a3, a4, a5, a6) GASKET_SELECT_IN(GASKET_STD_RMA_DISTINCT_TYPES, ctx_put_signal_nbi, a0)(c, a0, a1, a2, a3, a4, a5, a6)
 #define GASKET_ASSOC_fetch(T, N) T: shmem_##N##_fetch,
-#define shmem_fetch(a0, a1) GASKET_SELECT_IN(GASKET_DEPRECATED_EXT_AMO_TYPES, fetch, a0)(a0, a1)
+#define shmem_fetch(a0, a1) GASKET_SELECT_IN(GASKET_DEPRECATED_EXT_AMO_DISTINCT_TYPES, fetch, a0)(a0, a1)
 #define GASKET_ASSOC_set(T, N) T: shmem_##N##_set,
-#define shmem_set(a0, a1, a2) GASKET_SELECT_IN(GASKET_DEPRECATED_EXT_AMO_TYPES, set, a0)(a0, a1, a2)
+#define shmem_set(a0, a1, a2) GASKET_SELECT_IN(GASKET_DEPRECATED_EXT_AMO_DISTINCT_TYPES, set, a0)(a0, a1, a2)
 #define GASKET_ASSOC_swap(T, N) T: shmem_##N##_swap,
-#define shmem_swap(a0, a1, a2) GASKET_SELECT_IN(GASKET_DEPRECATED_EXT_AMO_TYPES, swap, a0)(a0, a1, a2)
+#define shmem_swap(a0, a1, a2) GASKET_SELECT_IN(GASKET_DEPRECATED_EXT_AMO_DISTINCT_TYPES, swap, a0)(a0, a1, a2)
 #define GASKET_ASSOC_cswap(T, N) T: shmem_##N##_cswap,
-#define shmem_cswap(a0, a1, a2, a3) GASKET_SELECT_IN(GASKET_DEPRECATED_STD_AMO_TYPES, cswap, a0)(a0, a1, a2, a3)
+#define shmem_cswap(a0, a1, a2, a3) GASKET_SELECT_IN(GASKET_DEPRECATED_STD_AMO_DISTINCT_TYPES, cswap, a0)(a0, a1, a2, a3)
 #define GASKET_ASSOC_finc(T, N) T: shmem_##N##_finc,
-#define shmem_finc(a0, a1) GASKET_SELECT_IN(GASKET_DEPRECATED_STD_AMO_TYPES, finc, a0)(a0, a1)
+#define shmem_finc(a0, a1) GASKET_SELECT_IN(GASKET_DEPRECATED_STD_AMO_DISTINCT_TYPES, finc, a0)(a0, a1)
 #define GASKET_ASSOC_inc(T, N) T: shmem_##N##_inc,
-#define shmem_inc(a0, a1) GASKET_SELECT_IN(GASKET_DEPRECATED_STD_AMO_TYPES, inc, a0)(a0, a1)
+#define shmem_inc(a0, a1) GASKET_SELECT_IN(GASKET_DEPRECATED_STD_AMO_DISTINCT_TYPES, inc, a0)(a0, a1)
 #define GASKET_ASSOC_fadd(T, N) T: shmem_##N##_fadd,
-#define shmem_fadd(a0, a1, a2) GASKET_SELECT_IN(GASKET_DEPRECATED_STD_AMO_TYPES, fadd, a0)(a0, a1, a2)
+#define shmem_fadd(a0, a1, a2) GASKET_SELECT_IN(GASKET_DEPRECATED_STD_AMO_DISTINCT_TYPES, fadd, a0)(a0, a1, a2)
 #define GASKET_ASSOC_add(T, N) T: shmem_##N##_add,
-#define shmem_add(a0, a1, a2) GASKET_SELECT_IN(GASKET_DEPRECATED_STD_AMO_TYPES, add, a0)(a0, a1, a2)
+#define shmem_add(a0, a1, a2) GASKET_SELECT_IN(GASKET_DEPRECATED_STD_AMO_DISTINCT_TYPES, add, a0)(a0, a1, a2)
 #define GASKET_ASSOC_wait_until_all(T, N) T: shmem_##N##_wait_until_all,
-#define shmem_wait_until_all(a0, a1, a2, a3, a4) GASKET_SELECT_IN(GASKET_STD_AMO_DISTINCT_TYPES, wait_until_all, a0)(a0, a1, a2, a3, a4)
+#define shmem_wait_until_all(a0, a1, a2, a3, a4) GASKET_SELECT_IN(GASKET_P2P_SET_DISTINCT_TYPES, wait_until_all, a0)(a0, a1, a2, a3, a4)
 #define GASKET_ASSOC_wait_until_any(T, N) T: shmem_##N##_wait_until_any,
-#define shmem_wait_until_any(a0, a1, a2, a3, a4) GASKET_SELECT_IN(GASKET_STD_AMO_DISTINCT_TYPES, wait_until_any, a0)(a0, a1, a2, a3, a4)
+#define shmem_wait_until_any(a0, a1, a2, a3, a4) GASKET_SELECT_IN(GASKET_P2P_SET_DISTINCT_TYPES, wait_until_any, a0)(a0, a1, a2, a3, a4)
 #define GASKET_ASSOC_wait_until_some(T, N) T: shmem_##N##_wait_until_some,
-#define shmem_wait_until_some(a0, a1, a2, a3, a4, a5) GASKET_SELECT_IN(GASKET_STD_AMO_DISTINCT_TYPES, wait_until_some, a0)(a0, a1, a2, a3, a4, a5)
+#define shmem_wait_until_some(a0, a1, a2, a3, a4, a5) GASKET_SELECT_IN(GASKET_P2P_SET_DISTINCT_TYPES, wait_until_some, a0)(a0, a1, a2, a3, a4, a5)
 #define GASKET_ASSOC_wait_until_all_vector(T, N) T: shmem_##N##_wait_until_all_vector,
-#define shmem_wait_until_all_vector(a0, a1, a2, a3, a4) GASKET_SELECT_IN(GASKET_STD_AMO_DISTINCT_TYPES, wait_until_all_vector, a0)(a0, a1, a2, a3, a4)
+#define shmem_wait_until_all_vector(a0, a1, a2, a3, a4) GASKET_SELECT_IN(GASKET_P2P_SET_DISTINCT_TYPES, wait_until_all_vector, a0)(a0, a1, a2, a3, a4)
 #define GASKET_ASSOC_wait_until_any_vector(T, N) T: shmem_##N##_wait_until_any_vector,
-#define shmem_wait_until_any_vector(a0, a1, a2, a3, a4) GASKET_SELECT_IN(GASKET_STD_AMO_DISTINCT_TYPES, wait_until_any_vector, a0)(a0, a1, a2, a3, a4)
+#define shmem_wait_until_any_vector(a0, a1, a2, a3, a4) GASKET_SELECT_IN(GASKET_P2P_SET_DISTINCT_TYPES, wait_until_any_vector, a0)(a0, a1, a2, a3, a4)
 #define GASKET_ASSOC_wait_until_some_vector(T, N) T: shmem_##N##_wait_until_some_vector,
-#define shmem_wait_until_some_vector(a0, a1, a2, a3, a4, a5) GASKET_SELECT_IN(GASKET_STD_AMO_DISTINCT_TYPES, wait_until_some_vector, a0)(a0, a1, a2, a3, a4, a5)
+#define shmem_wait_until_some_vector(a0, a1, a2, a3, a4, a5) GASKET_SELECT_IN(GASKET_P2P_SET_DISTINCT_TYPES, wait_until_some_vector, a0)(a0, a1, a2, a3, a4, a5)
 #define GASKET_ASSOC_test_all(T, N) T: shmem_##N##_test_all,
-#define shmem_test_all(a0, a1, a2, a3, a4) GASKET_SELECT_IN(GASKET_STD_AMO_DISTINCT_TYPES, test_all, a0)(a0, a1, a2, a3, a4)
+#define shmem_test_all(a0, a1, a2, a3, a4) GASKET_SELECT_IN(GASKET_P2P_SET_DISTINCT_TYPES, test_all, a0)(a0, a1, a2, a3, a4)
 #define GASKET_ASSOC_test_any(T, N) T: shmem_##N##_test_any,
-#define shmem_test_any(a0, a1, a2, a3, a4) GASKET_SELECT_IN(GASKET_STD_AMO_DISTINCT_TYPES, test_any, a0)(a0, a1, a2, a3, a4)
+#define shmem_test_any(a0, a1, a2, a3, a4) GASKET_SELECT_IN(GASKET_P2P_SET_DISTINCT_TYPES, test_any, a0)(a0, a1, a2, a3, a4)
 #define GASKET_ASSOC_test_some(T, N) T: shmem_##N##_test_some,
-#define shmem_test_some(a0, a1, a2, a3, a4, a5) GASKET_SELECT_IN(GASKET_STD_AMO_DISTINCT_TYPES, test_some, a0)(a0, a1, a2, a3, a4, a5)
+#define shmem_test_some(a0, a1, a2, a3, a4, a5) GASKET_SELECT_IN(GASKET_P2P_SET_DISTINCT_TYPES, test_some, a0)(a0, a1, a2, a3, a4, a5)
 #define GASKET_ASSOC_test_all_vector(T, N) T: shmem_##N##_test_all_vector,
-#define shmem_test_all_vector(a0, a1, a2, a3, a4) GASKET_SELECT_IN(GASKET_STD_AMO_DISTINCT_TYPES, test_all_vector, a0)(a0, a1, a2, a3, a4)
+#define shmem_test_all_vector(a0, a1, a2, a3, a4) GASKET_SELECT_IN(GASKET_P2P_SET_DISTINCT_TYPES, test_all_vector, a0)(a0, a1, a2, a3, a4)
 #define GASKET_ASSOC_test_any_vector(T, N) T: shmem_##N##_test_any_vector,
-#define shmem_test_any_vector(a0, a1, a2, a3, a4) GASKET_SELECT_IN(GASKET_STD_AMO_DISTINCT_TYPES, test_any_vector, a0)(a0, a1, a2, a3, a4)
+#define shmem_test_any_vector(a0, a1, a2, a3, a4) GASKET_SELECT_IN(GASKET_P2P_SET_DISTINCT_TYPES, test_any_vector, a0)(a0, a1, a2, a3, a4)
 #define GASKET_ASSOC_test_some_vector(T, N) T: shmem_##N##_test_some_vector,
-#define shmem_test_some_vector(a0, a1, a2, a3, a4, a5) GASKET_SELECT_IN(GASKET_STD_AMO_DISTINCT_TYPES, test_some_vector, a0)(a0, a1, a2, a3, a4, a5)
+#define shmem_test_some_vector(a0, a1, a2, a3, a4, a5) GASKET_SELECT_IN(GASKET_P2P_SET_DISTINCT_TYPES, test_some_vector, a0)(a0, a1, a2, a3, a4, a5)
 #define shmem_signal_add(...) GASKET_BY_NARGS(GASKET_SIGNAL_ADD_, __VA_ARGS__)
 #define GASKET_SIGNAL_ADD_3(s, v, pe) (shmem_signal_add)(s, v, pe)
 #define GASKET_SIGNAL_ADD_4(c, s, v, pe) shmem_ctx_signal_add(c, s, v, pe)

@@ -114,17 +114,17 @@
 #define GASKET_AMO_BITWISE_OPS(F, TYPE, NAME) \
     F(TYPE, NAME, and, fetch_and) F(TYPE, NAME, or, fetch_or) F(TYPE, NAME, xor, fetch_xor)
 
-/* Deprecated AMO names (Annex F): shmem_TYPENAME_fetch/set/swap for
- * {float, double, int, long, long long}; cswap/finc/inc/fadd/add for
- * {int, long, long long}. */
-#define GASKET_DEPRECATED_EXT_AMO_TYPES(X) \
-    X(float, float)                        \
-    X(double, double)                      \
-    GASKET_DEPRECATED_STD_AMO_TYPES(X)
-#define GASKET_DEPRECATED_STD_AMO_TYPES(X) \
-    X(int, int)                            \
-    X(long, long)                          \
-    X(long long, longlong)
+/* Deprecated AMO names (Annex F): shmem_TYPENAME_fetch/set/swap and
+ * cswap/finc/inc/fadd/add.  1.6 lists them for {float, double, int, long,
+ * long long} and {int, long, long long}; the other implementations accept
+ * them for every row of Tables 7 and 6 (unsigned int/long/long long,
+ * size_t, ptrdiff_t, int32_t ... uint64_t), and programs written for them
+ * use those names, so Gasket gives them for the same rows.  The DISTINCT
+ * tables are for C11 _Generic and C++ overloads. */
+#define GASKET_DEPRECATED_EXT_AMO_TYPES(X) GASKET_EXT_AMO_TYPES(X)
+#define GASKET_DEPRECATED_EXT_AMO_DISTINCT_TYPES(X) GASKET_EXT_AMO_DISTINCT_TYPES(X)
+#define GASKET_DEPRECATED_STD_AMO_TYPES(X) GASKET_STD_AMO_TYPES(X)
+#define GASKET_DEPRECATED_STD_AMO_DISTINCT_TYPES(X) GASKET_STD_AMO_DISTINCT_TYPES(X)
 
 /* Point-to-point synchronization types (§9.11): Table 6 plus the deprecated
  * short/unsigned short rows that Table 12 keeps for wait_until and test. */
@@ -133,6 +133,15 @@
     X(unsigned short, ushort)
 #define GASKET_P2P_SYNC_TYPES(X) \
     GASKET_STD_AMO_TYPES(X)      \
+    GASKET_P2P_SYNC_DEPRECATED_TYPES(X)
+
+/* The wait and test routines over arrays (§9.11.2-7, 9-14:
+ * the all, any and some forms and their _vector forms): Table 6, plus short and
+ * unsigned short as the other implementations accept them (programs
+ * written for them call shmem_wait_until_any on a short array). */
+#define GASKET_P2P_SET_TYPES(X) GASKET_P2P_SYNC_TYPES(X)
+#define GASKET_P2P_SET_DISTINCT_TYPES(X) \
+    GASKET_STD_AMO_DISTINCT_TYPES(X)     \
     GASKET_P2P_SYNC_DEPRECATED_TYPES(X)
 
 /* Deprecated shmem_TYPENAME_wait (§9.11.1): TYPE in {short, int, long, long long}. */

@@ -1155,7 +1155,10 @@ void shmem_ctx_uint64_atomic_fetch_xor_nbi(shmem_ctx_t ctx, uint64_t *fetch, uin
 
 /* ---- Annex F.2.6 deprecated AMO names -------------------------------------
  * Deprecated AMO names (Annex F.2.6): the same operations as the
- * shmem_TYPENAME_atomic_ routine each heading names.
+ * shmem_TYPENAME_atomic_ routine each heading names.  1.6 lists them for
+ * float, double, int, long and long long (fetch/set/swap) and int, long and
+ * long long (the others); like other implementations, Gasket gives them for
+ * every row of Table 7 (fetch/set/swap) and Table 6 (the others).
  */
 
 /* Annex F.2.6 shmem_TYPENAME_fetch = shmem_TYPENAME_atomic_fetch -- GASKET_DEPRECATED_EXT_AMO_TYPES */
@@ -1164,6 +1167,15 @@ double shmem_double_fetch(const double *source, int pe) GASKET_NOEXCEPT;
 int shmem_int_fetch(const int *source, int pe) GASKET_NOEXCEPT;
 long shmem_long_fetch(const long *source, int pe) GASKET_NOEXCEPT;
 long long shmem_longlong_fetch(const long long *source, int pe) GASKET_NOEXCEPT;
+unsigned int shmem_uint_fetch(const unsigned int *source, int pe) GASKET_NOEXCEPT;
+unsigned long shmem_ulong_fetch(const unsigned long *source, int pe) GASKET_NOEXCEPT;
+unsigned long long shmem_ulonglong_fetch(const unsigned long long *source, int pe) GASKET_NOEXCEPT;
+int32_t shmem_int32_fetch(const int32_t *source, int pe) GASKET_NOEXCEPT;
+int64_t shmem_int64_fetch(const int64_t *source, int pe) GASKET_NOEXCEPT;
+uint32_t shmem_uint32_fetch(const uint32_t *source, int pe) GASKET_NOEXCEPT;
+uint64_t shmem_uint64_fetch(const uint64_t *source, int pe) GASKET_NOEXCEPT;
+size_t shmem_size_fetch(const size_t *source, int pe) GASKET_NOEXCEPT;
+ptrdiff_t shmem_ptrdiff_fetch(const ptrdiff_t *source, int pe) GASKET_NOEXCEPT;
 
 /* Annex F.2.6 shmem_TYPENAME_set = shmem_TYPENAME_atomic_set -- GASKET_DEPRECATED_EXT_AMO_TYPES */
 void shmem_float_set(float *dest, float value, int pe) GASKET_NOEXCEPT;
@@ -1171,6 +1183,15 @@ void shmem_double_set(double *dest, double value, int pe) GASKET_NOEXCEPT;
 void shmem_int_set(int *dest, int value, int pe) GASKET_NOEXCEPT;
 void shmem_long_set(long *dest, long value, int pe) GASKET_NOEXCEPT;
 void shmem_longlong_set(long long *dest, long long value, int pe) GASKET_NOEXCEPT;
+void shmem_uint_set(unsigned int *dest, unsigned int value, int pe) GASKET_NOEXCEPT;
+void shmem_ulong_set(unsigned long *dest, unsigned long value, int pe) GASKET_NOEXCEPT;
+void shmem_ulonglong_set(unsigned long long *dest, unsigned long long value, int pe) GASKET_NOEXCEPT;
+void shmem_int32_set(int32_t *dest, int32_t value, int pe) GASKET_NOEXCEPT;
+void shmem_int64_set(int64_t *dest, int64_t value, int pe) GASKET_NOEXCEPT;
+void shmem_uint32_set(uint32_t *dest, uint32_t value, int pe) GASKET_NOEXCEPT;
+void shmem_uint64_set(uint64_t *dest, uint64_t value, int pe) GASKET_NOEXCEPT;
+void shmem_size_set(size_t *dest, size_t value, int pe) GASKET_NOEXCEPT;
+void shmem_ptrdiff_set(ptrdiff_t *dest, ptrdiff_t value, int pe) GASKET_NOEXCEPT;
 
 /* Annex F.2.6 shmem_TYPENAME_swap = shmem_TYPENAME_atomic_swap -- GASKET_DEPRECATED_EXT_AMO_TYPES */
 float shmem_float_swap(float *dest, float value, int pe) GASKET_NOEXCEPT;
@@ -1178,31 +1199,85 @@ double shmem_double_swap(double *dest, double value, int pe) GASKET_NOEXCEPT;
 int shmem_int_swap(int *dest, int value, int pe) GASKET_NOEXCEPT;
 long shmem_long_swap(long *dest, long value, int pe) GASKET_NOEXCEPT;
 long long shmem_longlong_swap(long long *dest, long long value, int pe) GASKET_NOEXCEPT;
+unsigned int shmem_uint_swap(unsigned int *dest, unsigned int value, int pe) GASKET_NOEXCEPT;
+unsigned long shmem_ulong_swap(unsigned long *dest, unsigned long value, int pe) GASKET_NOEXCEPT;
+unsigned long long shmem_ulonglong_swap(unsigned long long *dest, unsigned long long value, int pe) GASKET_NOEXCEPT;
+int32_t shmem_int32_swap(int32_t *dest, int32_t value, int pe) GASKET_NOEXCEPT;
+int64_t shmem_int64_swap(int64_t *dest, int64_t value, int pe) GASKET_NOEXCEPT;
+uint32_t shmem_uint32_swap(uint32_t *dest, uint32_t value, int pe) GASKET_NOEXCEPT;
+uint64_t shmem_uint64_swap(uint64_t *dest, uint64_t value, int pe) GASKET_NOEXCEPT;
+size_t shmem_size_swap(size_t *dest, size_t value, int pe) GASKET_NOEXCEPT;
+ptrdiff_t shmem_ptrdiff_swap(ptrdiff_t *dest, ptrdiff_t value, int pe) GASKET_NOEXCEPT;
 
 /* Annex F.2.6 shmem_TYPENAME_cswap = shmem_TYPENAME_atomic_compare_swap -- GASKET_DEPRECATED_STD_AMO_TYPES */
 int shmem_int_cswap(int *dest, int cond, int value, int pe) GASKET_NOEXCEPT;
 long shmem_long_cswap(long *dest, long cond, long value, int pe) GASKET_NOEXCEPT;
 long long shmem_longlong_cswap(long long *dest, long long cond, long long value, int pe) GASKET_NOEXCEPT;
+unsigned int shmem_uint_cswap(unsigned int *dest, unsigned int cond, unsigned int value, int pe) GASKET_NOEXCEPT;
+unsigned long shmem_ulong_cswap(unsigned long *dest, unsigned long cond, unsigned long value, int pe) GASKET_NOEXCEPT;
+unsigned long long shmem_ulonglong_cswap(unsigned long long *dest, unsigned long long cond, unsigned long long value, int pe) GASKET_NOEXCEPT;
+int32_t shmem_int32_cswap(int32_t *dest, int32_t cond, int32_t value, int pe) GASKET_NOEXCEPT;
+int64_t shmem_int64_cswap(int64_t *dest, int64_t cond, int64_t value, int pe) GASKET_NOEXCEPT;
+uint32_t shmem_uint32_cswap(uint32_t *dest, uint32_t cond, uint32_t value, int pe) GASKET_NOEXCEPT;
+uint64_t shmem_uint64_cswap(uint64_t *dest, uint64_t cond, uint64_t value, int pe) GASKET_NOEXCEPT;
+size_t shmem_size_cswap(size_t *dest, size_t cond, size_t value, int pe) GASKET_NOEXCEPT;
+ptrdiff_t shmem_ptrdiff_cswap(ptrdiff_t *dest, ptrdiff_t cond, ptrdiff_t value, int pe) GASKET_NOEXCEPT;
 
 /* Annex F.2.6 shmem_TYPENAME_finc = shmem_TYPENAME_atomic_fetch_inc -- GASKET_DEPRECATED_STD_AMO_TYPES */
 int shmem_int_finc(int *dest, int pe) GASKET_NOEXCEPT;
 long shmem_long_finc(long *dest, int pe) GASKET_NOEXCEPT;
 long long shmem_longlong_finc(long long *dest, int pe) GASKET_NOEXCEPT;
+unsigned int shmem_uint_finc(unsigned int *dest, int pe) GASKET_NOEXCEPT;
+unsigned long shmem_ulong_finc(unsigned long *dest, int pe) GASKET_NOEXCEPT;
+unsigned long long shmem_ulonglong_finc(unsigned long long *dest, int pe) GASKET_NOEXCEPT;
+int32_t shmem_int32_finc(int32_t *dest, int pe) GASKET_NOEXCEPT;
+int64_t shmem_int64_finc(int64_t *dest, int pe) GASKET_NOEXCEPT;
+uint32_t shmem_uint32_finc(uint32_t *dest, int pe) GASKET_NOEXCEPT;
+uint64_t shmem_uint64_finc(uint64_t *dest, int pe) GASKET_NOEXCEPT;
+size_t shmem_size_finc(size_t *dest, int pe) GASKET_NOEXCEPT;
+ptrdiff_t shmem_ptrdiff_finc(ptrdiff_t *dest, int pe) GASKET_NOEXCEPT;
 
 /* Annex F.2.6 shmem_TYPENAME_inc = shmem_TYPENAME_atomic_inc -- GASKET_DEPRECATED_STD_AMO_TYPES */
 void shmem_int_inc(int *dest, int pe) GASKET_NOEXCEPT;
 void shmem_long_inc(long *dest, int pe) GASKET_NOEXCEPT;
 void shmem_longlong_inc(long long *dest, int pe) GASKET_NOEXCEPT;
+void shmem_uint_inc(unsigned int *dest, int pe) GASKET_NOEXCEPT;
+void shmem_ulong_inc(unsigned long *dest, int pe) GASKET_NOEXCEPT;
+void shmem_ulonglong_inc(unsigned long long *dest, int pe) GASKET_NOEXCEPT;
+void shmem_int32_inc(int32_t *dest, int pe) GASKET_NOEXCEPT;
+void shmem_int64_inc(int64_t *dest, int pe) GASKET_NOEXCEPT;
+void shmem_uint32_inc(uint32_t *dest, int pe) GASKET_NOEXCEPT;
+void shmem_uint64_inc(uint64_t *dest, int pe) GASKET_NOEXCEPT;
+void shmem_size_inc(size_t *dest, int pe) GASKET_NOEXCEPT;
+void shmem_ptrdiff_inc(ptrdiff_t *dest, int pe) GASKET_NOEXCEPT;
 
 /* Annex F.2.6 shmem_TYPENAME_fadd = shmem_TYPENAME_atomic_fetch_add -- GASKET_DEPRECATED_STD_AMO_TYPES */
 int shmem_int_fadd(int *dest, int value, int pe) GASKET_NOEXCEPT;
 long shmem_long_fadd(long *dest, long value, int pe) GASKET_NOEXCEPT;
 long long shmem_longlong_fadd(long long *dest, long long value, int pe) GASKET_NOEXCEPT;
+unsigned int shmem_uint_fadd(unsigned int *dest, unsigned int value, int pe) GASKET_NOEXCEPT;
+unsigned long shmem_ulong_fadd(unsigned long *dest, unsigned long value, int pe) GASKET_NOEXCEPT;
+unsigned long long shmem_ulonglong_fadd(unsigned long long *dest, unsigned long long value, int pe) GASKET_NOEXCEPT;
+int32_t shmem_int32_fadd(int32_t *dest, int32_t value, int pe) GASKET_NOEXCEPT;
+int64_t shmem_int64_fadd(int64_t *dest, int64_t value, int pe) GASKET_NOEXCEPT;
+uint32_t shmem_uint32_fadd(uint32_t *dest, uint32_t value, int pe) GASKET_NOEXCEPT;
+uint64_t shmem_uint64_fadd(uint64_t *dest, uint64_t value, int pe) GASKET_NOEXCEPT;
+size_t shmem_size_fadd(size_t *dest, size_t value, int pe) GASKET_NOEXCEPT;
+ptrdiff_t shmem_ptrdiff_fadd(ptrdiff_t *dest, ptrdiff_t value, int pe) GASKET_NOEXCEPT;
 
 /* Annex F.2.6 shmem_TYPENAME_add = shmem_TYPENAME_atomic_add -- GASKET_DEPRECATED_STD_AMO_TYPES */
 void shmem_int_add(int *dest, int value, int pe) GASKET_NOEXCEPT;
 void shmem_long_add(long *dest, long value, int pe) GASKET_NOEXCEPT;
 void shmem_longlong_add(long long *dest, long long value, int pe) GASKET_NOEXCEPT;
+void shmem_uint_add(unsigned int *dest, unsigned int value, int pe) GASKET_NOEXCEPT;
+void shmem_ulong_add(unsigned long *dest, unsigned long value, int pe) GASKET_NOEXCEPT;
+void shmem_ulonglong_add(unsigned long long *dest, unsigned long long value, int pe) GASKET_NOEXCEPT;
+void shmem_int32_add(int32_t *dest, int32_t value, int pe) GASKET_NOEXCEPT;
+void shmem_int64_add(int64_t *dest, int64_t value, int pe) GASKET_NOEXCEPT;
+void shmem_uint32_add(uint32_t *dest, uint32_t value, int pe) GASKET_NOEXCEPT;
+void shmem_uint64_add(uint64_t *dest, uint64_t value, int pe) GASKET_NOEXCEPT;
+void shmem_size_add(size_t *dest, size_t value, int pe) GASKET_NOEXCEPT;
+void shmem_ptrdiff_add(ptrdiff_t *dest, ptrdiff_t value, int pe) GASKET_NOEXCEPT;
 
 /* ---- §9.8 signaling: put-with-signal, typed and sized forms ---------------
  * put_signal: puts nelems elements (bytes for putmem, SIZE/8 bytes for
@@ -1822,6 +1897,10 @@ int shmem_complexf_sum_exscan(shmem_team_t team, float _Complex *dest, const flo
  *    is included), else 0.
  *  test_any: an index of a satisfying ivar, or SIZE_MAX.
  *  test_some: the count of satisfying ivars, their indices in `indices`.
+ * The _any forms are fair: a thread's next call on the same ivars starts
+ * after the index it returned last, so repeated calls return every
+ * satisfying index.  Besides Table 6 these exist for short and unsigned
+ * short, as other implementations offer them.
  * Waiting spins briefly, then polls politely (serving Active Messages and
  * yielding the core).  A bad cmp is fatal.
  * shmem_signal_wait_until (§9.11.15) is in shmem.h.
@@ -1843,7 +1922,7 @@ void shmem_ptrdiff_wait_until(ptrdiff_t *ivar, int cmp, ptrdiff_t cmp_value) GAS
 void shmem_short_wait_until(short *ivar, int cmp, short cmp_value) GASKET_NOEXCEPT;
 void shmem_ushort_wait_until(unsigned short *ivar, int cmp, unsigned short cmp_value) GASKET_NOEXCEPT;
 
-/* §9.11.2 shmem_TYPENAME_wait_until_all -- GASKET_STD_AMO_TYPES */
+/* §9.11.2 shmem_TYPENAME_wait_until_all -- GASKET_P2P_SET_TYPES */
 void shmem_int_wait_until_all(int *ivars, size_t nelems, const int *status, int cmp, int cmp_value) GASKET_NOEXCEPT;
 void shmem_long_wait_until_all(long *ivars, size_t nelems, const int *status, int cmp, long cmp_value) GASKET_NOEXCEPT;
 void shmem_longlong_wait_until_all(long long *ivars, size_t nelems, const int *status, int cmp, long long cmp_value) GASKET_NOEXCEPT;
@@ -1856,8 +1935,10 @@ void shmem_uint32_wait_until_all(uint32_t *ivars, size_t nelems, const int *stat
 void shmem_uint64_wait_until_all(uint64_t *ivars, size_t nelems, const int *status, int cmp, uint64_t cmp_value) GASKET_NOEXCEPT;
 void shmem_size_wait_until_all(size_t *ivars, size_t nelems, const int *status, int cmp, size_t cmp_value) GASKET_NOEXCEPT;
 void shmem_ptrdiff_wait_until_all(ptrdiff_t *ivars, size_t nelems, const int *status, int cmp, ptrdiff_t cmp_value) GASKET_NOEXCEPT;
+void shmem_short_wait_until_all(short *ivars, size_t nelems, const int *status, int cmp, short cmp_value) GASKET_NOEXCEPT;
+void shmem_ushort_wait_until_all(unsigned short *ivars, size_t nelems, const int *status, int cmp, unsigned short cmp_value) GASKET_NOEXCEPT;
 
-/* §9.11.3 shmem_TYPENAME_wait_until_any -- GASKET_STD_AMO_TYPES */
+/* §9.11.3 shmem_TYPENAME_wait_until_any -- GASKET_P2P_SET_TYPES */
 size_t shmem_int_wait_until_any(int *ivars, size_t nelems, const int *status, int cmp, int cmp_value) GASKET_NOEXCEPT;
 size_t shmem_long_wait_until_any(long *ivars, size_t nelems, const int *status, int cmp, long cmp_value) GASKET_NOEXCEPT;
 size_t shmem_longlong_wait_until_any(long long *ivars, size_t nelems, const int *status, int cmp, long long cmp_value) GASKET_NOEXCEPT;
@@ -1870,8 +1951,10 @@ size_t shmem_uint32_wait_until_any(uint32_t *ivars, size_t nelems, const int *st
 size_t shmem_uint64_wait_until_any(uint64_t *ivars, size_t nelems, const int *status, int cmp, uint64_t cmp_value) GASKET_NOEXCEPT;
 size_t shmem_size_wait_until_any(size_t *ivars, size_t nelems, const int *status, int cmp, size_t cmp_value) GASKET_NOEXCEPT;
 size_t shmem_ptrdiff_wait_until_any(ptrdiff_t *ivars, size_t nelems, const int *status, int cmp, ptrdiff_t cmp_value) GASKET_NOEXCEPT;
+size_t shmem_short_wait_until_any(short *ivars, size_t nelems, const int *status, int cmp, short cmp_value) GASKET_NOEXCEPT;
+size_t shmem_ushort_wait_until_any(unsigned short *ivars, size_t nelems, const int *status, int cmp, unsigned short cmp_value) GASKET_NOEXCEPT;
 
-/* §9.11.4 shmem_TYPENAME_wait_until_some -- GASKET_STD_AMO_TYPES */
+/* §9.11.4 shmem_TYPENAME_wait_until_some -- GASKET_P2P_SET_TYPES */
 size_t shmem_int_wait_until_some(int *ivars, size_t nelems, size_t *indices, const int *status, int cmp, int cmp_value) GASKET_NOEXCEPT;
 size_t shmem_long_wait_until_some(long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, long cmp_value) GASKET_NOEXCEPT;
 size_t shmem_longlong_wait_until_some(long long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, long long cmp_value) GASKET_NOEXCEPT;
@@ -1884,8 +1967,10 @@ size_t shmem_uint32_wait_until_some(uint32_t *ivars, size_t nelems, size_t *indi
 size_t shmem_uint64_wait_until_some(uint64_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, uint64_t cmp_value) GASKET_NOEXCEPT;
 size_t shmem_size_wait_until_some(size_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, size_t cmp_value) GASKET_NOEXCEPT;
 size_t shmem_ptrdiff_wait_until_some(ptrdiff_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, ptrdiff_t cmp_value) GASKET_NOEXCEPT;
+size_t shmem_short_wait_until_some(short *ivars, size_t nelems, size_t *indices, const int *status, int cmp, short cmp_value) GASKET_NOEXCEPT;
+size_t shmem_ushort_wait_until_some(unsigned short *ivars, size_t nelems, size_t *indices, const int *status, int cmp, unsigned short cmp_value) GASKET_NOEXCEPT;
 
-/* §9.11.5 shmem_TYPENAME_wait_until_all_vector -- GASKET_STD_AMO_TYPES */
+/* §9.11.5 shmem_TYPENAME_wait_until_all_vector -- GASKET_P2P_SET_TYPES */
 void shmem_int_wait_until_all_vector(int *ivars, size_t nelems, const int *status, int cmp, const int *cmp_values) GASKET_NOEXCEPT;
 void shmem_long_wait_until_all_vector(long *ivars, size_t nelems, const int *status, int cmp, const long *cmp_values) GASKET_NOEXCEPT;
 void shmem_longlong_wait_until_all_vector(long long *ivars, size_t nelems, const int *status, int cmp, const long long *cmp_values) GASKET_NOEXCEPT;
@@ -1898,8 +1983,10 @@ void shmem_uint32_wait_until_all_vector(uint32_t *ivars, size_t nelems, const in
 void shmem_uint64_wait_until_all_vector(uint64_t *ivars, size_t nelems, const int *status, int cmp, const uint64_t *cmp_values) GASKET_NOEXCEPT;
 void shmem_size_wait_until_all_vector(size_t *ivars, size_t nelems, const int *status, int cmp, const size_t *cmp_values) GASKET_NOEXCEPT;
 void shmem_ptrdiff_wait_until_all_vector(ptrdiff_t *ivars, size_t nelems, const int *status, int cmp, const ptrdiff_t *cmp_values) GASKET_NOEXCEPT;
+void shmem_short_wait_until_all_vector(short *ivars, size_t nelems, const int *status, int cmp, const short *cmp_values) GASKET_NOEXCEPT;
+void shmem_ushort_wait_until_all_vector(unsigned short *ivars, size_t nelems, const int *status, int cmp, const unsigned short *cmp_values) GASKET_NOEXCEPT;
 
-/* §9.11.6 shmem_TYPENAME_wait_until_any_vector -- GASKET_STD_AMO_TYPES */
+/* §9.11.6 shmem_TYPENAME_wait_until_any_vector -- GASKET_P2P_SET_TYPES */
 size_t shmem_int_wait_until_any_vector(int *ivars, size_t nelems, const int *status, int cmp, const int *cmp_values) GASKET_NOEXCEPT;
 size_t shmem_long_wait_until_any_vector(long *ivars, size_t nelems, const int *status, int cmp, const long *cmp_values) GASKET_NOEXCEPT;
 size_t shmem_longlong_wait_until_any_vector(long long *ivars, size_t nelems, const int *status, int cmp, const long long *cmp_values) GASKET_NOEXCEPT;
@@ -1912,8 +1999,10 @@ size_t shmem_uint32_wait_until_any_vector(uint32_t *ivars, size_t nelems, const 
 size_t shmem_uint64_wait_until_any_vector(uint64_t *ivars, size_t nelems, const int *status, int cmp, const uint64_t *cmp_values) GASKET_NOEXCEPT;
 size_t shmem_size_wait_until_any_vector(size_t *ivars, size_t nelems, const int *status, int cmp, const size_t *cmp_values) GASKET_NOEXCEPT;
 size_t shmem_ptrdiff_wait_until_any_vector(ptrdiff_t *ivars, size_t nelems, const int *status, int cmp, const ptrdiff_t *cmp_values) GASKET_NOEXCEPT;
+size_t shmem_short_wait_until_any_vector(short *ivars, size_t nelems, const int *status, int cmp, const short *cmp_values) GASKET_NOEXCEPT;
+size_t shmem_ushort_wait_until_any_vector(unsigned short *ivars, size_t nelems, const int *status, int cmp, const unsigned short *cmp_values) GASKET_NOEXCEPT;
 
-/* §9.11.7 shmem_TYPENAME_wait_until_some_vector -- GASKET_STD_AMO_TYPES */
+/* §9.11.7 shmem_TYPENAME_wait_until_some_vector -- GASKET_P2P_SET_TYPES */
 size_t shmem_int_wait_until_some_vector(int *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const int *cmp_values) GASKET_NOEXCEPT;
 size_t shmem_long_wait_until_some_vector(long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const long *cmp_values) GASKET_NOEXCEPT;
 size_t shmem_longlong_wait_until_some_vector(long long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const long long *cmp_values) GASKET_NOEXCEPT;
@@ -1926,6 +2015,8 @@ size_t shmem_uint32_wait_until_some_vector(uint32_t *ivars, size_t nelems, size_
 size_t shmem_uint64_wait_until_some_vector(uint64_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const uint64_t *cmp_values) GASKET_NOEXCEPT;
 size_t shmem_size_wait_until_some_vector(size_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const size_t *cmp_values) GASKET_NOEXCEPT;
 size_t shmem_ptrdiff_wait_until_some_vector(ptrdiff_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const ptrdiff_t *cmp_values) GASKET_NOEXCEPT;
+size_t shmem_short_wait_until_some_vector(short *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const short *cmp_values) GASKET_NOEXCEPT;
+size_t shmem_ushort_wait_until_some_vector(unsigned short *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const unsigned short *cmp_values) GASKET_NOEXCEPT;
 
 /* §9.11.8 shmem_TYPENAME_test -- GASKET_P2P_SYNC_TYPES */
 int shmem_int_test(int *ivar, int cmp, int cmp_value) GASKET_NOEXCEPT;
@@ -1943,7 +2034,7 @@ int shmem_ptrdiff_test(ptrdiff_t *ivar, int cmp, ptrdiff_t cmp_value) GASKET_NOE
 int shmem_short_test(short *ivar, int cmp, short cmp_value) GASKET_NOEXCEPT;
 int shmem_ushort_test(unsigned short *ivar, int cmp, unsigned short cmp_value) GASKET_NOEXCEPT;
 
-/* §9.11.9 shmem_TYPENAME_test_all -- GASKET_STD_AMO_TYPES */
+/* §9.11.9 shmem_TYPENAME_test_all -- GASKET_P2P_SET_TYPES */
 int shmem_int_test_all(int *ivars, size_t nelems, const int *status, int cmp, int cmp_value) GASKET_NOEXCEPT;
 int shmem_long_test_all(long *ivars, size_t nelems, const int *status, int cmp, long cmp_value) GASKET_NOEXCEPT;
 int shmem_longlong_test_all(long long *ivars, size_t nelems, const int *status, int cmp, long long cmp_value) GASKET_NOEXCEPT;
@@ -1956,8 +2047,10 @@ int shmem_uint32_test_all(uint32_t *ivars, size_t nelems, const int *status, int
 int shmem_uint64_test_all(uint64_t *ivars, size_t nelems, const int *status, int cmp, uint64_t cmp_value) GASKET_NOEXCEPT;
 int shmem_size_test_all(size_t *ivars, size_t nelems, const int *status, int cmp, size_t cmp_value) GASKET_NOEXCEPT;
 int shmem_ptrdiff_test_all(ptrdiff_t *ivars, size_t nelems, const int *status, int cmp, ptrdiff_t cmp_value) GASKET_NOEXCEPT;
+int shmem_short_test_all(short *ivars, size_t nelems, const int *status, int cmp, short cmp_value) GASKET_NOEXCEPT;
+int shmem_ushort_test_all(unsigned short *ivars, size_t nelems, const int *status, int cmp, unsigned short cmp_value) GASKET_NOEXCEPT;
 
-/* §9.11.10 shmem_TYPENAME_test_any -- GASKET_STD_AMO_TYPES */
+/* §9.11.10 shmem_TYPENAME_test_any -- GASKET_P2P_SET_TYPES */
 size_t shmem_int_test_any(int *ivars, size_t nelems, const int *status, int cmp, int cmp_value) GASKET_NOEXCEPT;
 size_t shmem_long_test_any(long *ivars, size_t nelems, const int *status, int cmp, long cmp_value) GASKET_NOEXCEPT;
 size_t shmem_longlong_test_any(long long *ivars, size_t nelems, const int *status, int cmp, long long cmp_value) GASKET_NOEXCEPT;
@@ -1970,8 +2063,10 @@ size_t shmem_uint32_test_any(uint32_t *ivars, size_t nelems, const int *status, 
 size_t shmem_uint64_test_any(uint64_t *ivars, size_t nelems, const int *status, int cmp, uint64_t cmp_value) GASKET_NOEXCEPT;
 size_t shmem_size_test_any(size_t *ivars, size_t nelems, const int *status, int cmp, size_t cmp_value) GASKET_NOEXCEPT;
 size_t shmem_ptrdiff_test_any(ptrdiff_t *ivars, size_t nelems, const int *status, int cmp, ptrdiff_t cmp_value) GASKET_NOEXCEPT;
+size_t shmem_short_test_any(short *ivars, size_t nelems, const int *status, int cmp, short cmp_value) GASKET_NOEXCEPT;
+size_t shmem_ushort_test_any(unsigned short *ivars, size_t nelems, const int *status, int cmp, unsigned short cmp_value) GASKET_NOEXCEPT;
 
-/* §9.11.11 shmem_TYPENAME_test_some -- GASKET_STD_AMO_TYPES */
+/* §9.11.11 shmem_TYPENAME_test_some -- GASKET_P2P_SET_TYPES */
 size_t shmem_int_test_some(int *ivars, size_t nelems, size_t *indices, const int *status, int cmp, int cmp_value) GASKET_NOEXCEPT;
 size_t shmem_long_test_some(long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, long cmp_value) GASKET_NOEXCEPT;
 size_t shmem_longlong_test_some(long long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, long long cmp_value) GASKET_NOEXCEPT;
@@ -1984,8 +2079,10 @@ size_t shmem_uint32_test_some(uint32_t *ivars, size_t nelems, size_t *indices, c
 size_t shmem_uint64_test_some(uint64_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, uint64_t cmp_value) GASKET_NOEXCEPT;
 size_t shmem_size_test_some(size_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, size_t cmp_value) GASKET_NOEXCEPT;
 size_t shmem_ptrdiff_test_some(ptrdiff_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, ptrdiff_t cmp_value) GASKET_NOEXCEPT;
+size_t shmem_short_test_some(short *ivars, size_t nelems, size_t *indices, const int *status, int cmp, short cmp_value) GASKET_NOEXCEPT;
+size_t shmem_ushort_test_some(unsigned short *ivars, size_t nelems, size_t *indices, const int *status, int cmp, unsigned short cmp_value) GASKET_NOEXCEPT;
 
-/* §9.11.12 shmem_TYPENAME_test_all_vector -- GASKET_STD_AMO_TYPES */
+/* §9.11.12 shmem_TYPENAME_test_all_vector -- GASKET_P2P_SET_TYPES */
 int shmem_int_test_all_vector(int *ivars, size_t nelems, const int *status, int cmp, const int *cmp_values) GASKET_NOEXCEPT;
 int shmem_long_test_all_vector(long *ivars, size_t nelems, const int *status, int cmp, const long *cmp_values) GASKET_NOEXCEPT;
 int shmem_longlong_test_all_vector(long long *ivars, size_t nelems, const int *status, int cmp, const long long *cmp_values) GASKET_NOEXCEPT;
@@ -1998,8 +2095,10 @@ int shmem_uint32_test_all_vector(uint32_t *ivars, size_t nelems, const int *stat
 int shmem_uint64_test_all_vector(uint64_t *ivars, size_t nelems, const int *status, int cmp, const uint64_t *cmp_values) GASKET_NOEXCEPT;
 int shmem_size_test_all_vector(size_t *ivars, size_t nelems, const int *status, int cmp, const size_t *cmp_values) GASKET_NOEXCEPT;
 int shmem_ptrdiff_test_all_vector(ptrdiff_t *ivars, size_t nelems, const int *status, int cmp, const ptrdiff_t *cmp_values) GASKET_NOEXCEPT;
+int shmem_short_test_all_vector(short *ivars, size_t nelems, const int *status, int cmp, const short *cmp_values) GASKET_NOEXCEPT;
+int shmem_ushort_test_all_vector(unsigned short *ivars, size_t nelems, const int *status, int cmp, const unsigned short *cmp_values) GASKET_NOEXCEPT;
 
-/* §9.11.13 shmem_TYPENAME_test_any_vector -- GASKET_STD_AMO_TYPES */
+/* §9.11.13 shmem_TYPENAME_test_any_vector -- GASKET_P2P_SET_TYPES */
 size_t shmem_int_test_any_vector(int *ivars, size_t nelems, const int *status, int cmp, const int *cmp_values) GASKET_NOEXCEPT;
 size_t shmem_long_test_any_vector(long *ivars, size_t nelems, const int *status, int cmp, const long *cmp_values) GASKET_NOEXCEPT;
 size_t shmem_longlong_test_any_vector(long long *ivars, size_t nelems, const int *status, int cmp, const long long *cmp_values) GASKET_NOEXCEPT;
@@ -2012,8 +2111,10 @@ size_t shmem_uint32_test_any_vector(uint32_t *ivars, size_t nelems, const int *s
 size_t shmem_uint64_test_any_vector(uint64_t *ivars, size_t nelems, const int *status, int cmp, const uint64_t *cmp_values) GASKET_NOEXCEPT;
 size_t shmem_size_test_any_vector(size_t *ivars, size_t nelems, const int *status, int cmp, const size_t *cmp_values) GASKET_NOEXCEPT;
 size_t shmem_ptrdiff_test_any_vector(ptrdiff_t *ivars, size_t nelems, const int *status, int cmp, const ptrdiff_t *cmp_values) GASKET_NOEXCEPT;
+size_t shmem_short_test_any_vector(short *ivars, size_t nelems, const int *status, int cmp, const short *cmp_values) GASKET_NOEXCEPT;
+size_t shmem_ushort_test_any_vector(unsigned short *ivars, size_t nelems, const int *status, int cmp, const unsigned short *cmp_values) GASKET_NOEXCEPT;
 
-/* §9.11.14 shmem_TYPENAME_test_some_vector -- GASKET_STD_AMO_TYPES */
+/* §9.11.14 shmem_TYPENAME_test_some_vector -- GASKET_P2P_SET_TYPES */
 size_t shmem_int_test_some_vector(int *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const int *cmp_values) GASKET_NOEXCEPT;
 size_t shmem_long_test_some_vector(long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const long *cmp_values) GASKET_NOEXCEPT;
 size_t shmem_longlong_test_some_vector(long long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const long long *cmp_values) GASKET_NOEXCEPT;
@@ -2026,6 +2127,8 @@ size_t shmem_uint32_test_some_vector(uint32_t *ivars, size_t nelems, size_t *ind
 size_t shmem_uint64_test_some_vector(uint64_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const uint64_t *cmp_values) GASKET_NOEXCEPT;
 size_t shmem_size_test_some_vector(size_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const size_t *cmp_values) GASKET_NOEXCEPT;
 size_t shmem_ptrdiff_test_some_vector(ptrdiff_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const ptrdiff_t *cmp_values) GASKET_NOEXCEPT;
+size_t shmem_short_test_some_vector(short *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const short *cmp_values) GASKET_NOEXCEPT;
+size_t shmem_ushort_test_some_vector(unsigned short *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const unsigned short *cmp_values) GASKET_NOEXCEPT;
 
 /* ---- Annex F.2.10 deprecated shmem_TYPENAME_wait --------------------------
  * Deprecated (Annex F.2.10): wait until *ivar != cmp_value.  The untyped

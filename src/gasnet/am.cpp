@@ -15,6 +15,19 @@ namespace {
 
 using rt::AmCategory;
 
+// §2.1.0.2: indices 1..127 are GASNet's own (Gasket's internal handlers
+// live there) and a client may only name one its gasnet_attach registered.
+// Checked before sending: the destination would end the job anyway, and a
+// reserved index would reach an internal handler with the client's
+// arguments.  Fatal, as the destination's check has always been.
+inline void check_handler(const char* routine, gasnet_handler_t handler, const rt::Job& job) {
+    if (!job.am->has_handler(handler)) [[unlikely]]
+        rt::fatal(routine,
+                  "handler index %u is not registered: gasnet_attach registered no client handler there (client "
+                  "handlers are 128..255; 0..127 are reserved for GASNet, GASNet 1.8 §2.1.0.2)",
+                  unsigned(handler));
+}
+
 // Checks what every request shares; returns GASNET_OK or an error code.
 inline int check_node(const char* routine, gasnet_node_t dest, rt::Job& job) {
     if (dest >= gasnet_node_t(job.n_pes)) [[unlikely]] {
@@ -67,6 +80,7 @@ int request(const char* routine, gasnet_node_t dest, gasnet_handler_t handler, A
         return GASNET_ERR_NOT_INIT;
     if (int rc = check_node(routine, dest, *job)) [[unlikely]]
         return rc;
+    check_handler(routine, handler, *job);
     size_t offset = 0;
     if (int rc = check_payload(routine, category, dest, nbytes, dest_addr, gasnet_AMMaxLongRequest(), offset))
         [[unlikely]]
@@ -84,6 +98,7 @@ int reply(const char* routine, gasnet_token_t token, gasnet_handler_t handler, A
         rt::error(routine, "token is NULL");
         return GASNET_ERR_BAD_ARG;
     }
+    check_handler(routine, handler, *job);
     size_t offset = 0;
     if (int rc = check_payload(routine, category, gasnet_node_t(token->source), nbytes, dest_addr,
                                gasnet_AMMaxLongReply(), offset)) [[unlikely]]

@@ -154,6 +154,15 @@ void AmEngine::deliver(void* self, const mpi::AmInbound& in) {
               category_name(category), in.reply ? "reply" : "request", in.source, unsigned(w.handler));
     AmMessage m{category, w.handler, w.nargs, in.args, in.payload, w.nbytes};
     if (category == AmCategory::long_am) {
+        // The origin checked the range against this segment; check it again
+        // here, where a wrong one would write outside it.
+        const std::size_t size = engine.segment_.size;
+        if (w.long_offset > size || w.long_bytes > size - w.long_offset ||
+            ((w.flags & kLongInlineFlag) && w.nbytes > w.long_bytes)) [[unlikely]]
+            fatal("Active Message delivery",
+                  "Long %s from node %d: %ju bytes at offset %ju do not fit this node's segment (%zu bytes)",
+                  in.reply ? "reply" : "request", in.source, std::uintmax_t(w.long_bytes),
+                  std::uintmax_t(w.long_offset), size);
         char* dest = engine.segment_.base + w.long_offset;
         if (w.flags & kLongInlineFlag)
             std::memcpy(dest, in.payload, w.nbytes);

@@ -73,6 +73,7 @@ public:
     // A handler of Gasket's own (indices 0..127), called directly.
     using InternalHandler = void (*)(gasket_am_token* token, const AmMessage& message);
     void set_internal_handler(std::uint8_t index, InternalHandler fn) { internal_[index] = fn; }
+    // Whether a client handler (set_handler) is registered at `index`.
     bool has_handler(std::uint8_t index) const { return handlers_[index] != nullptr; }
 
     // Sends a request to `dest` (a valid rank).  Long: `long_offset` is the

@@ -32,22 +32,47 @@ std::uint64_t join(std::int32_t l, std::int32_t h) {
     return std::uint64_t(std::uint32_t(l)) | (std::uint64_t(std::uint32_t(h)) << 32);
 }
 
+constexpr int kRequestArgs = 9;
+constexpr int kReplyArgs = 4;
+
+// A message to an internal handler that Gasket's own sender cannot have
+// made (a corrupted or foreign message): the job ends, naming what was
+// wrong, before anything is touched.
+[[noreturn, gnu::cold]] void bad_amo_message(gasket_am_token* token, const char* what, unsigned long long value) {
+    fatal("AMO handler", "message from node %d: %s %llu is not valid; nothing was applied", token->source, what, value);
+}
+
 // Request arguments: [0] op | width << 8 | segment << 16, [1,2] offset,
-// [3,4] value, [5,6] cond, [7,8] the origin's Completion (or 0).
+// [3,4] value, [5,6] cond, [7,8] the origin's Completion (or 0).  Every
+// field is checked: the object must lie inside the segment, aligned.
 void on_request(gasket_am_token* token, const AmMessage& m) {
     Job& j = *g_job;
+    if (m.category != AmCategory::short_am || m.nargs != kRequestArgs) [[unlikely]]
+        bad_amo_message(token, "argument count", unsigned(m.nargs));
     const std::int32_t* a = m.args;
-    const auto op = AmoOp(a[0] & 0xff);
-    const unsigned width = unsigned(a[0] >> 8) & 0xff;
-    Segment& seg = ((a[0] >> 16) & 0xff) == 0 ? j.heap : j.data;
-    char* p = seg.base + join(a[1], a[2]);
+    const unsigned op_bits = unsigned(a[0]) & 0xff, width = unsigned(a[0] >> 8) & 0xff,
+                   segment = unsigned(a[0] >> 16) & 0xffff;
+    if (op_bits > unsigned(AmoOp::fetch_xor)) [[unlikely]]
+        bad_amo_message(token, "operation", op_bits);
+    if (width != 4 && width != 8) [[unlikely]]
+        bad_amo_message(token, "width", width);
+    if (segment > 1) [[unlikely]]
+        bad_amo_message(token, "segment", segment);
+    const auto op = AmoOp(op_bits);
+    Segment& seg = segment == 0 ? j.heap : j.data;
+    const std::uint64_t offset = join(a[1], a[2]);
+    if (offset > seg.size || seg.size - offset < width || offset % width != 0) [[unlikely]]
+        bad_amo_message(token, "offset", offset);
+    char* p = seg.base + offset;
     const std::uint64_t old = apply_atomic(p, width, op, join(a[3], a[4]), join(a[5], a[6]));
     const std::int32_t reply[4] = {a[7], a[8], lo(old), hi(old)};
     j.am->reply("AMO handler", token, AmCategory::short_am, kAmoReply, 4, reply, nullptr, 0, 0);
 }
 
 // Reply arguments: [0,1] the Completion (or 0), [2,3] the old value.
-void on_reply(gasket_am_token*, const AmMessage& m) {
+void on_reply(gasket_am_token* token, const AmMessage& m) {
+    if (m.category != AmCategory::short_am || m.nargs != kReplyArgs || token->request) [[unlikely]]
+        bad_amo_message(token, "argument count", unsigned(m.nargs));
     const std::uint64_t cookie = join(m.args[0], m.args[1]);
     const std::uint64_t old = join(m.args[2], m.args[3]);
     if (cookie & kCountTag) {

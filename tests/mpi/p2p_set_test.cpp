@@ -1,6 +1,7 @@
 // tests/mpi/p2p_set_test.cpp -- §9.11.2-7 and §9.11.9-14: the waits and
 // tests over arrays of ivars, shmem_TYPENAME_{wait_until,test}_{all,any,
-// some}[_vector], for every Table 6 type, on heap and global arrays:
+// some}[_vector], for every Table 6 type and short/unsigned short (as other
+// implementations offer them), on heap and global arrays:
 //  - return values against a reference model, for every SHMEM_CMP_*, with
 //    status NULL, all-zero, a mask excluding some entries (satisfied ones
 //    among them), and all entries excluded, and with nelems 0:
@@ -17,6 +18,8 @@
 //  - waits and polling tests satisfied by updates from other PEs (atomic
 //    set and put), every PE writing one entry on every PE; the _any/_some
 //    forms collect every entry exactly once;
+//  - fairness: repeated _any calls with nothing masked return every
+//    satisfied index, also in the spec's Example 43 loop without its mask;
 //  - an excluded entry that already satisfies is ignored: the wait returns
 //    only for the included entry a remote PE updates later.
 // Values are signed/unsigned sensitive (negative numbers become large
@@ -37,7 +40,9 @@ constexpr auto kTestLoopLimit = std::chrono::seconds(30);
 
 // ---- rows of Table 6 -----------------------------------------------------------
 
-#define GASKET_TEST_SET_ROW(TYPE, NAME)                                            \
+// SET: how remote tests write an ivar (an atomic set; a put for short and
+// unsigned short, which have no AMOs).
+#define GASKET_TEST_SET_ROW_WITH(TYPE, NAME, SET)                                  \
     struct Set_##NAME {                                                            \
         using T = TYPE;                                                            \
         static constexpr const char* kName = #NAME;                                \
@@ -54,18 +59,23 @@ constexpr auto kTestLoopLimit = std::chrono::seconds(30);
         static constexpr auto test_all_v = shmem_##NAME##_test_all_vector;         \
         static constexpr auto test_any_v = shmem_##NAME##_test_any_vector;         \
         static constexpr auto test_some_v = shmem_##NAME##_test_some_vector;       \
-        static constexpr auto atomic_set = shmem_##NAME##_atomic_set;              \
+        static constexpr auto atomic_set = SET;                                    \
         static constexpr auto p = shmem_##NAME##_p;                                \
     };                                                                             \
     TYPE Set_##NAME::global_ivars[kMaxPes > kN ? kMaxPes : kN];
+#define GASKET_TEST_SET_ROW(TYPE, NAME) GASKET_TEST_SET_ROW_WITH(TYPE, NAME, shmem_##NAME##_atomic_set)
+#define GASKET_TEST_SET_ROW_PUT(TYPE, NAME) GASKET_TEST_SET_ROW_WITH(TYPE, NAME, shmem_##NAME##_p)
 GASKET_STD_AMO_TYPES(GASKET_TEST_SET_ROW)
+GASKET_P2P_SYNC_DEPRECATED_TYPES(GASKET_TEST_SET_ROW_PUT)
+#undef GASKET_TEST_SET_ROW_PUT
 #undef GASKET_TEST_SET_ROW
+#undef GASKET_TEST_SET_ROW_WITH
 
 #define GASKET_TEST_ROW_NAME(TYPE, NAME) , Set_##NAME
-using SetRows = DropFirst<void GASKET_STD_AMO_TYPES(GASKET_TEST_ROW_NAME)>::type;
+using SetRows = DropFirst<void GASKET_P2P_SET_TYPES(GASKET_TEST_ROW_NAME)>::type;
 #undef GASKET_TEST_ROW_NAME
 
-static_assert(0 GASKET_STD_AMO_TYPES(GASKET_TEST_COUNT) == 12, "Table 6 has 12 rows");
+static_assert(0 GASKET_P2P_SET_TYPES(GASKET_TEST_COUNT) == 14, "Table 6 has 12 rows, plus short and ushort");
 
 // ---- reference model ------------------------------------------------------------
 
@@ -429,6 +439,61 @@ void excluded_test(typename Row::T* ivars) {
     }
 }
 
+// §9.11.3, §9.11.10: "a series of calls to shmem_test_any must eventually
+// return i" for every satisfied i (and the same for wait_until_any and the
+// _vector forms).
+//  - Local: every entry satisfied, nothing masked: kN calls return every
+//    index (each form, twice round).
+//  - The pattern of the spec's Example 43 (a linear barrier over test_any)
+//    without the status mask: every PE sets its flag on every PE, and each
+//    PE calls test_any (then wait_until_any), once every flag is set, until
+//    it has seen every PE's index.  Returning the lowest satisfied index every time never ends.
+template <class Row>
+void fair_test(typename Row::T* ivars, typename Row::T* flags) {
+    using T = typename Row::T;
+    const T one = T(1);
+    const std::vector<T> ones(std::max<std::size_t>(kN, std::size_t(npes())), one);
+    for (std::size_t i = 0; i < kN; ++i) ivars[i] = one;
+    const char* names[4] = {"test_any", "test_any_vector", "wait_until_any", "wait_until_any_vector"};
+    for (int form = 0; form < 4; ++form) {
+        for (int round = 0; round < 2; ++round) {
+            std::set<std::size_t> got;
+            for (std::size_t k = 0; k < kN; ++k) {
+                const std::size_t r = form == 0   ? Row::test_any(ivars, kN, nullptr, SHMEM_CMP_EQ, one)
+                                      : form == 1 ? Row::test_any_v(ivars, kN, nullptr, SHMEM_CMP_EQ, ones.data())
+                                      : form == 2 ? Row::wait_any(ivars, kN, nullptr, SHMEM_CMP_EQ, one)
+                                                  : Row::wait_any_v(ivars, kN, nullptr, SHMEM_CMP_EQ, ones.data());
+                got.insert(r);
+            }
+            EXPECT_EQ(got.size(), kN) << names[form] << ": " << kN << " calls with all " << kN
+                                      << " entries satisfied returned only " << show_set(got);
+        }
+    }
+
+    const std::size_t n = std::size_t(npes());
+    for (std::size_t i = 0; i < n; ++i) flags[i] = T(0);
+    shmem_barrier_all();
+    for (int pe = 0; pe < npes(); ++pe) Row::atomic_set(&flags[me()], one, pe);
+    shmem_barrier_all();  // every flag is set: from here on a fair loop ends within n calls
+    for (int form = 0; form < 2; ++form) {
+        std::set<std::size_t> seen;
+        const std::size_t limit = 1000 * n;
+        std::size_t calls = 0;
+        const auto deadline = std::chrono::steady_clock::now() + kTestLoopLimit;
+        while (seen.size() < n && calls < limit && std::chrono::steady_clock::now() < deadline) {
+            const std::size_t r = form == 0 ? Row::test_any(flags, n, nullptr, SHMEM_CMP_EQ, one)
+                                            : Row::wait_any(flags, n, nullptr, SHMEM_CMP_EQ, one);
+            if (r != SIZE_MAX) {
+                seen.insert(r);
+                ++calls;
+            }
+        }
+        EXPECT_EQ(seen.size(), n) << names[2 * form] << " in Example 43's loop without the mask: " << calls
+                                  << " calls returned only " << show_set(seen);
+    }
+    shmem_barrier_all();
+}
+
 template <class Row>
 class SyncSet : public ::testing::Test {};
 TYPED_TEST_SUITE(SyncSet, SetRows, RowName);
@@ -461,6 +526,19 @@ TYPED_TEST(SyncSet, RemoteUpdatesHeap) {
         return;
     }
     remote_test<TypeParam>(ivars);
+    shmem_free(ivars);
+}
+
+TYPED_TEST(SyncSet, AnyIsFair) {
+    using T = typename TypeParam::T;
+    T* ivars = static_cast<T*>(shmem_malloc(kN * sizeof(T)));
+    T* flags = static_cast<T*>(shmem_malloc(std::size_t(npes()) * sizeof(T)));
+    if (!all_pes(ivars != nullptr && flags != nullptr)) {
+        ADD_FAILURE() << "shmem_malloc returned NULL";
+    } else {
+        fair_test<TypeParam>(ivars, flags);
+    }
+    shmem_free(flags);
     shmem_free(ivars);
 }
 

@@ -285,7 +285,7 @@ FOR_ROWS(GASKET_BITWISE_AMO_DISTINCT_TYPES, AMO_BIT_TEST)
         shmem_free(x);                                                                  \
     }
 #define AMO_OLD_EXT_TEST_ROW(T, N) DEFER(AMO_OLD_EXT_TEST)(T, N)
-FOR_ROWS(GASKET_DEPRECATED_EXT_AMO_TYPES, AMO_OLD_EXT_TEST)
+FOR_ROWS(GASKET_DEPRECATED_EXT_AMO_DISTINCT_TYPES, AMO_OLD_EXT_TEST)
 #define AMO_OLD_STD_TEST(T, N)                                                                  \
     static void amo_old_std_##N(void) {                                                         \
         T *x = (T *)shmem_malloc(2 * sizeof(T));                                                \
@@ -306,7 +306,7 @@ FOR_ROWS(GASKET_DEPRECATED_EXT_AMO_TYPES, AMO_OLD_EXT_TEST)
         shmem_free(x);                                                                          \
     }
 #define AMO_OLD_STD_TEST_ROW(T, N) DEFER(AMO_OLD_STD_TEST)(T, N)
-FOR_ROWS(GASKET_DEPRECATED_STD_AMO_TYPES, AMO_OLD_STD_TEST)
+FOR_ROWS(GASKET_DEPRECATED_STD_AMO_DISTINCT_TYPES, AMO_OLD_STD_TEST)
 
 /* ---- §9.11 wait_until and test (Table 6, and short/unsigned short) ----- */
 #define P2P_TEST(T, N)                                                                \
@@ -329,7 +329,7 @@ FOR_ROWS(GASKET_DEPRECATED_STD_AMO_TYPES, AMO_OLD_STD_TEST)
 FOR_ROWS(GASKET_STD_AMO_DISTINCT_TYPES, P2P_TEST)
 FOR_ROWS(GASKET_P2P_SYNC_DEPRECATED_TYPES, P2P_TEST)
 
-/* ---- §9.11.2-14 the set forms: every Table 6 type ---------------------- */
+/* ---- §9.11.2-14 the set forms: every Table 6 type, short, ushort ------- */
 #define P2P_SET_TEST(T, N)                                                                       \
     static void p2p_set_##N(void) {                                                              \
         T *flags = (T *)shmem_malloc(MAX_PES * sizeof(T));                                       \
@@ -344,7 +344,8 @@ FOR_ROWS(GASKET_P2P_SYNC_DEPRECATED_TYPES, P2P_TEST)
             status[pe] = 0;                                                                      \
         }                                                                                        \
         shmem_barrier_all();                                                                     \
-        for (pe = 0; pe < g_n; pe++) shmem_atomic_set(flags + g_me, (T)(g_me + 1), pe);          \
+        for (pe = 0; pe < g_n; pe++) shmem_p(flags + g_me, (T)(g_me + 1), pe); /* short: no AMO */ \
+        shmem_quiet();                                                                           \
         shmem_wait_until_all(flags, n, NULL, SHMEM_CMP_GT, (T)0);                                \
         shmem_wait_until_all_vector(flags, n, NULL, SHMEM_CMP_EQ, want);                         \
         k = shmem_wait_until_any(flags, n, NULL, SHMEM_CMP_EQ, (T)(g_left + 1));                 \
@@ -365,7 +366,7 @@ FOR_ROWS(GASKET_P2P_SYNC_DEPRECATED_TYPES, P2P_TEST)
         shmem_free(flags);                                                                       \
     }
 #define P2P_SET_TEST_ROW(T, N) DEFER(P2P_SET_TEST)(T, N)
-FOR_ROWS(GASKET_STD_AMO_DISTINCT_TYPES, P2P_SET_TEST)
+FOR_ROWS(GASKET_P2P_SET_DISTINCT_TYPES, P2P_SET_TEST)
 
 /* ---- §9.8.5, §9.8.7 signal_add / signal_set, with and without ctx ------ */
 static void signals(void) {
@@ -410,11 +411,11 @@ static long run_generic_calls(void) {
     GASKET_EXT_AMO_DISTINCT_TYPES(CALL_EXT)
     GASKET_STD_AMO_DISTINCT_TYPES(CALL_STD)
     GASKET_BITWISE_AMO_DISTINCT_TYPES(CALL_BIT)
-    GASKET_DEPRECATED_EXT_AMO_TYPES(CALL_OLD_EXT)
-    GASKET_DEPRECATED_STD_AMO_TYPES(CALL_OLD_STD)
+    GASKET_DEPRECATED_EXT_AMO_DISTINCT_TYPES(CALL_OLD_EXT)
+    GASKET_DEPRECATED_STD_AMO_DISTINCT_TYPES(CALL_OLD_STD)
     GASKET_STD_AMO_DISTINCT_TYPES(CALL_P2P)
     GASKET_P2P_SYNC_DEPRECATED_TYPES(CALL_P2P)
-    GASKET_STD_AMO_DISTINCT_TYPES(CALL_P2P_SET)
+    GASKET_P2P_SET_DISTINCT_TYPES(CALL_P2P_SET)
     signals();
     return g_checks;
 }

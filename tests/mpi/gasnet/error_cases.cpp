@@ -59,7 +59,11 @@ enum : gasnet_handler_t {
     kUnregisteredReply = 138,
     kSinkMedium = 139,
     kArrive = 140,
+    kReplyReserved = 141,
 };
+// Indices 1 and 2 are reserved (§2.1.0.2); Gasket's own AMO request and
+// reply handlers live there.
+constexpr gasnet_handler_t kReservedRequest = 1, kReservedReply = 2;
 constexpr gasnet_handler_t kUnregistered = 200, kUnregisteredForReply = 201;
 
 gasnet_hsl_t g_lock = GASNET_HSL_INITIALIZER;
@@ -90,6 +94,13 @@ void reply_holding(gasnet_token_t token) {
 }
 void unregistered_reply(gasnet_token_t token) { gasnet_AMReplyShort0(token, kUnregisteredForReply); }
 void arrive(gasnet_token_t) { g_arrived.fetch_add(1); }
+// A reply to reserved index 2 with arguments shaped like an AMO reply whose
+// completion pointer is 0x10: run by the internal handler, it would crash
+// node 0.
+void reply_reserved(gasnet_token_t token) {
+    gasnet_AMReplyShort4(token, kReservedReply, 0x10, 0, 7, 0);
+    say("NOT STOPPED on node " + std::to_string(gasnet_mynode()) + ": a reply to reserved index 2 was sent");
+}
 
 template <class F>
 void (*fn(F* f))() {
@@ -100,6 +111,7 @@ int usage() {
     std::fprintf(stderr,
                  "usage: gasket_gasnet_error_cases CASE\n"
                  "  unregistered_handler unregistered_reply_handler reply_twice reply_in_reply_handler\n"
+                 "  request_reserved_index reply_reserved_index\n"
                  "  request_in_handler request_in_nis poll_in_nis request_holding_hsl nis_nested\n"
                  "  hsl_lock_twice hsl_unlock_wrong_order hsl_unlock_not_held hsl_destroy_held\n"
                  "  handler_returns_holding_hsl reply_holding_hsl exit_node1_while_polling\n"
@@ -281,6 +293,7 @@ int main(int argc, char** argv) {
         {kUnregisteredReply, fn(&unregistered_reply)},
         {kSinkMedium, fn(&sink_medium)},
         {kArrive, fn(&arrive)},
+        {kReplyReserved, fn(&reply_reserved)},
     };
     if (gasnet_attach(table, int(sizeof table / sizeof table[0]), 16 * GASNET_PAGESIZE, 0) != GASNET_OK) {
         std::fprintf(stderr, "gasnet_error_cases: gasnet_attach failed\n");
@@ -291,6 +304,17 @@ int main(int argc, char** argv) {
 
     if (c == "unregistered_handler") node0_requests(kUnregistered);
     if (c == "unregistered_reply_handler") node0_requests(kUnregisteredReply);
+    if (c == "reply_reserved_index") node0_requests(kReplyReserved);
+    if (c == "request_reserved_index") {
+        // Arguments shaped like Gasket's AMO request: fetch_add (4) of 1 on
+        // the 8-byte word at offset 0 of node 1's segment, completion 0.
+        if (gasnet_mynode() == 0) {
+            reached();
+            gasnet_AMRequestShort9(1 % gasnet_nodes(), kReservedRequest, 4 | 8 << 8, 0, 0, 1, 0, 0, 0, 0, 0);
+            say("NOT STOPPED on node 0: a request to reserved index 1 was sent");
+        }
+        wait_for_the_end();
+    }
     if (c == "reply_twice") node0_requests(kReplyTwice);
     if (c == "reply_in_reply_handler") node0_requests(kReplyInReplyRequest);
     if (c == "request_in_handler") node0_requests(kRequestInHandler);
