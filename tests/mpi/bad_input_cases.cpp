@@ -76,8 +76,8 @@ int main(int argc, char** argv) {
     const int me = shmem_my_pe(), n = shmem_n_pes();
 
     // Collective cases: every PE makes the bad call.
-    if (what == "broadcast_wraps" || what == "alltoall_wraps" || what == "reduce_wraps" ||
-        what == "fcollect_wraps" || what == "malloc_sizes_differ" || what == "team_destroyed_sync") {
+    if (what == "broadcast_wraps" || what == "alltoall_wraps" || what == "reduce_wraps" || what == "fcollect_wraps" ||
+        what == "malloc_sizes_differ" || what == "team_destroyed_sync") {
         reached(what);
         if (what == "broadcast_wraps")
             shmem_long_broadcast(SHMEM_TEAM_WORLD, g_dest, g_src, kWrapping, 0);
