@@ -237,7 +237,13 @@ dest[i*dst].  ibput/ibget (§9.6.1.4, §9.6.1.8): block b of bsize elements
 goes from source[b*sst] to dest[b*dst].  put_nbi/get_nbi (§9.6.2) return
 at once; shmem_quiet completes them.
 Sized forms: SIZE in bits (8..128), nelems and strides in SIZE/8-byte units.
-The byte forms (shmem_putmem, ...) are in shmem.h.""", [
+The byte forms (shmem_putmem, ...) are in shmem.h.
+Errors end the job with a message naming the routine and the value: a PE
+outside the context's team, a non-symmetric address, a range past the end
+of its segment, or a size whose byte count overflows size_t (nelems times
+the element size; for strided forms the span of the blocks).  nelems 0
+(contiguous forms): only the PE is checked, the addresses may be anything,
+NULL included (Annex C), and nothing moves.""", [
     typed_and_ctx("9.6.1.1", RMA, "put", CONTIG),
     sized_and_ctx("9.6.1.1", "put", "", VOID_CONTIG),
     typed_and_ctx("9.6.1.2", RMA, "p", "{TYPE} *dest, {TYPE} value, int pe"),
@@ -337,7 +343,9 @@ symmetric sig_addr on `pe` -- SHMEM_SIGNAL_SET stores `signal`,
 SHMEM_SIGNAL_ADD adds it, atomically -- such that a PE that sees the
 signal's new value also sees the data.  The _nbi forms may return
 before the source may be reused; shmem_quiet completes them.  A sig_op
-other than the two constants is fatal.  The byte forms
+other than the two constants, or nelems whose byte count overflows size_t,
+is fatal.  nelems 0: no data (dest and source may be anything, NULL
+included), the signal is still updated.  The byte forms
 (shmem_putmem_signal, ...) and signal_add/set/fetch are in shmem.h.""", [
     typed_and_ctx("9.8.3", RMA, "put_signal", f"{{TYPE}} *dest, const {{TYPE}} *source, size_t nelems, {SIGNAL}"),
     sized_and_ctx("9.8.3", "put", "_signal", f"void *dest, const void *source, size_t nelems, {SIGNAL}"),

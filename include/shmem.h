@@ -170,7 +170,12 @@ void* shmem_team_ptr(shmem_team_t team, const void* dest, int pe) GASKET_NOEXCEP
 /* ---- §9.4 teams ----------------------------------------------------
  * Each team is an MPI communicator.  A team handle other than
  * SHMEM_TEAM_INVALID that is not a live team (destroyed, or never made)
- * ends the job with a message naming the routine. */
+ * ends the job with a message naming the routine, in every routine that
+ * takes a team (handles are checked against Gasket's table of teams, never
+ * dereferenced; a destroyed handle is detected until its slot is reused,
+ * at the earliest after 1022 more splits).  At most 1024 teams live at once
+ * (the predefined two included): a split past it returns nonzero.
+ * shmem_finalize releases every team still alive. */
 /* §9.4.1: this PE's number in `team` (0..n-1); -1 for SHMEM_TEAM_INVALID. */
 int shmem_team_my_pe(shmem_team_t team) GASKET_NOEXCEPT;
 /* §9.4.2: number of PEs in `team`; -1 for SHMEM_TEAM_INVALID. */
@@ -269,22 +274,30 @@ void shmem_ctx_session_stop(shmem_ctx_t ctx) GASKET_NOEXCEPT;
 /* ---- §9.3 memory management (collective over the world team) ---------
  * Sizes are bytes.  Return NULL for size 0 (no barrier) or when the heap
  * (SHMEM_SYMMETRIC_SIZE bytes per PE) is exhausted; otherwise end with a
- * barrier so the block is usable on every PE at return. */
+ * barrier so the block is usable on every PE at return.  Under SHMEM_DEBUG
+ * a size (or alignment) that differs between PEs ends the job with a
+ * message naming the routine and every PE's value. */
 /* §9.3.1: block of >= size bytes, aligned for any object type. */
 void* shmem_malloc(size_t size) GASKET_NOEXCEPT;
 /* §9.3.2: barrier on entry, then frees `ptr` (NULL: no action).  A pointer
  * that is not a live heap block is a fatal error naming the address. */
 void shmem_free(void* ptr) GASKET_NOEXCEPT;
 /* §9.3.3: resizes `ptr` (NULL: as shmem_malloc; size 0: as shmem_free),
- * keeping min(old, new) bytes; barriers on entry and exit. */
+ * keeping min(old, new) bytes; barriers on entry and exit.  NULL, with the
+ * block unchanged, when the heap cannot hold `size` bytes (any size, up to
+ * SIZE_MAX). */
 void* shmem_realloc(void* ptr, size_t size) GASKET_NOEXCEPT;
-/* §9.3.4: block aligned to `alignment` bytes (a power of two, multiple of
- * sizeof(void*), at most 2 MiB -- the alignment of every PE's heap base;
- * otherwise fatal, naming the value). */
+/* §9.3.4: block whose address is a multiple of `alignment` bytes on every
+ * PE.  `alignment` must be a power of two (fatal otherwise, naming the
+ * value); below sizeof(void*) is accepted too.  Every PE's heap starts on a
+ * boundary of SHMEM_SYMMETRIC_SIZE rounded down to a power of two (at least
+ * 2 MiB, at most 1 GiB), so any alignment up to that is honoured; above it,
+ * NULL after a message. */
 void* shmem_align(size_t alignment, size_t size) GASKET_NOEXCEPT;
 /* §9.3.5: as shmem_malloc.  Hints SHMEM_MALLOC_ATOMICS_REMOTE and
  * SHMEM_MALLOC_SIGNAL_REMOTE are accepted; they do not change placement
- * yet.  Unknown hint bits are fatal. */
+ * yet.  Unknown hint bits are ignored (hints only guide optimisation; a
+ * note under SHMEM_DEBUG). */
 void* shmem_malloc_with_hints(size_t size, long hints) GASKET_NOEXCEPT;
 /* §9.3.6: count*size bytes, zeroed (overflow of count*size returns NULL). */
 void* shmem_calloc(size_t count, size_t size) GASKET_NOEXCEPT;
@@ -302,7 +315,8 @@ void* shmem_calloc(size_t count, size_t size) GASKET_NOEXCEPT;
 
 /* ---- §9.6 remote memory access ----------------------------------------
  * Byte forms: as shmem_TYPENAME_put, _get, _put_nbi, _get_nbi
- * (gasket/shmem_typed.h, §9.6), with nelems a count of bytes. */
+ * (gasket/shmem_typed.h, §9.6), with nelems a count of bytes (nelems 0:
+ * only the PE is checked; any address, NULL included). */
 void shmem_putmem(void* dest, const void* source, size_t nelems, int pe) GASKET_NOEXCEPT;
 void shmem_ctx_putmem(shmem_ctx_t ctx, void* dest, const void* source, size_t nelems, int pe) GASKET_NOEXCEPT;
 void shmem_getmem(void* dest, const void* source, size_t nelems, int pe) GASKET_NOEXCEPT;

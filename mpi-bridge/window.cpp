@@ -119,14 +119,14 @@ void Window::transfer_strided(Direction d, const void* local, std::size_t elem, 
         MPI_Type_free(&remote_type);
         MPI_Type_free(&local_type);
     } else {
-        // Negative or huge strides: one transfer per block.
+        // Negative or huge strides or blocks: one transfer per block (a block
+        // past MPI's int count in pieces).
         auto* p = static_cast<const char*>(local);
         const auto es = std::ptrdiff_t(elem);
-        const int block = int(bsize * elem);
+        const std::size_t block = bsize * elem;
         for (std::size_t b = 0; b < nblocks; ++b) {
             const auto i = std::ptrdiff_t(b);
-            issue(d, p + i * local_stride * es, block, MPI_BYTE, target, disp + i * remote_stride * es, block,
-                  MPI_BYTE);
+            transfer_large(d, p + i * local_stride * es, block, target, disp + i * remote_stride * es);
         }
     }
     check(MPI_Win_flush_local(target, win_), "MPI_Win_flush_local");

@@ -30,7 +30,7 @@ int broadcast_team(const char* routine, shmem_team_t team, void* dest, const voi
             rt::error(routine, "PE_root %d is not a PE of the team (0..%d): nothing done", root, t.n_pes() - 1);
             return 1;
         }
-        rt::broadcast(routine, t, dest, source, nelems * Elem, root, true);
+        rt::broadcast(routine, t, dest, source, rt::checked_bytes(routine, "nelems", nelems, Elem), root, true);
         return 0;
     });
 }
@@ -39,7 +39,7 @@ template <std::size_t Elem>
 int collect_team(const char* routine, shmem_team_t team, void* dest, const void* source, std::size_t nelems,
                  bool fixed) {
     return shmem::on_team(routine, team, [&](rt::Team& t) {
-        rt::collect(routine, t, dest, source, nelems * Elem, fixed);
+        rt::collect(routine, t, dest, source, rt::checked_bytes(routine, "nelems", nelems, Elem), fixed);
         return 0;
     });
 }
@@ -63,14 +63,15 @@ void broadcast_set(const char* routine, void* dest, const void* source, std::siz
     const rt::Team& t = rt::active_set(routine, start, log_stride, size);
     if (root < 0 || root >= size) [[unlikely]]
         rt::fatal(routine, "PE_root %d is not in 0..PE_size-1 (PE_size %d)", root, size);
-    rt::broadcast(routine, t, dest, source, nelems * Elem, root, false);
+    rt::broadcast(routine, t, dest, source, rt::checked_bytes(routine, "nelems", nelems, Elem), root, false);
 }
 
 template <std::size_t Elem>
 void collect_set(const char* routine, void* dest, const void* source, std::size_t nelems, int start, int log_stride,
                  int size, long* pSync, bool fixed) {
     shmem::check_psync(routine, pSync, SHMEM_COLLECT_SYNC_SIZE);
-    rt::collect(routine, rt::active_set(routine, start, log_stride, size), dest, source, nelems * Elem, fixed);
+    rt::collect(routine, rt::active_set(routine, start, log_stride, size), dest, source,
+                rt::checked_bytes(routine, "nelems", nelems, Elem), fixed);
 }
 
 }  // namespace

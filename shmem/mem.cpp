@@ -11,10 +11,32 @@ using namespace gasket;
 
 namespace {
 
+// Every PE's heap base modulo `alignment` (above the heap base alignment,
+// which every base honours) into `residue`, when they are all the same: then a
+// block `residue` short of a multiple of `alignment` is aligned on every PE.
+// False when they differ.  Local: every PE has every base (the routes).
+bool heap_residue(const rt::Job& j, std::size_t alignment, std::size_t& residue) {
+    residue = j.heap.route[0].base % alignment;
+    for (const rt::Route& r : j.heap.route)
+        if (r.base % alignment != residue) return false;
+    return true;
+}
+
 void* allocate(const char* routine, std::size_t size, std::size_t alignment) {
     rt::Job& j = rt::job(routine);
-    if (size == 0) return nullptr;  // no action, no barrier
-    auto offset = j.allocator.allocate(size, alignment);
+    rt::check_same_everywhere(routine, "size", size);  // SHMEM_DEBUG only
+    if (size == 0) return nullptr;                     // no action, no barrier
+    std::size_t residue = 0;
+    if (alignment > j.heap_base_alignment() && !heap_residue(j, alignment, residue)) {
+        rt::barrier_all(routine);
+        rt::error(routine,
+                  "alignment %zu is larger than the symmetric heap can honour: every PE's heap starts on a %zu-byte "
+                  "boundary (SHMEM_SYMMETRIC_SIZE rounded down to a power of two, at most 1 GiB) and the bases "
+                  "differ modulo %zu: returning NULL",
+                  alignment, j.heap_base_alignment(), alignment);
+        return nullptr;
+    }
+    auto offset = j.allocator.allocate(size, alignment, residue);
     rt::barrier_all(routine);
     if (!offset) {
         rt::debug(routine,
@@ -44,28 +66,31 @@ extern "C" {
 void* shmem_malloc(size_t size) noexcept { return allocate("shmem_malloc", size, rt::HeapAllocator::kGranule); }
 
 void* shmem_malloc_with_hints(size_t size, long hints) noexcept {
+    // Hints only guide optimisation (§9.3.5): unknown bits are noted, not
+    // refused.
     constexpr long known = SHMEM_MALLOC_ATOMICS_REMOTE | SHMEM_MALLOC_SIGNAL_REMOTE;
     if (hints & ~known)
-        rt::fatal("shmem_malloc_with_hints",
-                  "unknown hint bits 0x%lx (known: SHMEM_MALLOC_ATOMICS_REMOTE, "
-                  "SHMEM_MALLOC_SIGNAL_REMOTE)",
+        rt::debug("shmem_malloc_with_hints",
+                  "unknown hint bits 0x%lx ignored (known: SHMEM_MALLOC_ATOMICS_REMOTE, SHMEM_MALLOC_SIGNAL_REMOTE)",
                   hints & ~known);
     return allocate("shmem_malloc_with_hints", size, rt::HeapAllocator::kGranule);
 }
 
 void* shmem_align(size_t alignment, size_t size) noexcept {
-    if (alignment == 0 || (alignment & (alignment - 1)) != 0 || alignment % sizeof(void*) != 0)
-        rt::fatal("shmem_align", "alignment %zu is not a power of two multiple of sizeof(void*)", alignment);
-    if (alignment > rt::kHeapAlignment)
-        rt::fatal("shmem_align",
-                  "alignment %zu exceeds %zu bytes, the alignment of every PE's heap base, so the "
-                  "block could not be aligned and symmetric at once",
-                  alignment, rt::kHeapAlignment);
-    return allocate("shmem_align", size, alignment);
+    const char* routine = "shmem_align";
+    // The spec asks for a power of two that is a multiple of sizeof(void*);
+    // smaller powers of two are honoured too (every block is 64-byte
+    // aligned), as other implementations do.
+    if (alignment == 0 || (alignment & (alignment - 1)) != 0)
+        rt::fatal(routine, "alignment %zu is not a power of two", alignment);
+    rt::check_same_everywhere(routine, "alignment", alignment);  // SHMEM_DEBUG only
+    return allocate(routine, size, alignment);
 }
 
 void* shmem_calloc(size_t count, size_t size) noexcept {
     rt::Job& j = rt::job("shmem_calloc");
+    rt::check_same_everywhere("shmem_calloc", "count", count);  // SHMEM_DEBUG only
+    rt::check_same_everywhere("shmem_calloc", "size", size);
     if (count == 0 || size == 0) return nullptr;
     if (count > std::numeric_limits<size_t>::max() / size) {
         rt::debug("shmem_calloc", "count %zu * size %zu overflows", count, size);
@@ -90,6 +115,7 @@ void shmem_free(void* ptr) noexcept {
 
 void* shmem_realloc(void* ptr, size_t size) noexcept {
     if (!ptr) return shmem_malloc(size);
+    rt::check_same_everywhere("shmem_realloc", "size", size);  // SHMEM_DEBUG only
     if (size == 0) {
         shmem_free(ptr);
         return nullptr;

@@ -12,16 +12,17 @@ using rt::Completion;
 
 namespace {
 
-// Contiguous forms: elem-byte elements.
+// Contiguous forms: elem-byte elements (n * Elem checked: fatal when it
+// overflows).
 template <std::size_t Elem>
 inline void put_elems(rt::Context& ctx, const char* routine, void* dest, const void* src, std::size_t n, int pe,
                       Completion c) {
-    rt::put(ctx, routine, dest, src, n * Elem, pe, c);
+    rt::put(ctx, routine, dest, src, rt::checked_bytes(routine, "nelems", n, Elem), pe, c);
 }
 template <std::size_t Elem>
 inline void get_elems(rt::Context& ctx, const char* routine, void* dest, const void* src, std::size_t n, int pe,
                       Completion c) {
-    rt::get(ctx, routine, dest, src, n * Elem, pe, c);
+    rt::get(ctx, routine, dest, src, rt::checked_bytes(routine, "nelems", n, Elem), pe, c);
 }
 // iput/ibput: the symmetric side is dest (remote stride dst).
 template <std::size_t Elem>

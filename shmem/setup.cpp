@@ -117,6 +117,7 @@ void shmem_finalize(void) noexcept {
     rt::barrier_all("shmem_finalize");
     if (--rt::g_job->init_count > 0) return;
     shmem::release_contexts();
+    shmem::release_teams();
     shmem::bind_predefined_teams(nullptr);
     rt::end_job(rt::Ending::finalize);
     rt::set_message_context(-1, false);

@@ -27,9 +27,11 @@ void put_signal(rt::Context& c, const char* routine, void* dest, const void* sou
                 std::uint64_t* sig_addr, std::uint64_t signal, int sig_op, int pe) {
     const rt::AmoOp op = signal_op(routine, sig_op);
     const int world = c.world_pe(routine, pe);
-    const rt::Target t = c.resolve(routine, dest, bytes, world);
-    rt::put_to(c, t.direct ? nullptr : c.ring(), t, source, bytes, world, rt::Completion::local);
-    if (!t.direct && bytes) c.flush(world);  // the data is at the target before the signal leaves
+    const rt::Target t = c.resolve(routine, dest, bytes, world);  // empty (no direct, no window): nothing to put
+    if (t.direct || t.window) {
+        rt::put_to(c, t.direct ? nullptr : c.ring(), t, source, bytes, world, rt::Completion::local);
+        if (!t.direct && bytes) c.flush(world);  // the data is at the target before the signal leaves
+    }
     rt::amo(c, routine, sig_addr, sizeof(std::uint64_t), op, signal, 0, pe, rt::AmoResult::none);
 }
 
@@ -45,14 +47,14 @@ extern "C" {
 #define GASKET_PUT_SIGNAL_FORMS(NAME, CTXNAME, PTR, CPTR, ELEM)                                                      \
     void shmem_##NAME(PTR dest, CPTR source, size_t nelems, uint64_t* sig_addr, uint64_t signal, int sig_op,         \
                       int pe) noexcept {                                                                             \
-        put_signal(shmem::default_context("shmem_" #NAME), "shmem_" #NAME, dest, source, nelems*(ELEM), sig_addr,    \
-                   signal, sig_op, pe);                                                                              \
+        put_signal(shmem::default_context("shmem_" #NAME), "shmem_" #NAME, dest, source,                             \
+                   rt::checked_bytes("shmem_" #NAME, "nelems", nelems, ELEM), sig_addr, signal, sig_op, pe);         \
     }                                                                                                                \
     void shmem_##CTXNAME(shmem_ctx_t ctx, PTR dest, CPTR source, size_t nelems, uint64_t* sig_addr, uint64_t signal, \
                          int sig_op, int pe) noexcept {                                                              \
         const char* routine = "shmem_" #CTXNAME;                                                                     \
-        put_signal(shmem::context_of(routine, ctx), routine, dest, source, nelems*(ELEM), sig_addr, signal, sig_op,  \
-                   pe);                                                                                              \
+        put_signal(shmem::context_of(routine, ctx), routine, dest, source,                                           \
+                   rt::checked_bytes(routine, "nelems", nelems, ELEM), sig_addr, signal, sig_op, pe);                \
     }
 // The _nbi forms complete before returning, which §9.8.4 allows.
 #define GASKET_PUT_SIGNAL_TYPED(T, N)                                                      \

@@ -9,8 +9,41 @@
 
 using namespace gasket;
 
+namespace gasket::shmem {
+gasket_shmem_team g_teams[kMaxTeams];
+}  // namespace gasket::shmem
+
 namespace {
-gasket_shmem_team g_world, g_shared;
+gasket_shmem_team& g_world = shmem::g_teams[0];
+gasket_shmem_team& g_shared = shmem::g_teams[1];
+
+// Guards the choice of free entries (splits on different teams may run in
+// different threads at once).
+std::mutex g_teams_mutex;
+std::size_t g_next_entry = 2;  // where the round-robin search starts
+
+// A free entry, marked taken (team set to a placeholder until the split
+// fills it), or nullptr when every entry is live.
+gasket_shmem_team* take_entry() {
+    static rt::Team* const kTaken = reinterpret_cast<rt::Team*>(alignof(rt::Team));
+    std::lock_guard lock(g_teams_mutex);
+    for (std::size_t i = 0; i < shmem::kMaxTeams - 2; ++i) {
+        const std::size_t at = 2 + (g_next_entry - 2 + i) % (shmem::kMaxTeams - 2);
+        gasket_shmem_team& e = shmem::g_teams[at];
+        if (e.team) continue;
+        e.team = kTaken;
+        g_next_entry = at + 1 < shmem::kMaxTeams ? at + 1 : 2;
+        return &e;
+    }
+    return nullptr;
+}
+
+void give_entry(gasket_shmem_team* e) {
+    std::lock_guard lock(g_teams_mutex);
+    e->owned.reset();
+    e->contexts.clear();
+    e->team = nullptr;
+}
 
 // Reads a team configuration: the num_contexts to keep, or -1 (after a
 // message naming `routine`) when the mask or the value is not valid.
@@ -39,12 +72,16 @@ bool valid_triplet(int start, int stride, int size, int n) {
     return last >= 0 && last < n;
 }
 
-shmem_team_t make_handle(std::unique_ptr<rt::Team> t) {
-    if (!t) return SHMEM_TEAM_INVALID;
-    auto* h = new gasket_shmem_team;
-    h->team = t.get();
-    h->owned = std::move(t);
-    return h;
+// Fills the entry taken for a split with its team, or gives it back (and
+// returns SHMEM_TEAM_INVALID) on PEs outside the new team.
+shmem_team_t make_handle(gasket_shmem_team* e, std::unique_ptr<rt::Team> t) {
+    if (!t) {
+        give_entry(e);
+        return SHMEM_TEAM_INVALID;
+    }
+    e->owned = std::move(t);
+    e->team = e->owned.get();
+    return e;
 }
 
 }  // namespace
@@ -58,12 +95,25 @@ void bind_predefined_teams(rt::Job* job) {
 
 bool predefined(shmem_team_t team) { return team == &g_world || team == &g_shared; }
 
+void bad_team(const char* routine, shmem_team_t team) {
+    if (team == SHMEM_TEAM_INVALID) rt::fatal(routine, "team is SHMEM_TEAM_INVALID");
+    rt::fatal(routine,
+              "team %p is not SHMEM_TEAM_WORLD, SHMEM_TEAM_SHARED nor a live team from a split (destroyed, or "
+              "not a team handle)",
+              static_cast<void*>(team));
+}
+
+void release_teams() {
+    for (std::size_t i = 2; i < kMaxTeams; ++i)
+        if (g_teams[i].team) give_entry(&g_teams[i]);
+}
+
 }  // namespace gasket::shmem
 
 extern "C" {
 
-shmem_team_t const gasket_shmem_team_world = &g_world;
-shmem_team_t const gasket_shmem_team_shared = &g_shared;
+shmem_team_t const gasket_shmem_team_world = &shmem::g_teams[0];
+shmem_team_t const gasket_shmem_team_shared = &shmem::g_teams[1];
 
 int shmem_team_my_pe(shmem_team_t team) noexcept {
     if (team == SHMEM_TEAM_INVALID) return -1;
@@ -113,10 +163,16 @@ int shmem_team_split_strided(shmem_team_t parent_team, int start, int stride, in
         return 2;
     }
     const int num_contexts = num_contexts_of(routine, config, config_mask);
-    // A configuration may differ between PEs: fail everywhere if it is bad
-    // anywhere.
-    if (!parent.all(num_contexts >= 0)) return 3;
-    *new_team = make_handle(parent.split_strided(start, stride, size, num_contexts));
+    gasket_shmem_team* entry = num_contexts >= 0 ? take_entry() : nullptr;
+    if (num_contexts >= 0 && !entry)
+        rt::error(routine, "all %zu team handles are in use (destroy teams no longer needed)", shmem::kMaxTeams);
+    // A configuration (or the handles left) may differ between PEs: fail
+    // everywhere if it is bad anywhere.
+    if (!parent.all(entry != nullptr)) {
+        if (entry) give_entry(entry);
+        return 3;
+    }
+    *new_team = make_handle(entry, parent.split_strided(start, stride, size, num_contexts));
     return 0;
 }
 
@@ -135,10 +191,19 @@ int shmem_team_split_2d(shmem_team_t parent_team, int xrange, const shmem_team_c
     if (xrange > parent.n_pes()) xrange = parent.n_pes();
     const int x_contexts = num_contexts_of(routine, xaxis_config, xaxis_mask);
     const int y_contexts = num_contexts_of(routine, yaxis_config, yaxis_mask);
-    if (!parent.all(x_contexts >= 0 && y_contexts >= 0)) return 3;
+    const bool configs_ok = x_contexts >= 0 && y_contexts >= 0;
+    gasket_shmem_team* row_entry = configs_ok ? take_entry() : nullptr;
+    gasket_shmem_team* column_entry = row_entry ? take_entry() : nullptr;
+    if (configs_ok && !column_entry)
+        rt::error(routine, "all %zu team handles are in use (destroy teams no longer needed)", shmem::kMaxTeams);
+    if (!parent.all(column_entry != nullptr)) {
+        if (row_entry) give_entry(row_entry);
+        if (column_entry) give_entry(column_entry);
+        return 3;
+    }
     auto [row, column] = parent.split_2d(xrange, x_contexts, y_contexts);
-    *xaxis_team = make_handle(std::move(row));
-    *yaxis_team = make_handle(std::move(column));
+    *xaxis_team = make_handle(row_entry, std::move(row));
+    *yaxis_team = make_handle(column_entry, std::move(column));
     return 0;
 }
 
@@ -157,9 +222,7 @@ void shmem_team_destroy(shmem_team_t team) noexcept {
                       static_cast<void*>(ctx), static_cast<void*>(team));
     }
     for (shmem_ctx_t ctx : shmem::contexts_of(team)) shmem_ctx_destroy(ctx);
-    team->team = nullptr;
-    team->owned.reset();  // frees the communicator
-    delete team;
+    give_entry(team);  // frees the communicator; the handle is now an error
 }
 
 void* shmem_team_ptr(shmem_team_t team, const void* dest, int pe) noexcept {

@@ -4,16 +4,22 @@
 
 #include <shmem.h>
 
+#include <cstdint>
 #include <memory>
 #include <vector>
 
 #include "src/runtime/job.hpp"
 
-// The object behind a shmem_team_t.  SHMEM_TEAM_WORLD and SHMEM_TEAM_SHARED
-// are static objects that point at the job's teams between init and
-// finalize; split teams own their runtime team.  `contexts` lists the live
-// contexts made from the team (guarded by the context table's mutex, see
-// shmem/context.cpp), so that shmem_team_destroy can destroy them.
+// The object behind a shmem_team_t: an entry of one fixed table
+// (g_teams), so a handle is checked by a range check and a load, never by
+// dereferencing whatever the program passed.  Entries 0 and 1 are
+// SHMEM_TEAM_WORLD and SHMEM_TEAM_SHARED (they point at the job's teams
+// between init and finalize); split teams own their runtime team.  A free
+// entry has team == nullptr, so a destroyed handle is an error until its
+// entry is reused (entries are handed out round-robin, so that takes
+// kMaxTeams - 2 more splits).  `contexts` lists the live contexts made from
+// the team (guarded by the context table's mutex, see shmem/context.cpp),
+// so that shmem_team_destroy can destroy them.
 struct gasket_shmem_team {
     gasket::rt::Team* team = nullptr;
     std::unique_ptr<gasket::rt::Team> owned;
@@ -22,19 +28,39 @@ struct gasket_shmem_team {
 
 namespace gasket::shmem {
 
+// Teams alive at once per PE, the two predefined ones included; a split
+// past it returns nonzero on every PE of the parent.
+inline constexpr std::size_t kMaxTeams = 1024;
+extern gasket_shmem_team g_teams[kMaxTeams];
+
 // Points SHMEM_TEAM_WORLD/SHARED at the job's teams (nullptr: detach).
 void bind_predefined_teams(rt::Job* job);
 
-// The team behind `team`; fatal, naming `routine`, before init or for
-// SHMEM_TEAM_INVALID or a destroyed team.
+// The table entry of `team`, or nullptr when `team` is not an entry.
+inline gasket_shmem_team* team_entry(shmem_team_t team) {
+    const auto at = reinterpret_cast<std::uintptr_t>(team) - reinterpret_cast<std::uintptr_t>(g_teams);
+    if (at >= sizeof g_teams || at % sizeof(gasket_shmem_team) != 0) return nullptr;
+    return &g_teams[at / sizeof(gasket_shmem_team)];
+}
+
+[[noreturn, gnu::cold]] void bad_team(const char* routine, shmem_team_t team);
+
+// The team behind `team`; fatal, naming `routine`, before init, for
+// SHMEM_TEAM_INVALID, a destroyed team or anything that is not a team
+// handle.
 inline rt::Team& team_of(const char* routine, shmem_team_t team) {
     rt::job(routine);
-    if (!team || !team->team) [[unlikely]]
-        rt::fatal(routine, "team %p is SHMEM_TEAM_INVALID or was destroyed", static_cast<void*>(team));
-    return *team->team;
+    gasket_shmem_team* e = team_entry(team);
+    if (!e || !e->team) [[unlikely]]
+        bad_team(routine, team);
+    return *e->team;
 }
 
 // Whether `team` is SHMEM_TEAM_WORLD or SHMEM_TEAM_SHARED.
 bool predefined(shmem_team_t team);
+
+// Frees every team made by a split that is still alive (shmem_finalize,
+// after the contexts are gone and before the job goes).
+void release_teams();
 
 }  // namespace gasket::shmem

@@ -10,10 +10,12 @@
  *    (PE_root) are team PE numbers.  They return 0 on success and nonzero
  *    after an error message when the call cannot be made: `team` is
  *    SHMEM_TEAM_INVALID (the PE is in no team, so nobody waits for it) or
- *    PE_root is outside 0..n-1 of the team.  A destroyed team handle, a
- *    dest/source that is not a symmetric object large enough for the
- *    operation, or a call before shmem_init end the job with a message
- *    naming the routine and the bad value.
+ *    PE_root is outside 0..n-1 of the team.  A destroyed (or never made)
+ *    team handle, a dest/source that is not a symmetric object large enough
+ *    for the operation, a size whose byte count overflows size_t (nelems
+ *    times the element size, or the span of every PE's blocks), or a call
+ *    before shmem_init end the job with a message naming the routine and
+ *    the bad value.
  *  - Deprecated active-set forms (Annex F.2.14): the PEs PE_start,
  *    PE_start + 2^logPE_stride, ... (PE_size of them) call the routine; a
  *    malformed set (PE_size < 1, logPE_stride < 0, a member >= shmem_n_pes())

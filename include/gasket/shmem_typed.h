@@ -38,6 +38,12 @@
  * at once; shmem_quiet completes them.
  * Sized forms: SIZE in bits (8..128), nelems and strides in SIZE/8-byte units.
  * The byte forms (shmem_putmem, ...) are in shmem.h.
+ * Errors end the job with a message naming the routine and the value: a PE
+ * outside the context's team, a non-symmetric address, a range past the end
+ * of its segment, or a size whose byte count overflows size_t (nelems times
+ * the element size; for strided forms the span of the blocks).  nelems 0
+ * (contiguous forms): only the PE is checked, the addresses may be anything,
+ * NULL included (Annex C), and nothing moves.
  */
 
 /* §9.6.1.1 shmem_TYPENAME_put, shmem_ctx_TYPENAME_put -- GASKET_STD_RMA_TYPES */
@@ -1286,7 +1292,9 @@ void shmem_ptrdiff_add(ptrdiff_t *dest, ptrdiff_t value, int pe) GASKET_NOEXCEPT
  * SHMEM_SIGNAL_ADD adds it, atomically -- such that a PE that sees the
  * signal's new value also sees the data.  The _nbi forms may return
  * before the source may be reused; shmem_quiet completes them.  A sig_op
- * other than the two constants is fatal.  The byte forms
+ * other than the two constants, or nelems whose byte count overflows size_t,
+ * is fatal.  nelems 0: no data (dest and source may be anything, NULL
+ * included), the signal is still updated.  The byte forms
  * (shmem_putmem_signal, ...) and signal_add/set/fetch are in shmem.h.
  */
 

@@ -154,10 +154,11 @@ int gasket_gasnet_init(int* argc, char*** argv, int thread_mode) noexcept {
     }
     rt::Config config;
     std::string problem;
-    if (!rt::load_config(config, problem)) {
-        rt::error(routine, "%s", problem.c_str());
+    if (!rt::load_config(config, problem) || !config.max_segsize_problem.empty()) {
+        rt::error(routine, "%s", problem.empty() ? config.max_segsize_problem.c_str() : problem.c_str());
         return GASNET_ERR_RESOURCE;
     }
+    rt::set_gasnet_messages(true);  // GASNet 1.8 says "node"
     rt::Job& job = rt::start_job(config, gasnet::job_spec(0), routine);
     g_state.thread_mode = thread_mode;
     g_state.initialized = true;

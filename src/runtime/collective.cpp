@@ -3,11 +3,14 @@
 // collectives of mpi-bridge/collective.hpp.
 #include "collective.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <climits>
+#include <cstdint>
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <string>
 #include <tuple>
 #include <vector>
 
@@ -86,6 +89,19 @@ void check_symmetric(const char* routine, const char* what, const void* addr, st
               seg->name, seg->size);
 }
 
+void check_same_everywhere(const char* routine, const char* what, std::size_t value) {
+    if (!debug_enabled()) return;
+    Job& j = job(routine);
+    Serving serving(j);
+    const std::vector<std::size_t> all = mpi::gather_sizes(j.world_team->comm(), value, serving.waiter());
+    if (std::all_of(all.begin(), all.end(), [&](std::size_t v) { return v == all[0]; })) return;
+    std::string list;
+    for (std::size_t pe = 0; pe < all.size() && pe < 16; ++pe)
+        list += (pe ? ", " : "") + std::to_string(all[pe]) + " on PE " + std::to_string(pe);
+    if (all.size() > 16) list += ", ...";
+    fatal(routine, "%s differs between PEs (it must be the same on every PE): %s", what, list.c_str());
+}
+
 void synchronize(const char* routine, const Team& team, bool quiet_first) {
     Job& j = job(routine);
     if (quiet_first)
@@ -143,7 +159,7 @@ void collect(const char* routine, const Team& team, void* dest, const void* sour
     check_symmetric(routine, "source", source, bytes);
     std::vector<char> copy;
     if (fixed) {
-        const std::size_t total = bytes * std::size_t(team.n_pes());
+        const std::size_t total = checked_bytes(routine, "team PEs", std::size_t(team.n_pes()), bytes);
         check_symmetric(routine, "dest", dest, total);
         if (bytes == 0) return;
         const char* mine = static_cast<const char*>(source);
@@ -157,7 +173,9 @@ void collect(const char* routine, const Team& team, void* dest, const void* sour
     } else {
         const std::vector<std::size_t> sizes = mpi::gather_sizes(team.comm(), bytes, serving.waiter());
         std::size_t total = 0;
-        for (std::size_t s : sizes) total += s;
+        for (std::size_t s : sizes)
+            if (__builtin_add_overflow(total, s, &total)) [[unlikely]]
+                fatal(routine, "the PEs' blocks total more than %zu bytes (size_t overflows)", SIZE_MAX);
         if (total > mpi::kMaxGatherv) [[unlikely]]
             fatal(routine, "the PEs' blocks total %zu bytes; at most %zu are supported (MPI_Allgatherv displacements)",
                   total, mpi::kMaxGatherv);
@@ -177,10 +195,20 @@ void alltoall(const char* routine, const Team& team, void* dest, const void* sou
               std::size_t nelems, std::size_t dst, std::size_t sst) {
     Job& j = job(routine);
     if (nelems == 0) return;
-    const std::size_t per_pe = nelems, all = per_pe * std::size_t(team.n_pes());
-    // Bytes from the first element to the end of the last one.
-    const std::size_t src_extent = (sst * (all - 1) + 1) * elem_bytes;
-    const std::size_t dst_extent = (dst * (all - 1) + 1) * elem_bytes;
+    const std::size_t per_pe = nelems;
+    (void)checked_bytes(routine, "nelems", nelems, elem_bytes);  // one PE's block
+    // Bytes from the first element to the end of the last one (checked).
+    auto extent = [&](const char* stride_name, std::size_t stride) {
+        std::size_t elems;
+        if (__builtin_mul_overflow(nelems, std::size_t(team.n_pes()), &elems) ||
+            __builtin_mul_overflow(stride, elems - 1, &elems) || __builtin_add_overflow(elems, 1, &elems) ||
+            __builtin_mul_overflow(elems, elem_bytes, &elems)) [[unlikely]]
+            fatal(routine, "nelems %zu with %s %zu on %d PEs spans more than %zu bytes (size_t overflows)", nelems,
+                  stride_name, stride, team.n_pes(), SIZE_MAX);
+        return elems;
+    };
+    const std::size_t src_extent = extent("sst", sst);
+    const std::size_t dst_extent = extent("dst", dst);
     check_symmetric(routine, "source", source, src_extent);
     check_symmetric(routine, "dest", dest, dst_extent);
     if ((dst != 1 || sst != 1) && nelems > std::size_t(INT_MAX)) [[unlikely]]
@@ -194,7 +222,7 @@ void alltoall(const char* routine, const Team& team, void* dest, const void* sou
     }
     Serving serving(j, routine);
     if (dst == 1 && sst == 1)
-        mpi::alltoall(team.comm(), src, dest, per_pe * elem_bytes, serving.waiter());
+        mpi::alltoall(team.comm(), src, dest, per_pe * elem_bytes, serving.waiter());  // <= src_extent: no overflow
     else
         mpi::alltoall_strided(team.comm(), src, dest, elem_bytes, nelems, dst, sst, serving.waiter());
     after_collective(j);
@@ -214,7 +242,7 @@ const void* reduction_source(const void* dest, const void* source, std::size_t b
 // what MPI reads (see reduction_source).
 const void* checked_reduction_source(const char* routine, void* dest, const void* source, std::size_t count, Elem e,
                                      std::vector<char>& copy) {
-    const std::size_t bytes = count * mpi::elem_bytes(e);
+    const std::size_t bytes = checked_bytes(routine, "nelems", count, mpi::elem_bytes(e));
     check_symmetric(routine, "source", source, bytes);
     check_symmetric(routine, "dest", dest, bytes);
     return reduction_source(dest, source, bytes, copy);

@@ -112,6 +112,12 @@ void scan(const char* routine, const Team& team, void* dest, const void* source,
 // of range) or this PE is not in it.
 const Team& active_set(const char* routine, int start, int log_stride, int size);
 
+// Under SHMEM_DEBUG (else nothing, no communication): collective over the
+// world team; fatal on every PE, naming `routine`, `what` and each PE's
+// value, unless every PE passed the same `value` (e.g. a shmem_malloc size,
+// which must be the same everywhere or the heap stops being symmetric).
+void check_same_everywhere(const char* routine, const char* what, std::size_t value);
+
 // Fatal, naming `routine`, unless `bytes` at `addr` are a symmetric object
 // (`what` names the argument).  bytes == 0 passes.
 void check_symmetric(const char* routine, const char* what, const void* addr, std::size_t bytes);

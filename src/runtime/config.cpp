@@ -103,6 +103,9 @@ bool load_config(Config& out, std::string& error) {
     if (size_text.empty()) {
         size_text = kTable[0].default_value;
         size_var = "SHMEM_SYMMETRIC_SIZE";
+        out.symmetric_size_setting = std::string(size_var) + " unset: default " + size_text;
+    } else {
+        out.symmetric_size_setting = std::string(size_var) + "=" + size_text;
     }
     auto size = parse_size(size_text);
     if (!size) {
@@ -128,11 +131,11 @@ bool load_config(Config& out, std::string& error) {
     }
     if (std::string text = value_of(vm, "GASNET_MAX_SEGSIZE"); !text.empty()) {
         auto cap = parse_size(text);
-        if (!cap) {
-            error = "GASNET_MAX_SEGSIZE='" + text + "' is not a size (expected e.g. 512M, 1.5G, 65536)";
-            return false;
-        }
-        out.max_segsize = *cap;
+        if (cap)
+            out.max_segsize = *cap;
+        else
+            out.max_segsize_problem =
+                "GASNET_MAX_SEGSIZE='" + text + "' is not a size (expected e.g. 512M, 1.5G, 65536)";
     }
     if (std::string text = value_of(vm, "GASKET_EXIT_TIMEOUT"); !text.empty()) {
         char* end = nullptr;

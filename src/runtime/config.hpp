@@ -24,9 +24,15 @@ struct Config {
     bool node_fastpath = true;                       // GASKET_NODE_FASTPATH: load/store to node peers
     bool shared_data = true;                         // GASKET_SHARED_DATA: globals on shared memory
     Tristate progress_thread = Tristate::automatic;  // GASKET_PROGRESS_THREAD
+    std::string symmetric_size_setting;              // where symmetric_size came from, for messages:
+                                                     // "SHMEM_SYMMETRIC_SIZE=16T" or "SHMEM_SYMMETRIC_SIZE
+                                                     // unset: default 128M"
     std::size_t max_segsize = 0;                     // GASNET_MAX_SEGSIZE: cap on GASNet segments (0 = none)
-    double exit_timeout = 2.0;                       // GASKET_EXIT_TIMEOUT: seconds gasnet_exit waits for the others
-    int ctx_windows = 4;                             // GASKET_CTX_WINDOWS: window pairs for OpenSHMEM contexts (0..64)
+    // Why GASNET_MAX_SEGSIZE is malformed ("" when it is fine): only GASNet
+    // refuses to start for it (gasnet_init), OpenSHMEM ignores it.
+    std::string max_segsize_problem;
+    double exit_timeout = 2.0;  // GASKET_EXIT_TIMEOUT: seconds gasnet_exit waits for the others
+    int ctx_windows = 4;        // GASKET_CTX_WINDOWS: window pairs for OpenSHMEM contexts (0..64)
 };
 
 // One row of the table as printed: name, value in force, default, meaning.
@@ -35,7 +41,9 @@ struct OptionRow {
 };
 
 // Reads the process environment.  On a bad value, returns false and puts a
-// message naming the variable and the value in `error`.
+// message naming the variable and the value in `error` -- except for
+// GASNET_MAX_SEGSIZE, whose problem goes in out.max_segsize_problem (for
+// gasnet_init to report) so that it never stops an OpenSHMEM program.
 bool load_config(Config& out, std::string& error);
 
 // The table with the values of `cfg`, for SHMEM_INFO and gasket-info.

@@ -92,12 +92,16 @@ public:
     // Translates symmetric `addr` for a transfer of `bytes` to world PE
     // `pe`, through this context's windows.  Fatal, naming `routine`, if pe
     // is out of range, addr is not symmetric, or the transfer runs past the
-    // end of its segment.
+    // end of its segment -- except that an empty transfer (bytes == 0) to a
+    // valid PE may name any address, null included (OpenSHMEM 1.6 Annex C):
+    // then the target is empty (null direct and window: nothing to do).
     [[gnu::always_inline]] Translation locate(const char* routine, const void* addr, std::size_t bytes, int pe) {
         Job& j = job_;
         Translation t = translate(j.heap, j.data, j.n_pes, addr, bytes, pe);
-        if (t.fault != Fault::none) [[unlikely]]
-            j.report(routine, t, addr, bytes, pe);
+        if (t.fault != Fault::none) [[unlikely]] {
+            j.report_unless_empty(routine, t, addr, bytes, pe);
+            return {{}, nullptr, 0, Fault::none};
+        }
         t.target.window = t.segment == &j.heap ? heap_window_ : data_window_;
         return t;
     }

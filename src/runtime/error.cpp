@@ -3,6 +3,7 @@
 
 #include <cstdarg>
 #include <cstdio>
+#include <cstring>
 
 #include "mpi-bridge/check.hpp"
 
@@ -11,12 +12,13 @@ namespace gasket::rt {
 namespace {
 int g_pe = -1;
 bool g_debug = false;
+bool g_gasnet = false;  // a GASNet process: messages say "node"
 
 void vreport(const char* routine, const char* fmt, va_list ap) {
     char text[1024];
     std::vsnprintf(text, sizeof text, fmt, ap);
     if (g_pe >= 0)
-        std::fprintf(stderr, "gasket: PE %d: %s: %s\n", g_pe, routine, text);
+        std::fprintf(stderr, "gasket: %s %d: %s: %s\n", unit_word(routine), g_pe, routine, text);
     else
         std::fprintf(stderr, "gasket: %s: %s\n", routine, text);
     std::fflush(stderr);
@@ -29,6 +31,18 @@ void set_message_context(int my_pe, bool debug_on) {
 }
 
 bool debug_enabled() { return g_debug; }
+
+void set_gasnet_messages(bool on) { g_gasnet = on; }
+
+const char* unit_word(const char* routine) {
+    const bool gasnet = g_gasnet || std::strncmp(routine, "gasnet_", 7) == 0 || std::strncmp(routine, "gex_", 4) == 0;
+    return gasnet ? "node" : "PE";
+}
+
+void size_overflow(const char* routine, const char* what, std::size_t count, std::size_t size) {
+    fatal(routine, "%s %zu times %zu bytes overflows size_t (more bytes than the address space holds)", what, count,
+          size);
+}
 
 void fatal(const char* routine, const char* fmt, ...) {
     va_list ap;

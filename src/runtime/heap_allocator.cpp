@@ -13,14 +13,18 @@ HeapAllocator::HeapAllocator(std::size_t capacity) : capacity_(capacity / kGranu
     if (capacity_ > 0) free_.emplace(0, capacity_);
 }
 
-std::optional<std::size_t> HeapAllocator::allocate(std::size_t size, std::size_t alignment) {
+std::optional<std::size_t> HeapAllocator::allocate(std::size_t size, std::size_t alignment, std::size_t base_residue) {
     if (size > capacity_) return std::nullopt;
     size = round_up(std::max<std::size_t>(size, 1), kGranule);
     alignment = std::max(alignment, kGranule);
+    // Offsets o with (base_residue + o) % alignment == 0 (no sum can wrap:
+    // every term is below the alignment).
+    const std::size_t want = (alignment - base_residue % alignment) % alignment;
     for (auto it = free_.begin(); it != free_.end(); ++it) {
         const std::size_t start = it->first, len = it->second;
-        const std::size_t aligned = round_up(start, alignment);
-        if (aligned < start || aligned - start > len || len - (aligned - start) < size) continue;
+        const std::size_t skip = (want + alignment - start % alignment) % alignment;
+        if (skip > len || len - skip < size) continue;
+        const std::size_t aligned = start + skip;
         free_.erase(it);
         if (aligned > start) free_.emplace(start, aligned - start);
         const std::size_t tail = start + len - (aligned + size);
@@ -58,7 +62,7 @@ bool HeapAllocator::release(std::size_t offset) {
 
 bool HeapAllocator::resize_in_place(std::size_t offset, std::size_t size) {
     auto it = used_.find(offset);
-    if (it == used_.end()) return false;
+    if (it == used_.end() || size > capacity_ - offset) return false;  // (offset < capacity_: a live block)
     size = round_up(std::max<std::size_t>(size, 1), kGranule);
     const std::size_t old = it->second;
     if (size <= old) {

@@ -20,14 +20,19 @@ public:
 
     explicit HeapAllocator(std::size_t capacity);
 
-    // Offset of a new block of >= `size` bytes aligned to `alignment` (a power
-    // of two; values below kGranule are raised to it), or nullopt when no free
-    // range fits.  size 0 is treated as 1.
-    std::optional<std::size_t> allocate(std::size_t size, std::size_t alignment = kGranule);
+    // Offset of a new block of >= `size` bytes (bytes) whose address
+    // `base + offset` is aligned to `alignment` (a power of two; values below
+    // kGranule are raised to it) for a heap starting at an address that is
+    // `base_residue` past a multiple of `alignment` (0: an aligned base), or
+    // nullopt when no free range fits (never an overflow: any size or
+    // alignment is accepted).  size 0 is treated as 1.
+    std::optional<std::size_t> allocate(std::size_t size, std::size_t alignment = kGranule,
+                                        std::size_t base_residue = 0);
     // Frees the live block at `offset`; false if there is none.
     bool release(std::size_t offset);
-    // Grows or shrinks the live block at `offset` without moving it; false if
-    // there is no such block or the bytes after it are not free.
+    // Grows or shrinks the live block at `offset` (bytes) without moving it;
+    // false if there is no such block, the bytes after it are not free, or
+    // `size` is larger than the heap (never an overflow).
     bool resize_in_place(std::size_t offset, std::size_t size);
     // Usable bytes of the live block at `offset`, or nullopt.
     std::optional<std::size_t> block_size(std::size_t offset) const;

@@ -3,6 +3,7 @@
 #include "job.hpp"
 
 #include <cinttypes>
+#include <string>
 
 namespace gasket::rt {
 
@@ -17,29 +18,39 @@ namespace {
 // Every PE's route to its copy of a segment: base and size from every PE,
 // the window displacement of its first byte, and a direct address for this
 // PE always and for node peers when `direct` is on and `peer` maps them.
+// `lead`: bytes from the start of this PE's block (what `peer` maps and,
+// when `window_at_block`, what the window's displacement counts from) to
+// seg.base; each PE's own is applied to its route.
 std::vector<Route> route_table(const mpi::Environment& env, const Segment& seg, bool direct,
-                               char* (*peer)(const void*, int), const void* source) {
+                               char* (*peer)(const void*, int), const void* source, std::size_t lead = 0,
+                               bool window_at_block = false) {
     struct Extent {
         std::uintptr_t base;
-        std::size_t size;
-    } mine{reinterpret_cast<std::uintptr_t>(seg.base), seg.size};
+        std::size_t size, lead;
+    } mine{reinterpret_cast<std::uintptr_t>(seg.base), seg.size, lead};
     std::vector<Extent> all(std::size_t(env.size()));
     env.allgather(&mine, sizeof mine, all.data());
     std::vector<Route> table(std::size_t(env.size()));
     for (int pe = 0; pe < env.size(); ++pe) {
+        const Extent& e = all[std::size_t(pe)];
         Route& r = table[std::size_t(pe)];
-        r.base = all[std::size_t(pe)].base;
-        r.size = all[std::size_t(pe)].size;
-        r.disp = seg.window ? seg.window->displacement(pe) : 0;
+        r.base = e.base;
+        r.size = e.size;
+        r.disp = seg.window ? seg.window->displacement(pe) + (window_at_block ? Displacement(e.lead) : 0) : 0;
         const int node_rank = env.node_rank_of(pe);
         if (pe == env.rank())
             r.direct = seg.base;
         else if (direct && node_rank >= 0)
-            r.direct = peer(source, node_rank);
+            r.direct = peer(source, node_rank) + e.lead;
         else
             r.direct = nullptr;
     }
     return table;
+}
+
+char* align_up(char* p, std::size_t alignment) {
+    const auto a = reinterpret_cast<std::uintptr_t>(p);
+    return p + (((a + alignment - 1) & ~(alignment - 1)) - a);
 }
 
 }  // namespace
@@ -68,21 +79,32 @@ void Job::attach_heap(std::size_t bytes, bool node_shared, const char* name, con
     // nothing needs sharing, so the heap is an MPI_Win_allocate window, the
     // kind MPI serves best.  A single PE needs no window at all (and Open
     // MPI cannot create one on one process): everything is local.
+    //
+    // An OpenSHMEM heap starts on a heap_base_alignment boundary on every
+    // PE (heap_base_alignment_for), so shmem_align honours alignments up to it: the memory is
+    // asked for with that much more address space (never touched), and the
+    // heap starts `lead` bytes into it.
     const bool shared = node_shared && config.node_fastpath;
+    check_heap_fits(bytes, shared, name, routine);
     heap.name = name;
     heap.size = bytes;
-    if (n_pes > 1 && !shared) {
-        heap_window_ =
-            std::make_unique<mpi::Window>(heap.size, kHeapAlignment, env->world(), &heap.base, concurrent_rma);
+    heap_base_alignment_ = api == Api::shmem ? heap_base_alignment_for(bytes) : kHeapAlignment;
+    const std::size_t pad = heap_base_alignment_ - kHeapAlignment;  // blocks are kHeapAlignment-aligned already
+    char* block = nullptr;
+    const bool window_at_block = n_pes > 1 && !shared;
+    if (window_at_block) {
+        heap_window_ = std::make_unique<mpi::Window>(bytes + pad, kHeapAlignment, env->world(), &block, concurrent_rma);
+        heap.base = align_up(block, heap_base_alignment_);
     } else {
-        heap_memory_ = std::make_unique<mpi::NodeMemory>(bytes, env->node());
-        heap.base = heap_memory_->base();
+        heap_memory_ = std::make_unique<mpi::NodeMemory>(bytes + pad, env->node());
+        block = heap_memory_->base();
+        heap.base = align_up(block, heap_base_alignment_);
         if (n_pes > 1) heap_window_ = std::make_unique<mpi::Window>(heap.base, heap.size, env->world(), concurrent_rma);
     }
     heap.window = heap_window_.get();
     heap.route = route_table(
         *env, heap, shared, [](const void* m, int r) { return static_cast<const mpi::NodeMemory*>(m)->peer(r); },
-        heap_memory_.get());
+        heap_memory_.get(), std::size_t(heap.base - block), window_at_block);
     debug(routine, "%s: %zu bytes at %p, node %d of %d, node sharing %s", name, heap.size,
           static_cast<void*>(heap.base), env->node_rank(), env->node_size(), shared ? "on" : "off");
 }
@@ -108,6 +130,20 @@ void Job::attach_globals(const char* routine) {
     env->barrier();
 }
 
+void Job::check_heap_fits(std::size_t bytes, bool shared, const char* name, const char* routine) const {
+    const int ranks = env->node_size();
+    const std::size_t page = 4096;
+    const std::size_t limit =
+        shared ? mpi::shared_memory_per_rank(ranks, page) : mpi::private_memory_per_rank(ranks, page);
+    if (limit == 0 || bytes <= limit) return;  // (0: the limit is unknown)
+    const std::string setting = api == Api::shmem ? " (" + config.symmetric_size_setting + ")" : std::string();
+    fatal(routine,
+          "a %s of %zu bytes%s is more than this node can give each of its %d %ss: at most %zu bytes (%s / %d); "
+          "lower it",
+          name, bytes, setting.c_str(), ranks, unit_word(routine), limit,
+          shared ? "the smaller of /dev/shm's free space and RAM" : "RAM + swap", ranks);
+}
+
 Job::~Job() {
     if (!mpi::mpi_usable()) return;  // the application finalized MPI first: nothing can be freed
     am.reset();
@@ -130,16 +166,22 @@ void Job::report(const char* routine, const Translation& t, const void* addr, st
     out_of_bounds(routine, *t.segment, t.segment->offset_of(addr), bytes);
 }
 
+void Job::report_unless_empty(const char* routine, const Translation& t, const void* addr, std::size_t bytes,
+                              int pe) const {
+    if (bytes == 0 && t.fault != Fault::bad_pe) return;
+    report(routine, t, addr, bytes, pe);
+}
+
 void Job::bad_pe(const char* routine, int pe) const {
-    fatal(routine, "PE %d is out of range: the job has PEs 0..%d", pe, n_pes - 1);
+    const char* unit = unit_word(routine);
+    fatal(routine, "%s %d is out of range: the job has %ss 0..%d", unit, pe, unit, n_pes - 1);
 }
 
 void Job::not_symmetric(const char* routine, const void* addr, int pe) const {
-    fatal(routine,
-          "address %p (target PE %d) is not symmetric: it is outside the symmetric heap [%p, %p) and the "
-          "global data [%p, %p)",
-          addr, pe, static_cast<void*>(heap.base), static_cast<void*>(heap.base + heap.size),
-          static_cast<void*>(data.base), static_cast<void*>(data.base + data.size));
+    fatal(routine, "address %p (target %s %d) is not symmetric: it is outside the %s [%p, %p) and the %s [%p, %p)",
+          addr, unit_word(routine), pe, heap.name, static_cast<void*>(heap.base),
+          static_cast<void*>(heap.base + heap.size), data.name, static_cast<void*>(data.base),
+          static_cast<void*>(data.base + data.size));
 }
 
 void Job::out_of_bounds(const char* routine, const Segment& seg, std::size_t offset, std::size_t bytes) const {

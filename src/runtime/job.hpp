@@ -26,6 +26,19 @@ namespace gasket::rt {
 // it (or less) are aligned addresses on every PE.
 inline constexpr std::size_t kHeapAlignment = mpi::NodeMemory::kAlignment;
 
+// Every PE's OpenSHMEM heap starts on this boundary, so shmem_align honours
+// alignments up to it: the heap size rounded down to a power of two, at
+// least kHeapAlignment and at most 1 GiB (the heap is given that much more
+// address space, never touched).
+inline std::size_t heap_base_alignment_for(std::size_t heap_bytes) {
+    constexpr std::size_t kMax = std::size_t(1) << 30;
+    if (heap_bytes <= kHeapAlignment) return kHeapAlignment;
+    if (heap_bytes >= kMax) return kMax;
+    std::size_t a = kHeapAlignment;
+    while (a * 2 <= heap_bytes) a *= 2;
+    return a;
+}
+
 // Which interface created the job.
 enum class Api { shmem, gasnet };
 // MPI's thread levels, in order (single ... multiple).
@@ -60,6 +73,10 @@ public:
     Job(const Job&) = delete;
     Job& operator=(const Job&) = delete;
 
+    // The boundary every PE's heap starts on (heap_base_alignment for
+    // OpenSHMEM: heap_base_alignment_for; kHeapAlignment for GASNet segments); after attach_heap.
+    std::size_t heap_base_alignment() const { return heap_base_alignment_; }
+
     // Translates `addr` (a symmetric address here) for a transfer of `bytes`
     // to `pe`.  Fatal, naming `routine`, if pe is out of range, addr is not
     // symmetric, or the transfer runs past the end of its segment.
@@ -86,6 +103,15 @@ public:
 
     [[noreturn]] void report(const char* routine, const Translation& t, const void* addr, std::size_t bytes,
                              int pe) const;
+    // As report, but returns for an empty transfer (bytes == 0) to a valid
+    // PE, whatever the address (OpenSHMEM 1.6 Annex C: a null or
+    // non-symmetric address with length 0 is legal).  Cold.
+    [[gnu::cold]] void report_unless_empty(const char* routine, const Translation& t, const void* addr,
+                                           std::size_t bytes, int pe) const;
+    // Fatal, naming `routine` and (OpenSHMEM) SHMEM_SYMMETRIC_SIZE and its
+    // value, when this node cannot give each of its PEs `bytes` of `shared`
+    // (node-shared) or private memory.  Cold.
+    [[gnu::cold]] void check_heap_fits(std::size_t bytes, bool shared, const char* name, const char* routine) const;
     [[noreturn]] void bad_pe(const char* routine, int pe) const;
     [[noreturn]] void not_symmetric(const char* routine, const void* addr, int pe) const;
     [[noreturn]] void out_of_bounds(const char* routine, const Segment& seg, std::size_t offset,
@@ -118,6 +144,7 @@ public:
 
 private:
     std::atomic<bool> direct_stores_{false};
+    std::size_t heap_base_alignment_ = kHeapAlignment;
     std::unique_ptr<mpi::NodeMemory> heap_memory_;
     std::unique_ptr<mpi::Window> heap_window_;
     std::unique_ptr<mpi::SharedDataSegment> shared_data_;

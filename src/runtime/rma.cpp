@@ -1,6 +1,8 @@
 // src/runtime/rma.cpp -- strided transfers.
 #include "rma.hpp"
 
+#include <algorithm>
+
 namespace gasket::rt {
 
 namespace {
@@ -11,12 +13,27 @@ struct Extent {
     std::ptrdiff_t low, high;  // bytes, relative to the base pointer
 };
 
-Extent extent_of(const Strided& s, std::ptrdiff_t stride) {
-    const auto last = std::ptrdiff_t(s.nblocks - 1) * stride * std::ptrdiff_t(s.elem);
-    const auto block = std::ptrdiff_t(s.bsize * s.elem);
-    return {std::min<std::ptrdiff_t>(0, last), std::max<std::ptrdiff_t>(0, last) + block};
+[[noreturn, gnu::cold]] void shape_overflows(const char* routine, const Strided& s, std::ptrdiff_t stride) {
+    fatal(routine,
+          "%zu blocks of %zu elements of %zu bytes, %td elements apart, span more bytes than the address space "
+          "holds (the size overflows)",
+          s.nblocks, s.bsize, s.elem, stride);
 }
 
+// Every product and sum checked: a shape whose span does not fit in
+// ptrdiff_t is fatal, naming `routine` (nblocks, bsize >= 1).
+Extent extent_of(const char* routine, const Strided& s, std::ptrdiff_t stride) {
+    std::ptrdiff_t block, step, last, high, span;
+    if (__builtin_mul_overflow(s.bsize, s.elem, &block) || __builtin_mul_overflow(stride, s.elem, &step) ||
+        __builtin_mul_overflow(s.nblocks - 1, step, &last) ||
+        __builtin_add_overflow(std::max<std::ptrdiff_t>(0, last), block, &high) ||
+        __builtin_sub_overflow(high, std::min<std::ptrdiff_t>(0, last), &span)) [[unlikely]]
+        shape_overflows(routine, s, stride);
+    return {std::min<std::ptrdiff_t>(0, last), high};
+}
+
+// Both sides' extents fit in ptrdiff_t (extent_of), so no offset here
+// overflows.
 void copy_blocks(char* to, std::ptrdiff_t to_stride, const char* from, std::ptrdiff_t from_stride, const Strided& s) {
     const std::size_t block = s.bsize * s.elem;
     const auto es = std::ptrdiff_t(s.elem);
@@ -25,10 +42,15 @@ void copy_blocks(char* to, std::ptrdiff_t to_stride, const char* from, std::ptrd
 }
 
 // Checks the whole symmetric extent and returns the target of its base
-// (world PE `pe`, through ctx's windows).
+// (world PE `pe`, through ctx's windows).  The local side's extent is
+// checked for overflow too (its addresses are the program's to get right).
 Target resolve_strided(Context& ctx, const char* routine, const void* symmetric, const Strided& s, int pe) {
-    const Extent e = extent_of(s, s.remote_stride);
-    const char* low = static_cast<const char*>(symmetric) + e.low;
+    (void)extent_of(routine, s, s.local_stride);
+    const Extent e = extent_of(routine, s, s.remote_stride);
+    // (Integer arithmetic: a shape reaching below the segment is an error
+    // that translate reports, not a pointer to form.)
+    const auto* low =
+        reinterpret_cast<const char*>(reinterpret_cast<std::uintptr_t>(symmetric) + std::uintptr_t(e.low));
     const std::size_t bytes = std::size_t(e.high - e.low);
     const Target lo = ctx.resolve(routine, low, bytes, pe);
     return {lo.direct ? lo.direct - e.low : nullptr, lo.window, lo.disp - e.low};

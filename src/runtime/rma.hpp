@@ -119,11 +119,14 @@ template <bool Serialized = false>
 // -- src reusable on return (blocking put); joined -- src must not change
 // until ctx's quiet (nbi; small puts may be joined).  Fatal, naming
 // `routine`, for a PE outside the team, a non-symmetric dest, or a range
-// past its segment.
+// past its segment; with bytes == 0 only the PE is checked (Annex C: any
+// address, null included, and nothing moves).
 [[gnu::always_inline]] inline void put(Context& ctx, const char* routine, void* dest, const void* src,
                                        std::size_t bytes, int pe, Completion c = Completion::local) {
     const int world = ctx.world_pe(routine, pe);
     const Target t = ctx.resolve(routine, dest, bytes, world);
+    if (!t.direct && !t.window) [[unlikely]]
+        return;                                                             // empty, at any address
     put_to(ctx, t.direct ? nullptr : ctx.ring(), t, src, bytes, world, c);  // a ring only for MPI targets
 }
 // OpenSHMEM's get: copies `bytes` from symmetric `src` on `pe` to local
@@ -131,7 +134,10 @@ template <bool Serialized = false>
 [[gnu::always_inline]] inline void get(Context& ctx, const char* routine, void* dest, const void* src,
                                        std::size_t bytes, int pe, Completion c = Completion::local) {
     const int world = ctx.world_pe(routine, pe);
-    get_from(ctx.resolve(routine, src, bytes, world), dest, bytes, world, c);
+    const Target t = ctx.resolve(routine, src, bytes, world);
+    if (!t.direct && !t.window) [[unlikely]]
+        return;  // empty, at any address
+    get_from(t, dest, bytes, world, c);
 }
 
 // Strided shape (§9.6.1.3/4/7/8): nblocks blocks of bsize elements of `elem`

@@ -87,14 +87,33 @@ TEST(Config, GasnetAndProgressOptions) {
 }
 
 TEST(Config, BadGasnetValuesNameTheVariableAndValue) {
-    for (auto [name, value] : {std::pair{"GASKET_PROGRESS_THREAD", "maybe"}, std::pair{"GASNET_MAX_SEGSIZE", "big"},
-                               std::pair{"GASKET_EXIT_TIMEOUT", "-1"}, std::pair{"GASKET_EXIT_TIMEOUT", "2x"}}) {
+    for (auto [name, value] : {std::pair{"GASKET_PROGRESS_THREAD", "maybe"}, std::pair{"GASKET_EXIT_TIMEOUT", "-1"},
+                               std::pair{"GASKET_EXIT_TIMEOUT", "2x"}}) {
         EnvVar v(name, value);
         Config c;
         std::string error;
         EXPECT_FALSE(load_config(c, error)) << name << "=" << value;
         EXPECT_NE(error.find(std::string(name) + "='" + value + "'"), std::string::npos) << error;
     }
+}
+
+// A malformed GASNET_MAX_SEGSIZE must not stop an OpenSHMEM program: the
+// configuration loads, and the problem (naming the variable and the value)
+// is kept for gasnet_init to report.
+TEST(Config, BadMaxSegsizeIsKeptForGasnetOnly) {
+    EnvVar v("GASNET_MAX_SEGSIZE", "big");
+    Config cfg = load_ok();
+    EXPECT_EQ(cfg.max_segsize, 0u);
+    EXPECT_NE(cfg.max_segsize_problem.find("GASNET_MAX_SEGSIZE='big'"), std::string::npos) << cfg.max_segsize_problem;
+    EnvVar w("GASNET_MAX_SEGSIZE", "64M");
+    EXPECT_EQ(load_ok().max_segsize_problem, "");
+}
+
+// Messages about the heap size name the variable and the value as given.
+TEST(Config, SymmetricSizeSettingNamesTheVariable) {
+    EXPECT_EQ(load_ok().symmetric_size_setting, "SHMEM_SYMMETRIC_SIZE unset: default 128M");
+    EnvVar v("SHMEM_SYMMETRIC_SIZE", "16T");
+    EXPECT_EQ(load_ok().symmetric_size_setting, "SHMEM_SYMMETRIC_SIZE=16T");
 }
 
 TEST(Config, ContextWindows) {

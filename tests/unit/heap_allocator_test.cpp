@@ -95,3 +95,40 @@ TEST(HeapAllocator, ResizeInPlace) {
     EXPECT_EQ(a.largest_free(), 13 * G);
     EXPECT_FALSE(a.resize_in_place(*y + 1, G));
 }
+
+// shmem_realloc(p, SIZE_MAX - 8) once rounded the size up to 0: the block
+// stayed live and its bytes went on the free list too (the next allocation
+// returned the same offset).  Any size past the heap must be refused and
+// leave the heap as it was.
+TEST(HeapAllocator, HugeSizesAreRefusedNotWrapped) {
+    HeapAllocator a(16 * G);
+    auto x = a.allocate(2 * G);
+    ASSERT_TRUE(x);
+    for (std::size_t size : {SIZE_MAX, SIZE_MAX - 8, SIZE_MAX - G + 1, std::size_t(17) * G}) {
+        EXPECT_FALSE(a.resize_in_place(*x, size)) << size;
+        EXPECT_FALSE(a.allocate(size)) << size;
+        EXPECT_FALSE(a.allocate(G, size)) << "alignment " << size;  // not a power of two for most: never fits
+    }
+    EXPECT_EQ(a.block_size(*x), 2 * G);
+    EXPECT_EQ(a.bytes_in_use(), 2 * G);
+    EXPECT_EQ(a.largest_free(), 14 * G);
+    auto y = a.allocate(G);
+    ASSERT_TRUE(y);
+    EXPECT_NE(*y, *x);
+}
+
+// A heap whose base is `residue` bytes past an alignment boundary: the
+// block's address (base + offset), not its offset, is aligned.
+TEST(HeapAllocator, AlignmentCountsFromTheBaseResidue) {
+    const std::size_t align = 1 << 12, residue = 5 * G;
+    HeapAllocator a(1 << 16);
+    auto first = a.allocate(G);  // offset 0: unaligned block before
+    auto x = a.allocate(G, align, residue);
+    ASSERT_TRUE(first && x);
+    EXPECT_EQ((residue + *x) % align, 0u);
+    EXPECT_EQ(*x, align - residue);
+    auto y = a.allocate(G, align, 0);
+    ASSERT_TRUE(y);
+    EXPECT_EQ(*y % align, 0u);
+    EXPECT_FALSE(a.allocate(G, std::size_t(1) << 63, 1));  // no offset in the heap fits
+}
