@@ -92,7 +92,7 @@ void check_symmetric(const char* routine, const char* what, const void* addr, st
 void check_same_everywhere(const char* routine, const char* what, std::size_t value) {
     if (!debug_enabled()) return;
     Job& j = job(routine);
-    Serving serving(j);
+    Serving serving(j, routine);
     const std::vector<std::size_t> all = mpi::gather_sizes(j.world_team->comm(), value, serving.waiter());
     if (std::all_of(all.begin(), all.end(), [&](std::size_t v) { return v == all[0]; })) return;
     std::string list;
