@@ -189,6 +189,7 @@ void barrier(MPI_Comm comm, Waiter w) {
 namespace {
 
 constexpr unsigned kSpins = 256;
+constexpr unsigned kPollEvery = 64;  // shared_memory_barrier: yields between calls of the Waiter
 
 // The last rank to arrive resets the count and publishes the next
 // generation; the others wait for it.  A rank cannot arrive at the next
@@ -207,7 +208,7 @@ public:
         }
         check(MPI_Barrier(comm), "MPI_Barrier");
     }
-    void wait() {
+    void wait(Waiter w) {
         const unsigned long g = shared_->generation.load(std::memory_order_acquire);
         if (shared_->count.fetch_add(1, std::memory_order_acq_rel) == static_cast<unsigned long>(size_ - 1)) {
             shared_->count.store(0, std::memory_order_relaxed);
@@ -217,8 +218,11 @@ public:
         // A short spin (plain loads: a pause instruction costs ~40 ns on
         // current x86, and 256 of them kept an oversubscribed node's ranks
         // off the core 3x longer), then yield between looks.
-        for (unsigned spins = 0; shared_->generation.load(std::memory_order_acquire) == g;)
-            if (++spins > kSpins) sched_yield();  // other ranks may share this core
+        for (unsigned spins = 0; shared_->generation.load(std::memory_order_acquire) == g;) {
+            if (++spins <= kSpins) continue;
+            sched_yield();  // other ranks may share this core
+            if (w.poll && spins % kPollEvery == 0) w.poll(w.context);
+        }
     }
 
 private:
@@ -233,7 +237,7 @@ private:
 
 }  // namespace
 
-void shared_memory_barrier(MPI_Comm comm) { cached_on<ShmBarrier>(comm).wait(); }
+void shared_memory_barrier(MPI_Comm comm, Waiter w) { cached_on<ShmBarrier>(comm).wait(w); }
 
 void broadcast(MPI_Comm comm, void* buf, std::size_t bytes, int root, Waiter w) {
     char* p = static_cast<char*>(buf);

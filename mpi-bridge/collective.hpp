@@ -64,7 +64,9 @@ void barrier(MPI_Comm comm, Waiter w);
 // briefly, then yielding the core between looks.  Made on the first call
 // (collective over comm: MPI_Win_allocate_shared) and kept as an attribute
 // of comm, so it is freed with comm.  Costs no MPI call after the first.
-void shared_memory_barrier(MPI_Comm comm);
+// A Waiter's poll runs now and then while waiting long (after every 64th
+// yield), never to complete the barrier: to notice that the job is ending.
+void shared_memory_barrier(MPI_Comm comm, Waiter w = {});
 
 // MPI_Bcast of `bytes` at `buf` from rank `root`.
 void broadcast(MPI_Comm comm, void* buf, std::size_t bytes, int root, Waiter w);

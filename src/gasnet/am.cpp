@@ -94,12 +94,12 @@ int reply(const char* routine, gasnet_token_t token, gasnet_handler_t handler, A
 
 }  // namespace
 
-void watch_for_exit() {
+void watch_for_exit(const char* routine) {
     // Every 64th poll: has another node called gasnet_exit?  Then this node
-    // exits with it, which makes the exit collective (and clean).
+    // gets SIGQUIT and exits with it (job.cpp), which makes the exit
+    // collective (and clean).
     thread_local unsigned polls = 0;
-    int code = 0;
-    if ((++polls & 63) == 0 && rt::exit_notice_arrived(*rt::g_job, code)) gasnet_exit(code);
+    if ((++polls & 63) == 0) rt::check_remote_exit(*rt::g_job, routine);
 }
 
 // Handler prototypes (§2.3.1), one switch case per argument count.
@@ -181,7 +181,7 @@ int gasnet_AMPoll(void) noexcept {
     if (!job) [[unlikely]]
         return GASNET_ERR_NOT_INIT;
     job->am->poll("gasnet_AMPoll");
-    gasnet::watch_for_exit();
+    gasnet::watch_for_exit("gasnet_AMPoll");
     return GASNET_OK;
 }
 
@@ -193,7 +193,7 @@ void gasket_gasnet_block_poll(unsigned* misses) noexcept {
         *misses = 0;
         return;
     }
-    gasnet::watch_for_exit();
+    gasnet::watch_for_exit("GASNET_BLOCKUNTIL");
     // Spin a while, then give the core away between polls (spin-block).
     const int mode = gasnet::g_state.wait_mode;
     if (mode == GASNET_WAIT_BLOCK || (mode == GASNET_WAIT_SPINBLOCK && ++*misses > 256)) sched_yield();

@@ -79,6 +79,8 @@ int gasnet_barrier_wait(int id, int flags) noexcept {
         // the barrier's latency.  Every 8th miss still serves handlers
         // within a microsecond or so.
         if (++misses % 8 != 0) continue;
+        // Every 64th miss: has another node exited?  (It will never come.)
+        if (misses % 64 == 0) rt::check_remote_exit(*rt::g_job, routine);
         if (rt::g_job->am->poll(routine) > 0)
             misses = 0;
         else if (g_state.wait_mode == GASNET_WAIT_BLOCK ||
@@ -95,6 +97,7 @@ int gasnet_barrier_try(int id, int flags) noexcept {
     long long max[3];
     if (!b.test(max)) {
         rt::g_job->am->poll(routine);
+        rt::check_remote_exit(*rt::g_job, routine);
         return GASNET_ERR_NOT_READY;
     }
     return gasnet::outcome(max, id, flags);

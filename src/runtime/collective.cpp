@@ -46,17 +46,20 @@ bool every_pe_mapped(const Job& j) {
 // (shmem_amo_stress off the fast path went from 1 s to 16 s).
 class Serving {
 public:
-    explicit Serving(Job& j, bool barrier = false)
-        : job_(j), needed_(j.am && !every_pe_mapped(j) && (barrier || !j.am->progress_thread_running())) {}
+    explicit Serving(Job& j, bool barrier = false, const char* routine = "a polling wait")
+        : job_(j),
+          routine_(routine),
+          needed_(j.am && !every_pe_mapped(j) && (barrier || !j.am->progress_thread_running())) {}
     mpi::Waiter waiter() { return needed_ ? mpi::Waiter{&Serving::poll, this} : mpi::Waiter{}; }
 
 private:
     static void poll(void* self) {
         auto* s = static_cast<Serving*>(self);
         // Yield the core now and then: other PEs may share it.
-        Poller::progress(s->job_, ++s->polls_ % 32 == 0);
+        Poller::progress(s->job_, ++s->polls_ % 32 == 0, s->routine_);
     }
     Job& job_;
+    const char* routine_;
     bool needed_;
     unsigned polls_ = 0;
 };
@@ -99,11 +102,20 @@ void synchronize(const char* routine, const Team& team, bool quiet_first) {
         // Every member on this node and every access a load/store: a barrier
         // in shared memory (bench-coll: 2-4x faster than MPI_Barrier here),
         // and no window to synchronize.
-        mpi::shared_memory_barrier(team.comm());
+        // Now and then: has another PE left without finalizing?
+        struct Watch {
+            Job* job;
+            const char* routine;
+            static void poll(void* self) {
+                auto* w = static_cast<Watch*>(self);
+                check_remote_exit(*w->job, w->routine);
+            }
+        } watch{&j, routine};
+        mpi::shared_memory_barrier(team.comm(), j.exit_channel ? mpi::Waiter{&Watch::poll, &watch} : mpi::Waiter{});
         std::atomic_thread_fence(std::memory_order_seq_cst);
         return;
     }
-    Serving serving(j, true);
+    Serving serving(j, true, routine);
     mpi::barrier(team.comm(), serving.waiter());
     // Puts by other PEs through MPI, completed before they entered, become
     // visible to this PE's loads.

@@ -35,12 +35,23 @@ public:
     void serve(const char* routine);
     // One progress step without spinning first; the core is yielded when
     // `yield`.
-    static void progress(Job& j, bool yield = true);
+    // Every progress step also checks for another PE's exit
+    // (check_remote_exit), naming `routine`.
+    static void progress(Job& j, bool yield = true, const char* routine = "a polling wait");
 
 private:
     Job& job_;
     unsigned spins_ = 0;
 };
+
+// If another PE has begun to exit (an exit notice arrived), runs
+// j.on_remote_exit, which may end this process (GASNet: SIGQUIT and the
+// collective exit; OpenSHMEM: the job ends if the wait outlives the exit
+// timeout).  Every progress step calls it; a wait that makes none (a
+// barrier in node-shared memory, gasnet_barrier_wait) calls it now and then.
+// Costs one MPI_Test when the job has exit notices.  Not re-entered: a
+// call from inside on_remote_exit returns at once.
+void check_remote_exit(Job& j, const char* routine);
 
 // Serves (Poller::serve) until `done()` is true.
 template <class Done>
