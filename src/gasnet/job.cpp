@@ -129,7 +129,10 @@ int leave_job(int code, bool follow, const char* routine) {
     std::fflush(nullptr);
     rt::Job& job = *rt::g_job;
     const int agreed = rt::exit_collectively(job, code, follow, job.config.exit_timeout, routine);
-    g_state.barrier.reset();
+    // The barrier is left to the process's end, on every node alike (freeing
+    // it is collective): a node may be inside a barrier that will never
+    // complete, whose destructor would wait for it.
+    (void)g_state.barrier.release();
     rt::end_job(rt::Ending::exit);
     g_state = gasnet::State{};
     return agreed;

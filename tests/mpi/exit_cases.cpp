@@ -149,7 +149,8 @@ int main(int argc, char** argv) {
         shmem_barrier_all();
         if (me == 0) {
             sleep(4);
-            if (shmem_long_g(&g_global, leaver) != 2000L + (leaver + n - 1) % n) return failed("get from a PE that returned");
+            if (shmem_long_g(&g_global, leaver) != 2000L + (leaver + n - 1) % n)
+                return failed("get from a PE that returned");
         }
         say("returns 0 from main");
         return 0;
