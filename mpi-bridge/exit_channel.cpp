@@ -54,9 +54,13 @@ bool ExitChannel::test_receive() {
 }
 
 bool ExitChannel::notice_arrived(int& code, int& rank) {
-    std::unique_lock lock(mutex_, std::try_to_lock);
-    if (lock.owns_lock()) test_receive();
-    if (!lock.owns_lock() || heard_.load(std::memory_order_acquire) == 0) return false;
+    // Once a notice is known, no more MPI: first_* were written before
+    // heard_ (release).
+    if (heard_.load(std::memory_order_acquire) == 0) {
+        std::unique_lock lock(mutex_, std::try_to_lock);
+        if (lock.owns_lock()) test_receive();
+        if (heard_.load(std::memory_order_acquire) == 0) return false;
+    }
     code = first_code_;
     rank = first_rank_;
     return true;

@@ -47,8 +47,8 @@ public:
 
     // True (with the first notice's code and its sender's rank) once another
     // rank has sent an exit notice.  Cheap enough to call from polls (one
-    // MPI_Test; when another thread is testing, this call reports only
-    // what is already known).  Thread-safe.
+    // MPI_Test until a notice came, none after; when another thread is
+    // testing, this call reports only what is already known).  Thread-safe.
     bool notice_arrived(int& code, int& rank);
 
     // Ends every process of the job with `code` (MPI_Abort).
