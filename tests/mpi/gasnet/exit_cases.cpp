@@ -87,7 +87,8 @@ int main(int argc, char** argv) {
         std::fprintf(stderr,
                      "usage: gasket_gasnet_exit_cases CASE [STATUS]\n"
                      "  all_return return_while_barrier return_while_computing exit_while_barrier\n"
-                     "  sigquit_handler_exits sigquit_handler_returns sigterm_handler_exits sigterm_no_handler\n");
+                     "  sigquit_handler_exits sigquit_handler_returns sigterm_handler_exits sigterm_no_handler\n"
+                     "  crash_with_handler\n");
         gasnet_exit(2);
     }
     g_case = argv[1];
@@ -151,6 +152,19 @@ int main(int argc, char** argv) {
             kill(getpid(), SIGTERM);
             usleep(5 * 1000 * 1000);
             not_stopped("SIGTERM did not end node 0");
+        }
+        wait_in_barrier();
+    }
+    if (g_case == "crash_with_handler") {
+        // The last node crashes (abort) while node 0, with a SIGQUIT
+        // handler that calls gasnet_exit(11), waits in a barrier: the
+        // launcher ends node 0 with SIGTERM, which runs the handler.
+        if (me == 0) install_sigquit_handler(11);
+        barrier();
+        if (me == leaver) {
+            usleep(200 * 1000);
+            say("node " + std::to_string(me) + " crashes");
+            std::abort();
         }
         wait_in_barrier();
     }
