@@ -146,13 +146,22 @@ uintptr_t gasnet_getMaxGlobalSegmentSize(void) GASKET_NOEXCEPT;
 
 /* gasnet_exit (§2.1.0.5): ends the whole job with `exitcode`; never
  * returns.  The other nodes are told; a node that is polling
- * (gasnet_AMPoll, GASNET_BLOCKUNTIL) exits with the same code at once.
- * When every node exits (the usual end of main, after a barrier) MPI is
- * finalized (even if the program initialized it: gasnet_exit does not
- * return) and each process exits with its code.  When some node has not
- * exited within GASKET_EXIT_TIMEOUT seconds (it computes without polling),
- * the job is ended with MPI_Abort(exitcode), so the launcher returns
- * `exitcode` and no process is left behind.  Stdio is flushed first. */
+ * (gasnet_AMPoll, GASNET_BLOCKUNTIL) or waiting in gasnet_barrier_wait/try
+ * gets SIGQUIT at once (raised in that call's thread): a client SIGQUIT
+ * handler runs, and its gasnet_exit(code) makes `code` the job's exit code
+ * (when several nodes choose, the lowest node's choice wins); without a
+ * handler, or when it returns, the node exits with `exitcode`.  When every
+ * node exits (the usual end of main, after a barrier) MPI is finalized
+ * (even if the program initialized it: gasnet_exit does not return) and
+ * every process exits with the job's code.  When some node has not exited
+ * within GASKET_EXIT_TIMEOUT seconds (it computes without polling), the
+ * job is ended with MPI_Abort(exitcode), so the launcher returns
+ * `exitcode` and no process is left behind.  Stdio is flushed first.
+ * Returning from main (or exit(status)) without gasnet_exit does the same
+ * with the exit status.  SIGTERM and SIGINT (unless the client handles
+ * them) run a client SIGQUIT handler, whose gasnet_exit(code) then ends
+ * this process with `code` at once (the launcher ends the others); without
+ * one, or when it returns, the signal ends the process as usual. */
 void gasnet_exit(int exitcode) GASKET_NOEXCEPT;
 
 /* ---- §2.2 job environment queries ----------------------------------- */

@@ -125,9 +125,15 @@ void shmem_init(void) GASKET_NOEXCEPT;
 int shmem_init_thread(int requested, int* provided) GASKET_NOEXCEPT;
 /* §9.2.2: *provided receives the thread level granted at init. */
 void shmem_query_thread(int* provided) GASKET_NOEXCEPT;
-/* §9.1.4: collective; completes all communication (barrier), releases the
- * symmetric heap and MPI resources, and finalizes MPI only if shmem_init
- * initialized it.  Later calls are barriers. */
+/* §9.1.4: collective; completes all communication (barrier) and releases
+ * the symmetric heap, teams, contexts and MPI resources.  MPI stays
+ * initialized: shmem_init may be called again (§9.1.1); if shmem_init
+ * initialized MPI it is finalized when the process exits.  Later calls
+ * are barriers.  A PE that exits or returns from main without it: with
+ * status 0 the library is finalized then, collectively (Annex F.2.3; it
+ * waits for every PE to finalize or exit); a PE still waiting for it in a
+ * barrier GASKET_EXIT_TIMEOUT seconds later ends the job with exit code 1.
+ * With a nonzero status the job ends at once with that status. */
 void shmem_finalize(void) GASKET_NOEXCEPT;
 /* §9.1.5: *initialized = nonzero between init and finalize, else 0. */
 void shmem_query_initialized(int* initialized) GASKET_NOEXCEPT;

@@ -1,6 +1,7 @@
 // mpi-bridge/environment.cpp -- MPI init/finalize policy and communicators.
 #include "environment.hpp"
 
+#include <cstdlib>
 #include <numeric>
 
 #include "check.hpp"
@@ -46,6 +47,13 @@ Environment::Environment(ThreadLevel requested) {
     } else {
         check(MPI_Init_thread(nullptr, nullptr, requested_thread, &thread_level_), "MPI_Init_thread");
         we_initialized_ = true;
+        // MPI cannot be initialized twice in a process, and OpenSHMEM may
+        // be (shmem_init after the last shmem_finalize): MPI stays up until
+        // the process exits.  Registered after MPI_Init_thread, so it runs
+        // after the exit handlers the APIs register later (implicit
+        // finalization, GASNet's exit at return from main).
+        static const bool registered = std::atexit(finalize_mpi) == 0;
+        (void)registered;
     }
     check(MPI_Comm_dup(MPI_COMM_WORLD, &world_), "MPI_Comm_dup");
     check(MPI_Comm_set_errhandler(world_, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
@@ -74,7 +82,6 @@ Environment::~Environment() {
     if (!mpi_usable()) return;  // the application finalized MPI first
     if (node_ != MPI_COMM_NULL) MPI_Comm_free(&node_);
     if (world_ != MPI_COMM_NULL) MPI_Comm_free(&world_);
-    if (we_initialized_) MPI_Finalize();
 }
 
 void Environment::barrier() const { check(MPI_Barrier(world_), "MPI_Barrier"); }

@@ -13,7 +13,9 @@ enum class ThreadLevel { single, funneled, serialized, multiple };
 
 // Owns MPI for Gasket.  If the application initialized MPI itself, Gasket
 // uses it and never finalizes; otherwise Gasket initializes MPI with the
-// requested thread level and finalizes it in the destructor.  All of
+// requested thread level and finalizes it when the process exits (an
+// atexit handler), not in the destructor: a later Environment (OpenSHMEM
+// initialized again after the last shmem_finalize) uses the same MPI.  All of
 // Gasket's traffic runs on private duplicates, so it never matches the
 // application's messages.
 class Environment {
@@ -30,6 +32,8 @@ public:
     int node_size() const { return node_size_; }
     // The level MPI provides.
     ThreadLevel thread_level() const;
+    // True if this Environment initialized MPI (the first one, when the
+    // application did not).
     bool initialized_mpi() const { return we_initialized_; }
     MPI_Comm world() const { return world_; }
     MPI_Comm node() const { return node_; }

@@ -2,6 +2,8 @@
 #include <shmem.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -9,6 +11,7 @@
 #include "src/runtime/job.hpp"
 #include "src/runtime/start.hpp"
 #include "src/runtime/collective.hpp"
+#include "src/runtime/sync.hpp"
 #include "context.hpp"
 #include "team.hpp"
 
@@ -43,13 +46,50 @@ void print_banner(const rt::Job& j) {
     std::fflush(stdout);
 }
 
-// Implicit finalization (Annex F.2.3) for programs that never call
-// shmem_finalize, e.g. start_pes programs.
-void finalize_at_exit() {
-    if (rt::g_job && rt::runtime_usable()) {
-        rt::g_job->init_count = 1;
-        shmem_finalize();
+// What a PE waiting in OpenSHMEM does when another PE has begun to exit
+// without shmem_finalize (implicit finalization at exit(0), below): the
+// wait may still end (the exiting PE passed the same barrier first), so
+// it goes on, for GASKET_EXIT_TIMEOUT seconds after the first such look;
+// a wait still going then waits for a PE that left: the job ends with exit
+// code 1, as MPI ends a job whose process exits without MPI_Finalize.
+void remote_exit_while_waiting(rt::Job& j, int code, int pe, const char* routine) {
+    using clock = std::chrono::steady_clock;
+    static std::atomic<clock::rep> deadline{0};
+    const clock::rep now = clock::now().time_since_epoch().count();
+    clock::rep expected = 0;
+    const auto grace =
+        std::chrono::duration_cast<clock::duration>(std::chrono::duration<double>(j.config.exit_timeout));
+    if (deadline.compare_exchange_strong(expected, now + grace.count()) || now < deadline.load()) return;
+    rt::error(routine,
+              "PE %d exited (status %d) without shmem_finalize, and this PE still waits %g s later "
+              "(GASKET_EXIT_TIMEOUT): ending the job with exit code 1",
+              pe, code, j.config.exit_timeout);
+    rt::abort_job(1);
+}
+
+// A PE's exit with the job running (no shmem_finalize: start_pes programs,
+// or a program that forgot it, or one that gives up with exit(n)).
+// Status 0: implicit finalization (Annex F.2.3), collective: this PE
+// tells the others and waits for them without limit (they may still
+// compute), serving Active Messages; others left waiting for it in a
+// barrier or a wait end the job (remote_exit_while_waiting).  Nonzero
+// status: the job ends now with that status, as MPI ends a job when a
+// process exits nonzero; nobody is left waiting.
+void exit_without_finalize(int status, void*) {
+    if (!rt::g_job || !rt::runtime_usable()) return;
+    rt::Job& j = *rt::g_job;
+    if (status != 0) {
+        rt::error("exit", "PE %d exited with status %d without shmem_finalize: ending the job with exit code %d",
+                  j.my_pe, status, status);
+        rt::abort_job(status);
     }
+    j.init_count = 1;
+    rt::quiet(*j.default_ctx, "shmem_finalize");
+    rt::exit_collectively(j, 0, false, -1.0, "shmem_finalize");
+    shmem::release_contexts();
+    shmem::bind_predefined_teams(nullptr);
+    rt::end_job(rt::Ending::finalize);
+    rt::set_message_context(-1, false);
 }
 
 // Returns 0 or a nonzero code after printing why.
@@ -83,12 +123,14 @@ int start(const char* routine, int requested, int* provided) {
     spec.heap_name = "symmetric heap";
     spec.globals = true;
     spec.context_windows = config.ctx_windows;
+    spec.exit_notices = true;  // implicit finalization at exit
     rt::Job& j = rt::start_job(config, spec, routine);
+    j.on_remote_exit = remote_exit_while_waiting;
     shmem::bind_predefined_teams(&j);
     g_thread_level = std::min(requested, shmem_level(j.env->thread_level()));
     if (provided) *provided = g_thread_level;
     if (!g_atexit_registered) {
-        std::atexit(finalize_at_exit);
+        on_exit(exit_without_finalize, nullptr);  // glibc: the handler learns the exit status
         g_atexit_registered = true;
     }
     print_banner(j);

@@ -109,12 +109,12 @@ int reply(const char* routine, gasnet_token_t token, gasnet_handler_t handler, A
 
 }  // namespace
 
-void watch_for_exit() {
+void watch_for_exit(const char* routine) {
     // Every 64th poll: has another node called gasnet_exit?  Then this node
-    // exits with it, which makes the exit collective (and clean).
+    // gets SIGQUIT and exits with it (job.cpp), which makes the exit
+    // collective (and clean).
     thread_local unsigned polls = 0;
-    int code = 0;
-    if ((++polls & 63) == 0 && rt::exit_notice_arrived(*rt::g_job, code)) gasnet_exit(code);
+    if ((++polls & 63) == 0) rt::check_remote_exit(*rt::g_job, routine);
 }
 
 // Handler prototypes (§2.3.1), one switch case per argument count.
@@ -196,7 +196,7 @@ int gasnet_AMPoll(void) noexcept {
     if (!job) [[unlikely]]
         return GASNET_ERR_NOT_INIT;
     job->am->poll("gasnet_AMPoll");
-    gasnet::watch_for_exit();
+    gasnet::watch_for_exit("gasnet_AMPoll");
     return GASNET_OK;
 }
 
@@ -209,7 +209,7 @@ void gasket_gasnet_block_poll(unsigned* misses) noexcept {
     rt::Poller poller(*job, gasnet::g_state.wait_mode, *misses);
     poller.serve("GASNET_BLOCKUNTIL");
     *misses = poller.idle_steps();
-    gasnet::watch_for_exit();
+    gasnet::watch_for_exit("GASNET_BLOCKUNTIL");
 }
 
 int gasnet_AMGetMsgSource(gasnet_token_t token, gasnet_node_t* srcindex) noexcept {

@@ -84,6 +84,7 @@ int gasnet_barrier_try(int id, int flags) noexcept {
     long long max[3];
     if (!b.test(max)) {
         rt::g_job->am->poll(routine);
+        rt::check_remote_exit(*rt::g_job, routine);
         return GASNET_ERR_NOT_READY;
     }
     return gasnet::outcome(max, id, flags);

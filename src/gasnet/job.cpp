@@ -3,6 +3,8 @@
 #include <gasnet.h>
 
 #include <algorithm>
+#include <atomic>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -119,6 +121,85 @@ int choose_handlers(const gasnet_handlerentry_t* table, int numentries, std::vec
     return GASNET_OK;
 }
 
+// Ends this node's part of a collective exit with `code` (`follow`: the
+// code of a node that began the exit, taken, not chosen): the other nodes
+// are told and waited for, then everything is shut down in order.  Returns
+// the code the job exits with (agreed by all nodes).  When some node does
+// not exit within GASKET_EXIT_TIMEOUT the job is ended with `code` instead.
+int leave_job(int code, bool follow, const char* routine) {
+    std::fflush(nullptr);
+    rt::Job& job = *rt::g_job;
+    const int agreed = rt::exit_collectively(job, code, follow, job.config.exit_timeout, routine);
+    // The barrier is left to the process's end, on every node alike (freeing
+    // it is collective): a node may be inside a barrier that will never
+    // complete, whose destructor would wait for it.
+    (void)g_state.barrier.release();
+    rt::end_job(rt::Ending::exit);
+    g_state = gasnet::State{};
+    return agreed;
+}
+
+// True when the client has a handler of its own for SIGQUIT.
+bool client_handles_sigquit() {
+    struct sigaction sa {};
+    if (sigaction(SIGQUIT, nullptr, &sa) != 0) return false;
+    if (sa.sa_flags & SA_SIGINFO) return sa.sa_sigaction != nullptr;
+    return sa.sa_handler != SIG_DFL && sa.sa_handler != SIG_IGN;
+}
+
+// Set while a terminate signal is handled (on_terminate_signal): then
+// gasnet_exit must not shut down in order (MPI may be interrupted).
+volatile std::sig_atomic_t g_in_terminate_signal = 0;
+
+// SIGTERM and SIGINT (where the client left them alone): GASNet 1.8
+// §2.1.0.5 sends SIGQUIT for a catchable terminate signal, so the client's
+// SIGQUIT handler runs (and may call gasnet_exit: the process then ends at
+// once with that code, _Exit being all a signal handler may safely do);
+// after it, or without one, the signal ends the process as it would have.
+void on_terminate_signal(int sig) {
+    g_in_terminate_signal = 1;
+    if (client_handles_sigquit()) raise(SIGQUIT);
+    std::signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+void catch_terminate_signals() {
+    for (int sig : {SIGTERM, SIGINT}) {
+        struct sigaction sa {};
+        if (sigaction(sig, nullptr, &sa) != 0 || (sa.sa_flags & SA_SIGINFO) || sa.sa_handler != SIG_DFL) continue;
+        sa.sa_handler = on_terminate_signal;
+        sigemptyset(&sa.sa_mask);
+        sa.sa_flags = 0;
+        sigaction(sig, &sa, nullptr);
+    }
+}
+
+// A wait of this node saw another node's exit notice (gasnet_exit, or a
+// return from main): GASNet 1.8 §2.1.0.5 sends this node SIGQUIT.  The
+// client's handler runs now, in this thread; it may call gasnet_exit(code),
+// which then sets the job's exit code.  Without one, or when it returns,
+// this node follows the exit with the other node's code.  Never inside an
+// Active Message handler (the notice is seen again after it).
+void remote_exit(rt::Job&, int code, int, const char* routine) {
+    if (rt::am_thread_state().handler_depth > 0) return;
+    static std::atomic<bool> delivered{false};
+    if (delivered.exchange(true)) return;  // another thread of this node handles it
+    if (client_handles_sigquit()) raise(SIGQUIT);
+    std::exit(leave_job(code, true, routine));
+}
+
+// A return from main (or exit) with the job running, without gasnet_exit:
+// encouraged, not required (§2.1.0.5), so the exit is gasnet_exit's with
+// the exit status: every node returning ends the job cleanly with it; a
+// node returning alone ends the job with its status (the others see it at
+// their next wait, or after GASKET_EXIT_TIMEOUT).
+void exit_without_gasnet_exit(int status, void*) {
+    if (!g_state.initialized || !rt::g_job || !rt::runtime_usable()) return;
+    if (rt::am_thread_state().handler_depth > 0 || g_in_terminate_signal) rt::abort_job(status);
+    const int code = leave_job(status, false, "exit");
+    if (code != status) std::_Exit(code);  // stdio flushed by leave_job
+}
+
 }  // namespace
 
 }  // namespace gasket::gasnet
@@ -160,8 +241,12 @@ int gasket_gasnet_init(int* argc, char*** argv, int thread_mode) noexcept {
     }
     rt::set_gasnet_messages(true);  // GASNet 1.8 says "node"
     rt::Job& job = rt::start_job(config, gasnet::job_spec(0), routine);
+    job.on_remote_exit = gasnet::remote_exit;
     g_state.thread_mode = thread_mode;
     g_state.initialized = true;
+    static const bool at_exit = on_exit(gasnet::exit_without_gasnet_exit, nullptr) == 0;
+    (void)at_exit;
+    gasnet::catch_terminate_signals();
     if (thread_mode == 2 && !job.env->thread_multiple())
         rt::error(routine,
                   "GASNET_PAR needs a fully thread-safe MPI but it provides thread level %d of 3: call GASNet from one "
@@ -232,12 +317,11 @@ void gasnet_exit(int exitcode) noexcept {
     // From a handler (perhaps on the progress thread) nothing can be shut
     // down in order: end the job at once.
     if (rt::am_thread_state().handler_depth > 0) rt::abort_job(exitcode);
-    rt::exit_collectively(*rt::g_job, exitcode, "gasnet_exit");
-    // Every node is here: shut down in order, then exit with our code.
-    g_state.barrier.reset();
-    rt::end_job(rt::Ending::exit);
-    g_state = gasnet::State{};
-    std::exit(exitcode);
+    // From a terminate signal's handler (a client SIGQUIT handler run by
+    // it): only _Exit is safe; the launcher ends the others with our code.
+    if (gasnet::g_in_terminate_signal) std::_Exit(exitcode);
+    // Every node exits: shut down in order, then exit with the agreed code.
+    std::exit(gasnet::leave_job(exitcode, false, "gasnet_exit"));
 }
 
 gasnet_node_t gasnet_mynode(void) noexcept { return gasnet_node_t(gasnet::initialized_job("gasnet_mynode").my_pe); }

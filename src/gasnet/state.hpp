@@ -42,9 +42,10 @@ inline rt::Job* attached_job(const char* routine) {
 // (extended.cpp), at gasnet_attach once the segments are known.
 void set_routes(rt::Job& job);
 
-// Called by application polls: if another node has called gasnet_exit,
-// exits too (with its code), so that node's exit completes at once.
-void watch_for_exit();
+// Called by application polls (every 64th call looks, naming `routine`):
+// if another node has called gasnet_exit, this node gets SIGQUIT and exits
+// too (rt::check_remote_exit), so that node's exit completes at once.
+void watch_for_exit(const char* routine);
 
 // The job after gasnet_init; fatal (naming `routine`) before it.
 rt::Job& initialized_job(const char* routine);

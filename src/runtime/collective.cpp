@@ -121,7 +121,7 @@ void synchronize(const char* routine, const Team& team, bool quiet_first) {
     Poller poller(j);
     b.start();
     if (b.on_node()) {
-        while (!b.test()) poller.idle();
+        while (!b.test()) poller.idle(routine);
     } else {
         while (!b.test()) poller.serve(routine);
         // Puts by other PEs through MPI, completed before they entered,
@@ -130,6 +130,8 @@ void synchronize(const char* routine, const Team& team, bool quiet_first) {
     }
     std::atomic_thread_fence(std::memory_order_seq_cst);
 }
+
+void make_barrier(Job& j, const Team& team) { team.barrier(every_pe_mapped(j)); }
 
 std::unique_ptr<SplitPhaseBarrier> job_barrier(Job& j) {
     return std::make_unique<SplitPhaseBarrier>(j.world_team->comm(),

@@ -68,6 +68,11 @@ constexpr Elem elem_of() {
 void synchronize(const char* routine, const Team& team, bool quiet_first);
 // quiet on the default context, then a barrier over all PEs (§9.10.1): the
 // world team's synchronize.
+// Makes `team`'s barrier now (collective over the team) instead of at its
+// first rt::synchronize: making it is a blocking MPI call, which a PE
+// waiting for a peer that exited without finalizing could not leave.
+void make_barrier(Job& j, const Team& team);
+
 // GASNet's barrier (§3.5 of gasnet-1.8-spec.md) over every PE of `j`:
 // the node barrier when every PE is on this node and the node fast path is
 // on, else the network barrier.  Collective.

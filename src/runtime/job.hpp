@@ -137,6 +137,11 @@ public:
     std::unique_ptr<AmEngine> am;  // after attach_segments (start.hpp)
     // Exit notices (collective exit from any PE: gasnet_exit), or null.
     std::unique_ptr<mpi::ExitChannel> exit_channel;
+    // What a wait does once another PE has begun to exit (its exit notice
+    // arrived; check_remote_exit in progress.hpp calls it): set by the API
+    // that started the job.  `code` and `pe` are the notice's; `routine`
+    // names the wait.  May end the process; returns to keep waiting.
+    void (*on_remote_exit)(Job& j, int code, int pe, const char* routine) = nullptr;
     // OpenSHMEM contexts' windows, and the default context: made by
     // attach_segments (start.hpp).
     std::unique_ptr<ContextPool, ContextDelete> contexts;

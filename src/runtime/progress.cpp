@@ -15,7 +15,7 @@ void Poller::serve(const char* routine) {
         backoff_.progressed();
         return;
     }
-    if (backoff_.idle_steps() % kProgressEvery == kProgressEvery - 1) progress(job_, false);
+    if (backoff_.idle_steps() % kProgressEvery == kProgressEvery - 1) progress(job_, false, routine);
     backoff_.idle();
 }
 
@@ -24,10 +24,11 @@ void Poller::wait(const char* routine) {
         backoff_.progressed();
         return;
     }
+    if (backoff_.idle_steps() % kProgressEvery == kProgressEvery - 1) check_remote_exit(job_, routine);
     backoff_.idle();
 }
 
-void Poller::progress(Job& j, bool yield) {
+void Poller::progress(Job& j, bool yield, const char* routine) {
     // Remote MPI puts may need this process to enter MPI to land, and other
     // PEs may share this core.
     j.sync_windows();
@@ -35,7 +36,17 @@ void Poller::progress(Job& j, bool yield) {
         j.am->poll("polling wait");
     else
         j.env->poke_progress();
+    check_remote_exit(j, routine);
     if (yield) sched_yield();
+}
+
+void check_remote_exit(Job& j, const char* routine) {
+    thread_local bool inside = false;
+    int code = 0, pe = -1;
+    if (inside || !j.on_remote_exit || !j.exit_channel || !j.exit_channel->notice_arrived(code, pe)) return;
+    inside = true;
+    j.on_remote_exit(j, code, pe, routine);
+    inside = false;
 }
 
 void wait_pending(Job& j, const char* routine, std::atomic<long>& pending) {

@@ -22,6 +22,8 @@
 //    every kServeEvery idle steps (serving at every step doubled that
 //    barrier's latency; every 8th still serves within a microsecond).
 //  - idle(): waits that nobody else needs served (the node barrier).
+// Every progress step, and every kProgressEvery-th idle step of wait() and
+// idle(), looks for another PE's exit notice (check_remote_exit).
 #pragma once
 
 #include <atomic>
@@ -33,10 +35,20 @@ namespace gasket::rt {
 
 using WaitMode = mpi::WaitMode;
 
+// If another PE has begun to exit (an exit notice arrived), runs
+// j.on_remote_exit, which may end this process (GASNet: SIGQUIT and the
+// collective exit; OpenSHMEM: the job ends if the wait outlives the exit
+// timeout).  Every progress step calls it; a wait that makes none (a
+// barrier in node-shared memory, gasnet_barrier_wait) calls it now and then.
+// Costs one MPI_Test when the job has exit notices.  Not re-entered: a
+// call from inside on_remote_exit returns at once.
+void check_remote_exit(Job& j, const char* routine);
+
 class Poller {
 public:
     static constexpr unsigned kServeEvery = 8;      // wait(): idle steps between servings
-    static constexpr unsigned kProgressEvery = 64;  // serve(): idle steps between full progress steps
+    static constexpr unsigned kProgressEvery = 64;  // serve(): idle steps between full progress steps; wait(),
+                                                    // idle(): between looks for exit notices
 
     // `idle_steps`: where a wait that keeps its count between calls (a
     // C macro's loop) left off; idle_steps() says where to resume.
@@ -46,17 +58,23 @@ public:
     void pause();
     void serve(const char* routine);
     void wait(const char* routine);
-    void idle() { backoff_.idle(); }
+    void idle(const char* routine) {
+        if (backoff_.idle_steps() % kProgressEvery == kProgressEvery - 1) check_remote_exit(job_, routine);
+        backoff_.idle();
+    }
     unsigned idle_steps() const { return backoff_.idle_steps(); }
 
     // One progress step without spinning first; the core is yielded when
     // `yield`.
-    static void progress(Job& j, bool yield = true);
+    // Every progress step also checks for another PE's exit
+    // (check_remote_exit), naming `routine`.
+    static void progress(Job& j, bool yield = true, const char* routine = "a polling wait");
 
 private:
     Job& job_;
     mpi::Backoff backoff_;
 };
+
 
 // Serves (Poller::serve) until `done()` is true.
 template <class Done>

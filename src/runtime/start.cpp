@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "amo.hpp"
+#include "collective.hpp"
 #include "context.hpp"
 #include "mpi-bridge/check.hpp"
 
@@ -29,6 +30,9 @@ void attach_segments(Job& j, const JobSpec& spec, const char* routine) {
     debug(routine, "%d context window pairs", spec.context_windows);
     j.am = std::make_unique<AmEngine>(*j.env, j.config, j.heap, spec.dispatch, routine);
     register_amo_handlers(*j.am);
+    // OpenSHMEM's world barrier now, while every PE is here (GASNet makes
+    // its own at gasnet_attach).
+    if (spec.api == Api::shmem) make_barrier(j, *j.world_team);
 }
 
 std::size_t max_heap_bytes(const Job& j, bool node_shared, std::size_t page) {
@@ -55,17 +59,22 @@ void serve_while_exiting(void* job) {
 }
 }  // namespace
 
-void exit_collectively(Job& j, int code, const char* routine) {
+int exit_collectively(Job& j, int code, bool follow, double timeout_seconds, const char* routine) {
     if (!j.exit_channel) fatal(routine, "this job was started without exit notices");
     if (j.am) j.am->stop_progress_thread();
-    if (j.exit_channel->notify_and_wait(code, j.config.exit_timeout, serve_while_exiting, &j)) return;
-    error(routine,
-          "not every node called gasnet_exit within %g s (GASKET_EXIT_TIMEOUT): ending the job with exit "
-          "code %d",
-          j.config.exit_timeout, code);
+    int first = 0, from = -1;
+    const mpi::ExitRole role = follow                                ? mpi::ExitRole::follow
+                               : exit_notice_arrived(j, first, from) ? mpi::ExitRole::choose
+                                                                     : mpi::ExitRole::start;
+    if (j.exit_channel->notify_and_wait(role, code, timeout_seconds, serve_while_exiting, &j))
+        return j.exit_channel->agreed_code();
+    error(routine, "not every %s exited within %g s (GASKET_EXIT_TIMEOUT): ending the job with exit code %d",
+          j.api == Api::gasnet ? "node" : "PE", timeout_seconds, code);
     j.exit_channel->abort(code);
 }
 
-bool exit_notice_arrived(Job& j, int& code) { return j.exit_channel && j.exit_channel->notice_arrived(code); }
+bool exit_notice_arrived(Job& j, int& code, int& pe) {
+    return j.exit_channel && j.exit_channel->notice_arrived(code, pe);
+}
 
 }  // namespace gasket::rt

@@ -56,7 +56,8 @@ std::size_t max_heap_bytes(const Job& j, bool node_shared, std::size_t page);
 
 // How a job ends (end_job).
 enum class Ending {
-    finalize,  // shmem_finalize: MPI finalized only if Gasket initialized it
+    finalize,  // shmem_finalize: MPI stays up (for a later shmem_init; if
+               // Gasket initialized it, it is finalized at process exit)
     exit       // gasnet_exit: Active Message sends drained first, and MPI
                // always finalized (the program cannot do it after exit)
 };
@@ -73,15 +74,21 @@ bool runtime_usable();
 // any PE at any time; never returns.
 [[noreturn]] void abort_job(int code);
 
-// Collective exit from any PE (gasnet_exit, needs spec.exit_notices):
-// stops the progress thread, tells every other PE, then waits up to
-// config.exit_timeout seconds (serving Active Messages) for every PE to
-// exit too.  Returns when they all did (the caller then calls end_job);
-// otherwise prints why, naming `routine`, and ends the job with `code`.
-void exit_collectively(Job& j, int code, const char* routine);
+// Collective exit from any PE (gasnet_exit; OpenSHMEM's implicit
+// finalization at exit; needs spec.exit_notices): stops the progress
+// thread, tells every other PE, then waits (serving Active Messages) for
+// every PE to exit too: up to `timeout_seconds`, or without limit when it is
+// negative.  `follow`: this PE joins an exit that another PE began and takes
+// its code; otherwise `code` is this PE's own (it wins over the code of the
+// PE that began, mpi::ExitRole).  Returns the code the whole job exits with
+// (the same on every PE) when every PE exited (the caller then calls
+// end_job); otherwise prints why, naming `routine`, and ends the job with
+// `code` (MPI_Abort).
+int exit_collectively(Job& j, int code, bool follow, double timeout_seconds, const char* routine);
 
-// True, with the first notice's code in `code`, once another PE has begun
-// a collective exit.  Cheap enough for polls (a test of one receive).
-bool exit_notice_arrived(Job& j, int& code);
+// True, with the first notice's code and sender in `code` and `pe`, once
+// another PE has begun a collective exit.  Cheap enough for polls (a test
+// of one receive).  What waits do about it: check_remote_exit (progress.hpp).
+bool exit_notice_arrived(Job& j, int& code, int& pe);
 
 }  // namespace gasket::rt
