@@ -18,8 +18,8 @@
 #include <string.h>
 #include <unistd.h>
 
-static long inbox = -1;    /* .data: written by the left neighbour */
-static long via_ptr = -1;  /* written through shmem_ptr on the fast path */
+static long inbox = -1;   /* .data: written by the left neighbour */
+static long via_ptr = -1; /* written through shmem_ptr on the fast path */
 
 static uintptr_t relro_page; /* first page the loader write-protected */
 
@@ -108,8 +108,8 @@ int main(void) {
     shmem_long_p(&inbox, 10 + me, right);
     shmem_barrier_all();
     if (inbox != 10 + left || (fast && n > 1 && via_ptr != 100 + left)) {
-        printf("PE %d: FAIL: globals: inbox %ld (want %d), via_ptr %ld (want %d)\n", me, inbox, 10 + left,
-               via_ptr, 100 + left);
+        printf("PE %d: FAIL: globals: inbox %ld (want %d), via_ptr %ld (want %d)\n", me, inbox, 10 + left, via_ptr,
+               100 + left);
         ok = 0;
     }
     shmem_finalize();

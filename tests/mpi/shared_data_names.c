@@ -53,8 +53,10 @@ int main(void) {
         ok = 0;
     }
     shmem_barrier_all();
-    if (peer) *peer = 7 + me;
-    else shmem_long_p(&target, 7 + me, right);
+    if (peer)
+        *peer = 7 + me;
+    else
+        shmem_long_p(&target, 7 + me, right);
     shmem_barrier_all();
     if (target != 7 + left) {
         printf("PE %d: FAIL: global is %ld, want %d\n", me, target, 7 + left);

@@ -52,11 +52,11 @@ int MPI_Init_thread(int* argc, char*** argv, int required, int* provided) {
     return rc;
 }
 
-#define WRAP(name, params, args)       \
-    int name params {                  \
-        int rc = P##name args;         \
-        point(#name);                  \
-        return rc;                     \
+#define WRAP(name, params, args) \
+    int name params {            \
+        int rc = P##name args;   \
+        point(#name);            \
+        return rc;               \
     }
 WRAP(MPI_Barrier, (MPI_Comm c), (c))
 WRAP(MPI_Bcast, (void* b, int n, MPI_Datatype t, int root, MPI_Comm c), (b, n, t, root, c))
