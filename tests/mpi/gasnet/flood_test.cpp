@@ -141,10 +141,12 @@ class Flood : public GasnetTest {
 protected:
     FloodState& fresh_state(bool reply_mode) {
         // Never freed (a late handler may still look at an old state), but
-        // kept reachable so LeakSanitizer does not call it a leak.
-        static std::vector<FloodState*> all_states;
+        // kept reachable so LeakSanitizer does not call it a leak (the list
+        // itself is never destroyed: a static's destructor runs at exit
+        // before LeakSanitizer looks).
+        static auto* all_states = new std::vector<FloodState*>;
         auto* st = new FloodState(nodes());
-        all_states.push_back(st);
+        all_states->push_back(st);
         st->reply_mode = reply_mode;
         g_state.store(st, std::memory_order_release);
         return *st;
