@@ -40,8 +40,10 @@ struct Run {
     Window* window;
 };
 
-// Copies 1..kLeanCopyMax bytes with at most two loads and two stores of each
-// width, without a call (the lean forms make none but MPI's).
+// Copies 0..kLeanCopyMax bytes with at most two loads and two stores of each
+// width, without a call (the lean forms make none but MPI's).  n == 0 copies
+// nothing (a zero-length put reaches here: from[n - 1] would read the byte
+// before the source and write the byte before the ring slot).
 inline constexpr std::size_t kLeanCopyMax = 16;
 [[gnu::always_inline]] inline void copy_lean(char* to, const void* src, std::size_t n) {
     const char* from = static_cast<const char*>(src);
@@ -57,7 +59,7 @@ inline constexpr std::size_t kLeanCopyMax = 16;
         move(std::uint64_t{});
     else if (n >= 4)
         move(std::uint32_t{});
-    else {
+    else if (n > 0) {
         to[0] = from[0];
         to[n / 2] = from[n / 2];
         to[n - 1] = from[n - 1];

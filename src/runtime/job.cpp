@@ -118,7 +118,8 @@ void Job::attach_globals(const char* routine) {
     bool share = config.shared_data && config.node_fastpath && env->node_size() > 1;
     if (share) {
         shared_data_ = std::make_unique<mpi::SharedDataSegment>(range, env->node());
-        if (!shared_data_->ok()) debug(routine, "global data stays private: node peers reach it through MPI");
+        if (!shared_data_->ok())
+            debug(routine, "global data stays private (%s): node peers reach it through MPI", shared_data_->why());
     }
     if (n_pes > 1) data_window_ = std::make_unique<mpi::Window>(data.base, data.size, env->world(), concurrent_rma);
     data.window = data_window_.get();

@@ -30,6 +30,7 @@
 
 #include <atomic>
 #include <boost/program_options.hpp>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -71,12 +72,17 @@ public:
         MPI_Comm_rank(node, &rank);
         MPI_Comm_size(node, &size_);
         void* base = nullptr;
-        mpi_check(MPI_Win_allocate_shared(rank == 0 ? sizeof(Shared) : 0, 1, MPI_INFO_NULL, node, &base, &win_),
+        // MPI gives no alignment (Open MPI: 264 bytes into a page), and
+        // Shared needs 64: allocate the slack and round up (every process
+        // maps the segment at the same offset within a page).
+        mpi_check(MPI_Win_allocate_shared(rank == 0 ? sizeof(Shared) + alignof(Shared) : 0, 1, MPI_INFO_NULL, node,
+                                          &base, &win_),
                   "MPI_Win_allocate_shared");
         MPI_Aint bytes = 0;
         int unit = 0;
         mpi_check(MPI_Win_shared_query(win_, 0, &bytes, &unit, &base), "MPI_Win_shared_query");
-        s_ = static_cast<Shared*>(base);
+        const auto at = reinterpret_cast<std::uintptr_t>(base);
+        s_ = reinterpret_cast<Shared*>((at + alignof(Shared) - 1) & ~std::uintptr_t(alignof(Shared) - 1));
         if (rank == 0) {
             s_->count.store(0);
             s_->gen.store(0);

@@ -14,7 +14,9 @@
 namespace gasket_test {
 
 inline const std::vector<shmem_team_t>& coll_teams() {
-    static std::vector<shmem_team_t> teams = [] {
+    // Never destroyed: a static vector's destructor runs at exit before
+    // LeakSanitizer looks, which would leave the team handles unreachable.
+    static const std::vector<shmem_team_t>& teams = *new std::vector<shmem_team_t>([] {
         const int n = shmem_n_pes();
         std::vector<shmem_team_t> v{SHMEM_TEAM_WORLD, SHMEM_TEAM_SHARED};
         auto split = [&](int start, int stride, int size) {
@@ -27,7 +29,7 @@ inline const std::vector<shmem_team_t>& coll_teams() {
         split(1, 1, n - 1);        // PEs 1..n-1
         split(n - 1, -1, n);       // reversed
         return v;
-    }();
+    }());
     return teams;
 }
 

@@ -8,6 +8,9 @@
 #  - its combined stdout/stderr has a line matching the extended regex ERE,
 #  - it does not print "NOT STOPPED" (the error_cases programs' marker for
 #    "the library let me continue"),
+#  - no sanitizer reported an error (a "SUMMARY: ...Sanitizer" line: in
+#    GASKET_SANITIZE builds a report must fail the test even when the job
+#    was meant to fail),
 #  - and, with --max-seconds, it ends within S seconds.
 # Otherwise prints "expect_failure: FAIL: <why>" and exits 1.  A job that
 # exits 0 therefore always fails the test.  The command's output is echoed
@@ -52,6 +55,9 @@ if [ "$rc" -eq 0 ]; then
 fi
 if [ -n "$status" ] && [ "$rc" -ne "$status" ]; then
   fail "the job exited with status $rc, expected $status"
+fi
+if grep -q -E "^SUMMARY: [A-Za-z]*Sanitizer" "$out"; then
+  fail "a sanitizer reported an error (sanitizer builds: tests/asan/README.md)"
 fi
 if grep -q "NOT STOPPED" "$out"; then
   fail "the library let the program continue past the bad call"
