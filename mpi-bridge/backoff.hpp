@@ -47,6 +47,8 @@ public:
             relax();
         ++idle_;
     }
+    // Counts an idle step that the caller paced its own way.
+    void count_idle() { ++idle_; }
     // After a step that made progress (a message served, a credit taken).
     void progressed() { idle_ = 0; }
     // After a step that served `n` messages: progressed() or idle().
@@ -65,6 +67,7 @@ public:
     }
     // Idle steps since the last progress.
     unsigned idle_steps() const { return idle_; }
+    WaitMode mode() const { return mode_; }
 
     static void relax() {
 #if defined(__x86_64__) || defined(__i386__)

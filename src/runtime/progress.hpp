@@ -6,17 +6,25 @@
 // follow too.
 //
 // A wait tests its own condition and, when it failed, calls one of the
-// steps below; each follows mpi::Backoff: a short spin, then a yield of
-// the core every few idle steps (other PEs may share it).  What a step
-// does besides:
-//  - pause(): waits on local memory that other PEs write.  Once the spin
-//    is over, every step drives progress: MPI_Win_sync (public and private
-//    window copies agree before local memory is read again), Active
-//    Messages served (or MPI entered once, so MPIs that progress RMA only
-//    inside MPI calls deliver).
+// steps below.  Each counts idle steps in an mpi::Backoff and yields the
+// core now and then (other PEs may share it); wait() and idle() follow
+// Backoff's own rhythm (a short spin, then a yield every few steps), and
+// pause() and serve() keep a pace measured for them (below).  What a step
+// does:
+//  - pause(): waits on local memory that other PEs write.  Spins
+//    kPauseSpins steps, then every step drives progress: MPI_Win_sync
+//    (public and private window copies agree before local memory is read
+//    again), Active Messages served (or MPI entered once, so MPIs that
+//    progress RMA only inside MPI calls deliver), with a yield every
+//    kPauseYieldEvery-th.
 //  - serve(): waits completed by an Active Message (an AMO reply, a count
-//    of operations in flight, the network barrier): serves at every step,
-//    and drives full progress every kProgressEvery idle steps.
+//    of operations in flight, the network barrier, GASNET_BLOCKUNTIL):
+//    serves at every step without pausing, and drives full progress with
+//    a yield every kProgressEvery idle steps (GASNet's block mode yields
+//    at every step, spin mode never).
+//  Pacing pause() and serve() with Backoff's short rhythm made an AMO to a
+//  PE waiting in shmem_wait_until 12-15% slower (bench-amo, fast path
+//  off), so they keep theirs.
 //  - wait(): waits on a cheap test that other PEs complete while they may
 //    need this PE to serve Active Messages (GASNet's barrier): serves
 //    every kServeEvery idle steps (serving at every step doubled that
@@ -46,9 +54,11 @@ void check_remote_exit(Job& j, const char* routine);
 
 class Poller {
 public:
-    static constexpr unsigned kServeEvery = 8;      // wait(): idle steps between servings
-    static constexpr unsigned kProgressEvery = 64;  // serve(): idle steps between full progress steps; wait(),
-                                                    // idle(): between looks for exit notices
+    static constexpr unsigned kServeEvery = 8;        // wait(): idle steps between servings
+    static constexpr unsigned kPauseSpins = 256;      // pause(): idle steps spinning before progress steps
+    static constexpr unsigned kPauseYieldEvery = 32;  // pause(): progress steps between yields
+    static constexpr unsigned kProgressEvery = 64;    // serve(): idle steps between full progress steps; wait(),
+                                                      // idle(): between looks for exit notices
 
     // `idle_steps`: where a wait that keeps its count between calls (a
     // C macro's loop) left off; idle_steps() says where to resume.
@@ -74,7 +84,6 @@ private:
     Job& job_;
     mpi::Backoff backoff_;
 };
-
 
 // Serves (Poller::serve) until `done()` is true.
 template <class Done>
