@@ -9,6 +9,7 @@
 #include <atomic>
 #include <cstdint>
 
+#include "src/runtime/collective.hpp"
 #include "src/runtime/sync.hpp"
 
 using namespace gasket;
@@ -125,10 +126,9 @@ IvarSet<T, Values> ivar_set(const char* routine, T* ivars, std::size_t n, const 
                             rt::Job*& j) {
     j = &rt::job(routine);
     check_cmp(routine, cmp);
-    if (n > 0) {
-        if (!j->segment_of(ivars)) j->not_symmetric(routine, ivars, j->my_pe);
-        if (!j->segment_of(ivars + n - 1)) j->not_symmetric(routine, ivars + n - 1, j->my_pe);
-    }
+    // nelems ivars, all in one segment; nelems times the size checked
+    // first (a wrapping count made ivars + n - 1 land back on ivars).
+    if (n > 0) rt::check_symmetric(routine, "ivars", ivars, rt::checked_bytes(routine, "nelems", n, sizeof(T)));
     return {routine, ivars, n, status, cmp, v};
 }
 

@@ -53,6 +53,9 @@ bool one_pe_case(const std::string& what, int peer) {
         shmem_long_iget(local, g_src, 1, std::ptrdiff_t(1) << 40, 2, peer);
     } else if (what == "ibput_block_wraps") {
         shmem_ibput64(g_dest, local, 1, 1, kWrapping, 1, peer);
+    } else if (what == "wait_all_wraps") {
+        // 2^61 + 1 longs from g_dest: the last one wrapped back onto g_dest.
+        shmem_long_wait_until_all(g_dest, kWrapping, nullptr, SHMEM_CMP_EQ, 0);
     } else if (what == "zero_length_bad_pe") {
         shmem_putmem(nullptr, local, 0, shmem_n_pes());  // length 0 still checks the PE
     } else if (what == "team_bogus") {
