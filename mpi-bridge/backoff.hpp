@@ -58,13 +58,6 @@ public:
         else
             idle();
     }
-    // True once the first spin is over: the wait has been idle a while.
-    bool yielding() const { return mode_ == WaitMode::block || (mode_ == WaitMode::spin_block && idle_ >= kSpins); }
-    // True when the next idle step yields.
-    bool yield_now() const {
-        return mode_ == WaitMode::block ||
-               (mode_ == WaitMode::spin_block && idle_ >= kSpins && (idle_ - kSpins) % kYieldEvery == 0);
-    }
     // Idle steps since the last progress.
     unsigned idle_steps() const { return idle_; }
     WaitMode mode() const { return mode_; }
@@ -78,6 +71,12 @@ public:
     }
 
 private:
+    // True when the next idle step yields.
+    bool yield_now() const {
+        return mode_ == WaitMode::block ||
+               (mode_ == WaitMode::spin_block && idle_ >= kSpins && (idle_ - kSpins) % kYieldEvery == 0);
+    }
+
     WaitMode mode_;
     unsigned idle_ = 0;
 };
