@@ -54,14 +54,14 @@ public:
     // Contiguous put of `bytes` from `src` to displacement `disp` of
     // `target`; `src` must not change until flush()/flush_all().  Recorded
     // after the MPI call, so a concurrent flush_all cannot miss it.
-    void put_nbi(const void* src, std::size_t bytes, int target, Displacement disp) {
+    [[gnu::always_inline]] void put_nbi(const void* src, std::size_t bytes, int target, Displacement disp) {
         if (bytes > kMaxOneCall) [[unlikely]]
             return transfer_large(Direction::put, src, bytes, target, disp);
         check(MPI_Put(src, int(bytes), MPI_BYTE, target, disp, int(bytes), MPI_BYTE, win_), "MPI_Put");
         note_pending(target);
     }
     // Contiguous get; `dst` is valid after flush()/flush_all().
-    void get_nbi(void* dst, std::size_t bytes, int target, Displacement disp) {
+    [[gnu::always_inline]] void get_nbi(void* dst, std::size_t bytes, int target, Displacement disp) {
         if (bytes > kMaxOneCall) [[unlikely]]
             return transfer_large(Direction::get, dst, bytes, target, disp);
         check(MPI_Get(dst, int(bytes), MPI_BYTE, target, disp, int(bytes), MPI_BYTE, win_), "MPI_Get");
@@ -72,11 +72,12 @@ public:
     // caller that no flush_all() can race, because every thread that
     // completes operations on this window (takes the record) is serialized
     // with it.  Other threads may still issue.
-    void put_nbi_recorded_first(const void* src, std::size_t bytes, int target, Displacement disp) {
+    [[gnu::always_inline]] void put_nbi_recorded_first(const void* src, std::size_t bytes, int target,
+                                                       Displacement disp) {
         note_pending(target);
         check(MPI_Put(src, int(bytes), MPI_BYTE, target, disp, int(bytes), MPI_BYTE, win_), "MPI_Put");
     }
-    void get_nbi_recorded_first(void* dst, std::size_t bytes, int target, Displacement disp) {
+    [[gnu::always_inline]] void get_nbi_recorded_first(void* dst, std::size_t bytes, int target, Displacement disp) {
         note_pending(target);
         check(MPI_Get(dst, int(bytes), MPI_BYTE, target, disp, int(bytes), MPI_BYTE, win_), "MPI_Get");
     }
@@ -117,7 +118,7 @@ public:
     // return once that flush is over.  Taking and flushing therefore hold
     // flush_mutex_ (uncontended: one lock per flush), and a thread that
     // finds nothing waits for the lock.
-    void flush_all() {
+    [[gnu::always_inline]] void flush_all() {
         if (threaded_) return flush_all_concurrent();
         const int pending = take_pending();
         if (pending == kNone) return;
@@ -128,7 +129,7 @@ public:
     void flush_local_all() { check(MPI_Win_flush_local_all(win_), "MPI_Win_flush_local_all"); }
     void flush_local(int target) { check(MPI_Win_flush_local(target, win_), "MPI_Win_flush_local"); }
     // Remote completion of everything issued to `target`.
-    void flush(int target) {
+    [[gnu::always_inline]] void flush(int target) {
         if (pending_.load(std::memory_order_acquire) != kNone)
             check(MPI_Win_flush(target, win_), "MPI_Win_flush");
         else if (threaded_)
@@ -160,7 +161,7 @@ private:
     // Records an operation to `target` not yet remotely complete.  Steady
     // state (same target again, or several already) is a load, no store;
     // the compare-exchange keeps concurrent threads from losing a target.
-    void note_pending(int target) {
+    [[gnu::always_inline]] void note_pending(int target) {
         int seen = pending_.load(std::memory_order_relaxed);
         if (seen == target || seen == kMany) return;
         if (!threaded_) return pending_.store(seen == kNone ? target : kMany, std::memory_order_relaxed);
@@ -169,7 +170,7 @@ private:
     }
     // Reads and clears the pending state (one locked instruction only when
     // threads may race).
-    int take_pending() {
+    [[gnu::always_inline]] int take_pending() {
         if (threaded_) return pending_.exchange(kNone, std::memory_order_relaxed);
         const int seen = pending_.load(std::memory_order_relaxed);
         if (seen != kNone) pending_.store(kNone, std::memory_order_relaxed);

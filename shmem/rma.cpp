@@ -13,16 +13,19 @@ using rt::Completion;
 namespace {
 
 // Contiguous forms: elem-byte elements (n * Elem checked: fatal when it
-// overflows).
-template <std::size_t Elem>
-inline void put_elems(rt::Context& ctx, const char* routine, void* dest, const void* src, std::size_t n, int pe,
-                      Completion c) {
-    rt::put(ctx, routine, dest, src, rt::checked_bytes(routine, "nelems", n, Elem), pe, c);
+// overflows).  Inlined into each entry point with its completion known at
+// compile time, so a put or get is one call from the program into MPI (an
+// out-of-line put_elems shared by every form, switching on the completion
+// at run time, cost 3-4 ns per 8-byte put through MPI: docs/performance.md).
+template <std::size_t Elem, Completion C>
+[[gnu::always_inline]] inline void put_elems(rt::Context& ctx, const char* routine, void* dest, const void* src,
+                                             std::size_t n, int pe) {
+    rt::put(ctx, routine, dest, src, rt::checked_bytes(routine, "nelems", n, Elem), pe, C);
 }
-template <std::size_t Elem>
-inline void get_elems(rt::Context& ctx, const char* routine, void* dest, const void* src, std::size_t n, int pe,
-                      Completion c) {
-    rt::get(ctx, routine, dest, src, rt::checked_bytes(routine, "nelems", n, Elem), pe, c);
+template <std::size_t Elem, Completion C>
+[[gnu::always_inline]] inline void get_elems(rt::Context& ctx, const char* routine, void* dest, const void* src,
+                                             std::size_t n, int pe) {
+    rt::get(ctx, routine, dest, src, rt::checked_bytes(routine, "nelems", n, Elem), pe, C);
 }
 // iput/ibput: the symmetric side is dest (remote stride dst).
 template <std::size_t Elem>
@@ -42,14 +45,14 @@ inline void get_blocks(rt::Context& ctx, const char* routine, void* dest, const 
 // Each shape macro defines one routine and its shmem_ctx_ form.  NAME and
 // CTXNAME are the names after "shmem_"; PTR/CPTR the pointer types; ELEM the
 // element size in bytes.
-#define GASKET_CONTIGUOUS(NAME, CTXNAME, PTR, CPTR, ELEM, OP, COMPLETION)                                     \
-    void shmem_##NAME(PTR dest, CPTR source, size_t nelems, int pe) noexcept {                                \
-        OP<ELEM>(shmem::default_context("shmem_" #NAME), "shmem_" #NAME, dest, source, nelems, pe,            \
-                 Completion::COMPLETION);                                                                     \
-    }                                                                                                         \
-    void shmem_##CTXNAME(shmem_ctx_t ctx, PTR dest, CPTR source, size_t nelems, int pe) noexcept {            \
-        const char* routine = "shmem_" #CTXNAME;                                                              \
-        OP<ELEM>(shmem::context_of(routine, ctx), routine, dest, source, nelems, pe, Completion::COMPLETION); \
+#define GASKET_CONTIGUOUS(NAME, CTXNAME, PTR, CPTR, ELEM, OP, COMPLETION)                                              \
+    void shmem_##NAME(PTR dest, CPTR source, size_t nelems, int pe) noexcept {                                         \
+        OP<ELEM, Completion::COMPLETION>(shmem::default_context("shmem_" #NAME), "shmem_" #NAME, dest, source, nelems, \
+                                         pe);                                                                          \
+    }                                                                                                                  \
+    void shmem_##CTXNAME(shmem_ctx_t ctx, PTR dest, CPTR source, size_t nelems, int pe) noexcept {                     \
+        const char* routine = "shmem_" #CTXNAME;                                                                       \
+        OP<ELEM, Completion::COMPLETION>(shmem::context_of(routine, ctx), routine, dest, source, nelems, pe);          \
     }
 #define GASKET_STRIDED(NAME, CTXNAME, PTR, CPTR, ELEM, OP)                                                       \
     void shmem_##NAME(PTR dest, CPTR source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) noexcept {     \
@@ -78,7 +81,7 @@ inline void get_blocks(rt::Context& ctx, const char* routine, void* dest, const 
     }                                                                                                                \
     void shmem_ctx_##NAME##_p(shmem_ctx_t ctx, TYPE* dest, TYPE value, int pe) noexcept {                            \
         const char* routine = "shmem_ctx_" #NAME "_p";                                                               \
-        put_elems<sizeof(TYPE)>(shmem::context_of(routine, ctx), routine, dest, &value, 1, pe, Completion::local);   \
+        put_elems<sizeof(TYPE), Completion::local>(shmem::context_of(routine, ctx), routine, dest, &value, 1, pe);   \
     }                                                                                                                \
     TYPE shmem_##NAME##_g(const TYPE* source, int pe) noexcept {                                                     \
         TYPE value;                                                                                                  \
@@ -89,7 +92,7 @@ inline void get_blocks(rt::Context& ctx, const char* routine, void* dest, const 
     TYPE shmem_ctx_##NAME##_g(shmem_ctx_t ctx, const TYPE* source, int pe) noexcept {                                \
         const char* routine = "shmem_ctx_" #NAME "_g";                                                               \
         TYPE value;                                                                                                  \
-        get_elems<sizeof(TYPE)>(shmem::context_of(routine, ctx), routine, &value, source, 1, pe, Completion::local); \
+        get_elems<sizeof(TYPE), Completion::local>(shmem::context_of(routine, ctx), routine, &value, source, 1, pe); \
         return value;                                                                                                \
     }
 
