@@ -242,6 +242,39 @@ TEST(CollSync, BarrierAllCompletesPuts) {
     }
 }
 
+// The network barrier synchronizes the MPI windows only when some member
+// issued or completed MPI RMA since its previous barrier on that team: puts
+// issued before one barrier (here on another team, or on the same one) and
+// completed only after it (shmem_quiet, shmem_pe_quiet) must still be seen
+// after the next barrier_all / sync_all.
+TEST(CollSync, PutsCompletedBetweenBarriers) {
+    const int n = npes();
+    shmem_team_t evens = SHMEM_TEAM_INVALID;
+    shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 2, (n + 1) / 2, nullptr, 0, &evens);
+    for (int round = 0; round < 30; ++round) {
+        const long v = round * 1000 + me() + 7;
+        shmem_long_put_nbi(&g_slots[me()], &v, 1, right());
+        if (round % 3 == 0) {
+            if (evens != SHMEM_TEAM_INVALID) EXPECT_EQ(shmem_team_sync(evens), 0);
+        } else if (round % 3 == 1) {
+            shmem_sync_all();  // the put is not complete yet
+        }
+        if (round % 2)
+            shmem_quiet();
+        else {
+            const int to = right();
+            shmem_pe_quiet(&to, 1);
+        }
+        if (round % 4 < 2)
+            shmem_sync_all();
+        else
+            shmem_barrier_all();
+        EXPECT_EQ(g_slots[left()], round * 1000 + left() + 7) << "round " << round;
+        shmem_barrier_all();
+    }
+    if (evens != SHMEM_TEAM_INVALID) shmem_team_destroy(evens);
+}
+
 // shmem_quiet + shmem_team_sync / shmem_sync(team) / shmem_sync_all order
 // puts before the other PEs' later reads.
 TEST(CollSync, QuietThenSync) {
