@@ -2,7 +2,9 @@
 // (see node_broadcast.hpp).
 #include "node_broadcast.hpp"
 
+#include <algorithm>
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -23,20 +25,23 @@ namespace {
 // 4 PEs on 2 cores, 4-64 B): a ring of 4 made the broadcast 2-3x
 // MPI_Bcast, 16 0.6-0.9x, 64 0.2-0.7x -- with more PEs than cores a
 // member that waits gives its core away, and a deep ring lets the others
-// run on meanwhile.  It costs kRing * 1088 bytes (70 KiB) of node-shared
+// run on meanwhile.  It costs kRing * 1088 bytes (68 KiB) of node-shared
 // memory per team member, touched only as broadcasts use it.
 constexpr std::size_t kInline = 1024;
 constexpr std::uint64_t kRing = 64;
 
 enum class Where : std::uint32_t { inline_data, heap, data };
 
+// The header and the first 32 bytes of data share a cache line: a small
+// broadcast costs a member one line from the root.
 struct Announcement {
     alignas(64) std::atomic<std::uint64_t> seq;  // the broadcast announced (0: none yet)
     std::uint64_t bytes;
-    Where where;
     std::uint64_t offset;  // of the root's source in its segment (not inline)
-    alignas(64) char data[kInline];
+    Where where;
+    char data[kInline];
 };
+static_assert(offsetof(Announcement, data) <= 32);
 
 struct Member {
     alignas(64) std::atomic<std::uint64_t> finished;  // broadcasts this member has finished
@@ -60,22 +65,31 @@ struct NodeBroadcastState {
         // Every member sees the zeroed block before any uses it.
         (void)team.all(true);
     }
-    // Waits until every member has finished broadcast `s`.
-    void wait_finished(Poller& poller, const char* routine, std::uint64_t s) const {
-        for (int m = 0; m < n; ++m)
-            while (members[m].finished.load(std::memory_order_acquire) < s) poller.idle(routine);
+    // Waits until every member has finished broadcast `s`.  Remembers the
+    // least count seen, so a root ahead by less than the ring reads no
+    // other member's line (each read takes the line from its writer).
+    void wait_finished(Poller& poller, const char* routine, std::uint64_t s) {
+        if (all_finished >= s) return;
+        std::uint64_t least = ~std::uint64_t(0);
+        for (int m = 0; m < n; ++m) {
+            std::uint64_t f;
+            while ((f = members[m].finished.load(std::memory_order_acquire)) < s) poller.idle(routine);
+            least = std::min(least, f);
+        }
+        all_finished = least;
     }
 
     int me, n;
     std::unique_ptr<mpi::NodeMemory> memory;
-    Member* members = nullptr;  // one per team PE, in node-shared memory
-    std::uint64_t seq = 0;      // broadcasts this member has started
+    Member* members = nullptr;       // one per team PE, in node-shared memory
+    std::uint64_t seq = 0;           // broadcasts this member has started
+    std::uint64_t all_finished = 0;  // broadcasts every member had finished when last looked
 };
 
 void NodeBroadcastDelete::operator()(NodeBroadcastState* s) const { delete s; }
 
-void node_broadcast(const char* routine, Job& j, const Team& team, void* dest, const void* source,
-                    std::size_t bytes, int root, bool root_writes_dest) {
+void node_broadcast(const char* routine, Job& j, const Team& team, void* dest, const void* source, std::size_t bytes,
+                    int root, bool root_writes_dest) {
     auto& slot = team.node_broadcast_state();
     if (!slot) [[unlikely]]
         slot.reset(new NodeBroadcastState(team));
@@ -109,8 +123,10 @@ void node_broadcast(const char* routine, Job& j, const Team& team, void* dest, c
     } else {
         while (a.seq.load(std::memory_order_acquire) < s) poller.idle(routine);
         if (a.bytes != bytes) [[unlikely]]
-            fatal(routine, "this PE broadcasts %zu bytes but the root (team PE %d) %llu: the size must be the same "
-                  "on every PE", bytes, root, static_cast<unsigned long long>(a.bytes));
+            fatal(routine,
+                  "this PE broadcasts %zu bytes but the root (team PE %d) %llu: the size must be the same "
+                  "on every PE",
+                  bytes, root, static_cast<unsigned long long>(a.bytes));
         const void* from = a.data;
         if (a.where != Where::inline_data) {
             const Segment& seg = a.where == Where::heap ? j.heap : j.data;

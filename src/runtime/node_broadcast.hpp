@@ -41,7 +41,7 @@ struct NodeBroadcastState;
 // root's ends the job, naming `routine` and both sizes).  Collective over
 // `team`; waits with Poller::idle (nothing to serve when every PE is
 // mapped).
-void node_broadcast(const char* routine, Job& j, const Team& team, void* dest, const void* source,
-                    std::size_t bytes, int root, bool root_writes_dest);
+void node_broadcast(const char* routine, Job& j, const Team& team, void* dest, const void* source, std::size_t bytes,
+                    int root, bool root_writes_dest);
 
 }  // namespace gasket::rt
