@@ -3,7 +3,7 @@
 // (one node, the node fast path on): no MPI call after the first use.
 //
 // Each team keeps, in one block of node-shared memory (made at the team's
-// first node broadcast: collective, like its barrier; 70 KiB per member), per
+// first node broadcast: collective, like its barrier; 68 KiB per member), per
 // member a count of the broadcasts it has finished and a ring of kRing (64)
 // announcements.
 // Broadcast number s (counted per team; every member calls them in the
