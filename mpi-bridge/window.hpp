@@ -130,11 +130,19 @@ public:
     void flush_local(int target) { check(MPI_Win_flush_local(target, win_), "MPI_Win_flush_local"); }
     // Remote completion of everything issued to `target`.
     [[gnu::always_inline]] void flush(int target) {
-        if (pending_.load(std::memory_order_acquire) != kNone)
+        if (pending_.load(std::memory_order_acquire) != kNone) {
             check(MPI_Win_flush(target, win_), "MPI_Win_flush");
-        else if (threaded_)
+            bump_epochs();
+        } else if (threaded_)
             wait_for_flush();  // another thread may be completing ours
     }
+    // Epochs of MPI RMA this process has issued or completed, on any
+    // window: bumped when a window goes from nothing outstanding to
+    // something, and at every flush that completes something.  Unchanged
+    // between two reads: no MPI put of this process started or completed
+    // in between (OpenSHMEM's barrier then skips MPI_Win_sync).
+    static unsigned long rma_epochs() { return rma_epochs_.load(std::memory_order_relaxed); }
+
     // Synchronizes this process's public and private copies (before polling
     // local memory that others update with MPI).
     void sync() { check(MPI_Win_sync(win_), "MPI_Win_sync"); }
@@ -155,7 +163,9 @@ private:
             check(MPI_Win_flush(pending, win_), "MPI_Win_flush");
         else
             check(MPI_Win_flush_all(win_), "MPI_Win_flush_all");
+        bump_epochs();
     }
+    static void bump_epochs() { rma_epochs_.fetch_add(1, std::memory_order_relaxed); }
     void flush_all_concurrent();  // out of line: takes flush_mutex_
     void wait_for_flush();        // returns once no flush_all is under way
     // Records an operation to `target` not yet remotely complete.  Steady
@@ -164,6 +174,7 @@ private:
     [[gnu::always_inline]] void note_pending(int target) {
         int seen = pending_.load(std::memory_order_relaxed);
         if (seen == target || seen == kMany) return;
+        if (seen == kNone) bump_epochs();
         if (!threaded_) return pending_.store(seen == kNone ? target : kMany, std::memory_order_relaxed);
         if (seen == kNone && pending_.compare_exchange_strong(seen, target, std::memory_order_relaxed)) return;
         if (seen != target) pending_.store(kMany, std::memory_order_relaxed);
@@ -190,8 +201,9 @@ private:
 
     MPI_Win win_ = MPI_WIN_NULL;
     std::atomic<int> pending_{kNone};
-    std::mutex flush_mutex_;                 // concurrent windows: held while taking and flushing
-    std::vector<Displacement> block_start_;  // per target, allocated windows only
+    static inline std::atomic<unsigned long> rma_epochs_{0};  // see rma_epochs()
+    std::mutex flush_mutex_;                                  // concurrent windows: held while taking and flushing
+    std::vector<Displacement> block_start_;                   // per target, allocated windows only
     // Threads may use the window concurrently.
     bool threaded_ = false;
     // What this process exposes.

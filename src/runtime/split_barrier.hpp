@@ -15,6 +15,7 @@
 
 #include "mpi-bridge/node_barrier.hpp"
 #include "mpi-bridge/split_barrier.hpp"
+#include "mpi-bridge/window.hpp"
 
 namespace gasket::rt {
 
@@ -50,6 +51,18 @@ public:
     }
     bool test() { return node_ ? node_->test() : network_->test(); }
 
+    // The values a member enters OpenSHMEM's network barrier with: the
+    // first is 1 when this process issued or completed MPI RMA on any
+    // window (mpi::Window::rma_epochs) since its previous call on this
+    // barrier, else 0 -- after the barrier, max[0] says whether any member
+    // did, i.e. whether MPI_Win_sync is needed for their puts to be seen.
+    const long long (&note_rma())[kValues] {
+        const unsigned long now = mpi::Window::rma_epochs();
+        rma_values_[0] = now != rma_seen_;
+        rma_seen_ = now;
+        return rma_values_;
+    }
+
     // True for the node barrier: members' memory is reached by loads and
     // stores, so no MPI window needs synchronizing after it.
     bool on_node() const { return node_ != nullptr; }
@@ -57,6 +70,8 @@ public:
 private:
     std::unique_ptr<mpi::NodeBarrier> node_;
     std::unique_ptr<mpi::SplitBarrier> network_;
+    unsigned long rma_seen_ = 0;  // mpi::Window::rma_epochs() at the previous note_rma()
+    long long rma_values_[kValues] = {};
 };
 
 }  // namespace gasket::rt

@@ -13,6 +13,14 @@
 
 namespace gasket::rt {
 
+// The node broadcast's state of a team (node_broadcast.hpp); the team owns
+// it through this deleter, defined in node_broadcast.cpp, so team never
+// includes node_broadcast.
+struct NodeBroadcastState;
+struct NodeBroadcastDelete {
+    void operator()(NodeBroadcastState* s) const;
+};
+
 class Team {
 public:
     // `comm` holds exactly the PEs of `world_pes` (team PE order = rank
@@ -65,13 +73,18 @@ public:
         return *barrier_;
     }
 
+    // The team's node broadcast state, made by rt::node_broadcast at the
+    // team's first node broadcast (collective); null before.
+    std::unique_ptr<NodeBroadcastState, NodeBroadcastDelete>& node_broadcast_state() const { return node_bcast_; }
+
 private:
     mpi::Communicator comm_;
     std::vector<int> world_pes_;
     std::unordered_map<int, int> team_pe_of_;  // empty when identity_
     bool identity_ = true;                     // team PE == world PE
     int num_contexts_ = 0;
-    mutable std::unique_ptr<SplitPhaseBarrier> barrier_;  // after comm_: freed before it
+    mutable std::unique_ptr<SplitPhaseBarrier> barrier_;                           // after comm_: freed before it
+    mutable std::unique_ptr<NodeBroadcastState, NodeBroadcastDelete> node_bcast_;  // likewise
 };
 
 }  // namespace gasket::rt

@@ -14,6 +14,8 @@
 // including the elements a routine must not touch.
 #include <unistd.h>
 
+#include <cstring>
+
 #include "coll_teams.hpp"
 #include "shmem_test.hpp"
 
@@ -210,6 +212,70 @@ TEST(CollData, LargeBroadcast) {
     shmem_free(buf);
 }
 
+// broadcastmem at sizes around the node broadcast's thresholds (0, odd
+// sizes, the 1 KiB inline limit, sizes above the 128 KiB copy chunk), from
+// every root, on every team of coll_teams (strided and reversed teams: team
+// PE numbers differ from world ones).  Checks the whole dest and the bytes
+// after it on every PE, and that the root's source is unchanged.  Then the
+// root's dest overlapping its source (shifted by 3 bytes).
+TEST(CollData, BroadcastSizesRootsTeams) {
+    const std::size_t sizes[] = {0, 1, 3, 8, 1023, 1024, 1025, 4099, 65537, (std::size_t(1) << 18) + 5};
+    constexpr std::size_t kMax = (std::size_t(1) << 18) + 5, kTail = 16;
+    auto* src = static_cast<unsigned char*>(shmem_malloc(kMax + kTail));
+    auto* dst = static_cast<unsigned char*>(shmem_malloc(kMax + kTail));
+    ASSERT_NE(src, nullptr);
+    ASSERT_NE(dst, nullptr);
+    auto byte = [](int pe, std::size_t size, std::size_t i) { return (unsigned char)((pe * 53 + size + i * 7) % 251); };
+    for (shmem_team_t team : my_coll_teams()) {
+        const int p = shmem_team_my_pe(team), n = shmem_team_n_pes(team);
+        for (std::size_t size : sizes)
+            for (int root = 0; root < n; ++root) {
+                for (std::size_t i = 0; i < size + kTail; ++i) src[i] = byte(p, size, i);
+                std::memset(dst, 0xEE, size + kTail);
+                ASSERT_EQ(shmem_broadcastmem(team, dst, src, size, root), 0);
+                std::size_t bad = 0, tail = 0, changed = 0;
+                for (std::size_t i = 0; i < size; ++i) bad += dst[i] != byte(root, size, i);
+                for (std::size_t i = size; i < size + kTail; ++i) tail += dst[i] != 0xEE;
+                for (std::size_t i = 0; i < size + kTail; ++i) changed += src[i] != byte(p, size, i);
+                EXPECT_EQ(bad, 0u) << size << " B from team PE " << root << " on team PE " << p << " of " << n;
+                EXPECT_EQ(tail, 0u) << size << " B: wrote past the end";
+                EXPECT_EQ(changed, 0u) << size << " B: source changed";
+                // The root's dest overlaps its source: the others get the
+                // source as it was, the root its copy.
+                for (std::size_t i = 0; i < size + kTail; ++i) src[i] = byte(p, size, i);
+                ASSERT_EQ(shmem_broadcastmem(team, src + 3, src, size, root), 0);
+                bad = 0;
+                for (std::size_t i = 0; i < size; ++i) bad += src[3 + i] != byte(root, size, i);
+                EXPECT_EQ(bad, 0u) << size << " B overlapping, from team PE " << root << " on team PE " << p;
+            }
+        shmem_team_sync(team);
+    }
+    shmem_free(src);
+    shmem_free(dst);
+}
+
+// Many small broadcasts back to back, the root changing its source right
+// after each returns and the root moving every few calls: a root that may
+// run ahead of the others must never let them see a later source or a
+// later broadcast's data.
+TEST(CollData, BroadcastBackToBack) {
+    coll_buffers();
+    long* src = static_cast<long*>(coll_buffers().a);
+    long* dst = static_cast<long*>(coll_buffers().b);
+    const int n = npes();
+    std::size_t bad = 0;
+    for (long k = 0; k < 2000; ++k) {
+        const int root = int(k / 3 % n);
+        const std::size_t count = 1 + std::size_t(k % 7) * 19;  // 8..1008 bytes, within the inline limit
+        for (std::size_t i = 0; i < count; ++i) src[i] = k * 1000 + long(i) + me() * 1000000;
+        ASSERT_EQ(shmem_long_broadcast(SHMEM_TEAM_WORLD, dst, src, count, root), 0);
+        for (std::size_t i = 0; i < count; ++i) src[i] = -1;  // reused at once
+        for (std::size_t i = 0; i < count; ++i) bad += dst[i] != k * 1000 + long(i) + root * 1000000;
+    }
+    EXPECT_EQ(bad, 0u);
+    shmem_barrier_all();
+}
+
 // The error returns: nothing is done and no PE waits.
 TEST(CollData, ErrorReturns) {
     coll_buffers();
@@ -240,6 +306,39 @@ TEST(CollSync, BarrierAllCompletesPuts) {
         EXPECT_EQ(g_slots[left()], round * 100 + left()) << "round " << round;
         shmem_barrier_all();
     }
+}
+
+// The network barrier synchronizes the MPI windows only when some member
+// issued or completed MPI RMA since its previous barrier on that team: puts
+// issued before one barrier (here on another team, or on the same one) and
+// completed only after it (shmem_quiet, shmem_pe_quiet) must still be seen
+// after the next barrier_all / sync_all.
+TEST(CollSync, PutsCompletedBetweenBarriers) {
+    const int n = npes();
+    shmem_team_t evens = SHMEM_TEAM_INVALID;
+    shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 2, (n + 1) / 2, nullptr, 0, &evens);
+    for (int round = 0; round < 30; ++round) {
+        const long v = round * 1000 + me() + 7;
+        shmem_long_put_nbi(&g_slots[me()], &v, 1, right());
+        if (round % 3 == 0) {
+            if (evens != SHMEM_TEAM_INVALID) EXPECT_EQ(shmem_team_sync(evens), 0);
+        } else if (round % 3 == 1) {
+            shmem_sync_all();  // the put is not complete yet
+        }
+        if (round % 2)
+            shmem_quiet();
+        else {
+            const int to = right();
+            shmem_pe_quiet(&to, 1);
+        }
+        if (round % 4 < 2)
+            shmem_sync_all();
+        else
+            shmem_barrier_all();
+        EXPECT_EQ(g_slots[left()], round * 1000 + left() + 7) << "round " << round;
+        shmem_barrier_all();
+    }
+    if (evens != SHMEM_TEAM_INVALID) shmem_team_destroy(evens);
 }
 
 // shmem_quiet + shmem_team_sync / shmem_sync(team) / shmem_sync_all order

@@ -33,7 +33,7 @@ int usage() {
     std::fprintf(stderr,
                  "usage: gasket_mpi_coll_error_cases CASE\n"
                  "  dest_not_symmetric reduce_past_heap_end active_set_too_big not_in_active_set\n"
-                 "  psync_not_symmetric to_all_negative_nreduce bcast32_bad_root\n");
+                 "  psync_not_symmetric to_all_negative_nreduce bcast32_bad_root bcast_size_differs\n");
     return 2;
 }
 
@@ -70,6 +70,12 @@ int main(int argc, char** argv) {
         shmem_long_sum_to_all(g_data, g_data, -1, 0, 0, n, g_pwrk, g_psync);
     } else if (what == "bcast32_bad_root") {
         shmem_broadcast32(g_data, g_data, 1, n, 0, 0, n, g_psync);
+    } else if (what == "bcast_size_differs") {
+        // PE 1 asks for 8 elements, the root (PE 0) sends 4: on the node
+        // path PE 1 notices (MPI_Bcast took it silently, leaving 4 elements
+        // of PE 1's dest unwritten).
+        shmem_long_broadcast(SHMEM_TEAM_WORLD, heap + 8, heap, me == 0 ? 4 : 8, 0);
+        shmem_barrier_all();  // the root waits for PE 1, whose call ended the job
     } else {
         return usage();
     }
