@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "check.hpp"
+#include "environment.hpp"
 #include "happens_before.hpp"
 
 namespace gasket::mpi {
@@ -66,10 +67,7 @@ AmTransport::AmTransport(const Environment& env, bool node_shared, std::size_t m
 }
 
 AmTransport::~AmTransport() {
-    if (!comm_) return;
-    int finalized = 0;
-    MPI_Finalized(&finalized);
-    if (finalized) return;
+    if (!comm_ || !mpi_usable()) return;  // finalized, or the job is being aborted
     for (SendSlot& s : send_slots_)
         if (s.request != MPI_REQUEST_NULL) {
             MPI_Cancel(&s.request);

@@ -3,6 +3,9 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
+
+#include "environment.hpp"
 
 namespace gasket::mpi {
 
@@ -15,13 +18,21 @@ void fail(const char* call, int rc) {
     abort_job(EXIT_FAILURE);
 }
 
-void abort_job(int status) {
+void abort_job(int status, MPI_Comm comm) {
+    const bool usable = mpi_usable();
+    // From here on, teardown in this process never calls MPI (MPICH's
+    // MPI_Abort leaves through exit(), running destructors).
+    mark_aborting();
     std::fflush(stdout);
     std::fflush(stderr);
-    int initialized = 0, finalized = 0;
-    MPI_Initialized(&initialized);
-    MPI_Finalized(&finalized);
-    if (initialized && !finalized) MPI_Abort(MPI_COMM_WORLD, status);
+    if (usable) {
+        // The launcher forwards output through its own pipes and stops
+        // forwarding once the abort kills the job: give the message just
+        // printed time to get through (MPICH's Hydra lost it otherwise).
+        const timespec pause{0, 100 * 1000 * 1000};
+        nanosleep(&pause, nullptr);
+        MPI_Abort(comm != MPI_COMM_NULL ? comm : MPI_COMM_WORLD, status);
+    }
     std::_Exit(status);
 }
 

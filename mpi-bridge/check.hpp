@@ -17,6 +17,11 @@ inline void check(int rc, const char* call) {
 
 // Ends every process of the job with `status` (MPI_Abort on the job's
 // private world communicator, or MPI_COMM_WORLD before it exists).
-[[noreturn]] void abort_job(int status);
+// Before MPI_Abort: marks the process as aborting (mpi_usable() is false
+// from then on: MPICH's MPI_Abort leaves through exit(), and no destructor
+// or exit handler may call MPI then), flushes stdio and gives the
+// launcher a moment to forward the last message.  `comm`: the
+// communicator to abort (MPI_COMM_WORLD when null).
+[[noreturn]] void abort_job(int status, MPI_Comm comm = MPI_COMM_NULL);
 
 }  // namespace gasket::mpi

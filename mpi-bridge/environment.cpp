@@ -1,14 +1,28 @@
 // mpi-bridge/environment.cpp -- MPI init/finalize policy and communicators.
 #include "environment.hpp"
 
+#include <atomic>
 #include <cstdlib>
+#include <cstring>
 #include <numeric>
 
 #include "check.hpp"
 
 namespace gasket::mpi {
 
+namespace {
+// Set by abort_job before MPI_Abort: MPICH's MPI_Abort ends the calling
+// process with exit(), which runs static destructors and atexit handlers;
+// none of them may call MPI then (MPICH asserts in MPI_Win_free, and the
+// job's status becomes 1 instead of the abort's code).
+std::atomic<bool> g_aborting{false};
+}  // namespace
+
+void mark_aborting() { g_aborting.store(true, std::memory_order_release); }
+bool aborting() { return g_aborting.load(std::memory_order_acquire); }
+
 bool mpi_usable() {
+    if (g_aborting.load(std::memory_order_acquire)) return false;
     int initialized = 0, finalized = 0;
     MPI_Initialized(&initialized);
     MPI_Finalized(&finalized);
@@ -55,6 +69,10 @@ Environment::Environment(ThreadLevel requested) {
         static const bool registered = std::atexit(finalize_mpi) == 0;
         (void)registered;
     }
+    char library[MPI_MAX_LIBRARY_VERSION_STRING] = {};
+    int library_len = 0;
+    check(MPI_Get_library_version(library, &library_len), "MPI_Get_library_version");
+    rma_needs_target_ = std::strstr(library, "Open MPI") == nullptr;
     check(MPI_Comm_dup(MPI_COMM_WORLD, &world_), "MPI_Comm_dup");
     check(MPI_Comm_set_errhandler(world_, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
     check(MPI_Comm_rank(world_, &rank_), "MPI_Comm_rank");

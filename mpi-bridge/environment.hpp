@@ -51,9 +51,19 @@ public:
     // Enters MPI briefly (MPI_Iprobe) so MPIs that progress RMA only inside
     // MPI calls deliver what other processes sent here.
     void poke_progress() const;
+    // True when RMA aimed at this process completes only while it is inside
+    // MPI (passive-target progress needs the target): the MPICH family
+    // (MPICH, Cray MPICH, Intel MPI, MVAPICH), whose UCX/OFI devices emulate
+    // RMA on memory they cannot reach directly with messages the target
+    // handles.  Open MPI 4.1 progresses it without the target.  Decided at
+    // start from MPI_Get_library_version, so waits that never enter MPI
+    // otherwise (the node barrier) call poke_progress() now and then only
+    // where it is needed.
+    bool rma_needs_target() const { return rma_needs_target_; }
 
 private:
     bool we_initialized_ = false;
+    bool rma_needs_target_ = true;
     int thread_level_ = MPI_THREAD_SINGLE;
     MPI_Comm world_ = MPI_COMM_NULL;
     MPI_Comm node_ = MPI_COMM_NULL;
@@ -61,8 +71,16 @@ private:
     std::vector<int> node_rank_of_;
 };
 
-// True if MPI is initialized and not yet finalized.
+// True if MPI is initialized, not yet finalized, and the job is not being
+// aborted (mark_aborting): what every teardown asks before calling MPI.
 bool mpi_usable();
+
+// Called by abort_job before MPI_Abort: from then on mpi_usable() is false
+// in this process, so destructors and exit handlers that run while the
+// process ends (MPICH's MPI_Abort calls exit()) never call MPI.
+void mark_aborting();
+// True once mark_aborting() was called in this process.
+bool aborting();
 
 // Finalizes MPI if it is initialized and not yet finalized, whoever
 // initialized it: for gasnet_exit, after which the program cannot.

@@ -9,6 +9,7 @@
 #include <cstdio>
 
 #include "check.hpp"
+#include "environment.hpp"
 
 namespace gasket::mpi {
 
@@ -25,9 +26,7 @@ ExitChannel::ExitChannel(MPI_Comm comm) {
 }
 
 ExitChannel::~ExitChannel() {
-    int finalized = 0;
-    MPI_Finalized(&finalized);
-    if (finalized || comm_ == MPI_COMM_NULL) return;
+    if (!mpi_usable() || comm_ == MPI_COMM_NULL) return;  // finalized, or the job is being aborted
     if (receive_ != MPI_REQUEST_NULL) {
         MPI_Cancel(&receive_);
         MPI_Wait(&receive_, MPI_STATUS_IGNORE);
@@ -106,8 +105,7 @@ int ExitChannel::agreed_code() const {
 
 void ExitChannel::abort(int code) {
     std::fflush(nullptr);
-    MPI_Abort(comm_ != MPI_COMM_NULL ? comm_ : MPI_COMM_WORLD, code);
-    std::_Exit(code);  // MPI_Abort does not return; if it did, still end here
+    abort_job(code, comm_);  // marks the process as aborting first: teardown calls no MPI
 }
 
 std::size_t shared_memory_per_rank(int ranks_on_node, std::size_t page) {

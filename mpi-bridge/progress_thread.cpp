@@ -84,7 +84,13 @@ ProgressThread::ProgressThread(Poll poll, void* context, MPI_Comm node, std::chr
 
 ProgressThread::~ProgressThread() {
     stop_.store(true, std::memory_order_relaxed);
-    if (thread_.joinable()) thread_.join();
+    // The progress thread itself may end the process (a GASNet node that
+    // heard another's exit notice calls exit() there, running this
+    // destructor): it cannot join itself, and it is going anyway.
+    if (thread_.joinable() && thread_.get_id() == std::this_thread::get_id())
+        thread_.detach();
+    else if (thread_.joinable())
+        thread_.join();
 }
 
 void ProgressThread::run() {

@@ -146,6 +146,23 @@ void Job::check_heap_fits(std::size_t bytes, bool shared, const char* name, cons
 }
 
 Job::~Job() {
+    if (mpi::aborting()) {
+        // The process is ending inside MPI_Abort (MPICH's leaves through
+        // exit(), running this destructor, possibly on the progress thread):
+        // stop nothing, free nothing, call no MPI; the process is going.
+        (void)am.release();
+        (void)exit_channel.release();
+        (void)default_ctx.release();
+        (void)contexts.release();
+        (void)data_window_.release();
+        (void)shared_data_.release();
+        (void)heap_window_.release();
+        (void)heap_memory_.release();
+        (void)shared_team.release();
+        (void)world_team.release();
+        (void)env.release();
+        return;
+    }
     if (!mpi::mpi_usable()) return;  // the application finalized MPI first: nothing can be freed
     am.reset();
     env->barrier();

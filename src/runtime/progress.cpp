@@ -50,6 +50,11 @@ void Poller::progress(Job& j, bool yield, const char* routine) {
     if (yield) sched_yield();
 }
 
+void Poller::idle_progress(const char* routine) {
+    if (job_.env->rma_needs_target()) job_.env->poke_progress();
+    check_remote_exit(job_, routine);
+}
+
 void check_remote_exit(Job& j, const char* routine) {
     thread_local bool inside = false;
     int code = 0, pe = -1;

@@ -29,7 +29,9 @@
 //    need this PE to serve Active Messages (GASNet's barrier): serves
 //    every kServeEvery idle steps (serving at every step doubled that
 //    barrier's latency; every 8th still serves within a microsecond).
-//  - idle(): waits that nobody else needs served (the node barrier).
+//  - idle(): waits that nobody else needs served (the node barrier); on
+//    the MPICH family it enters MPI every kProgressEvery-th idle step
+//    (passive-target RMA to this PE progresses only inside MPI there).
 // Every progress step, and every kProgressEvery-th idle step of wait() and
 // idle(), looks for another PE's exit notice (check_remote_exit).
 #pragma once
@@ -69,7 +71,7 @@ public:
     void serve(const char* routine);
     void wait(const char* routine);
     void idle(const char* routine) {
-        if (backoff_.idle_steps() % kProgressEvery == kProgressEvery - 1) check_remote_exit(job_, routine);
+        if (backoff_.idle_steps() % kProgressEvery == kProgressEvery - 1) idle_progress(routine);
         backoff_.idle();
     }
     unsigned idle_steps() const { return backoff_.idle_steps(); }
@@ -81,6 +83,12 @@ public:
     static void progress(Job& j, bool yield = true, const char* routine = "a polling wait");
 
 private:
+    // Every kProgressEvery-th idle() step: looks for exit notices and, on
+    // MPIs whose RMA needs the target inside MPI (the MPICH family:
+    // Environment::rma_needs_target), enters MPI once, so a peer's flush to
+    // this PE completes while it waits in the node barrier.
+    void idle_progress(const char* routine);
+
     Job& job_;
     mpi::Backoff backoff_;
 };

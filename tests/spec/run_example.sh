@@ -25,13 +25,21 @@ esac
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/gasket-spec.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT INT TERM
 
-# In sort mode each PE's lines are compared whole.  Through one pipe, Open
-# MPI may forward part of one PE's line, then another PE's output (seen in
-# CI: "... 11 dest on PE 3 is ..."), so with Open MPI each rank's output is
-# also written to its own file (--output-filename) and those are compared.
+# In sort mode each PE's lines are compared whole.  Through one pipe, the
+# launcher may forward part of one PE's line, then another PE's output (seen
+# in CI with Open MPI: "... 11 dest on PE 3 is ..."), so each rank's output
+# is written to its own file and those are compared: Open MPI's
+# --output-filename, MPICH Hydra's -outfile-pattern.  The launcher is the
+# one oshrun runs (oshrun --showme), not whatever mpiexec is on PATH.
 per_rank=
-if [ "$sortflag" = sort ] && mpiexec --version 2>/dev/null | grep -q "Open MPI\|OpenRTE"; then
-  per_rank="--output-filename $tmp/ranks"
+if [ "$sortflag" = sort ]; then
+  mkdir "$tmp/ranks"
+  launcher=$("$oshrun" --showme | cut -d' ' -f1)
+  version=$("$launcher" --version 2>/dev/null)
+  case "$version" in
+    *"Open MPI"*|*OpenRTE*) per_rank="--output-filename $tmp/ranks" ;;
+    *HYDRA*) per_rank="-outfile-pattern $tmp/ranks/rank.%r.stdout" ;;
+  esac
 fi
 echo "running: $oshrun -np $np $per_rank $program  (GASKET_NODE_FASTPATH=${GASKET_NODE_FASTPATH:-unset}, cwd $(pwd))"
 # shellcheck disable=SC2086 # per_rank is empty or two words
@@ -44,7 +52,7 @@ if [ "$status" -ne "$want_status" ]; then
   fail=1
 fi
 if [ -n "$per_rank" ]; then
-  cat "$tmp"/ranks/*/rank.*/stdout | LC_ALL=C sort >"$tmp/got"
+  find "$tmp/ranks" -type f -name '*stdout' -exec cat {} + | LC_ALL=C sort >"$tmp/got"
   LC_ALL=C sort "$expected" >"$tmp/want"
 elif [ "$sortflag" = sort ]; then
   LC_ALL=C sort "$tmp/stdout" >"$tmp/got"
