@@ -101,8 +101,8 @@ TEST(Progress, ThreadWakesForRequestWhileComputing) {
         const double median = us[us.size() / 2];
         if (shmem_ptr(counter, 1) == nullptr && thread_running()) {
             if (machine_not_overloaded())
-                EXPECT_LT(median, 1000.0) << "median fetch_add latency to a computing PE: " << median
-                                          << " µs (fastest " << us.front() << ", slowest " << us.back() << ")";
+                EXPECT_LT(median, 1000.0) << "median fetch_add latency to a computing PE: " << median << " µs (fastest "
+                                          << us.front() << ", slowest " << us.back() << ")";
             else
                 std::printf("[ note     ] load average above the CPU count: latency (median %.0f µs) not checked\n",
                             median);
