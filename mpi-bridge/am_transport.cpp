@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <new>
 
 #include "check.hpp"
 #include "environment.hpp"
@@ -62,7 +63,14 @@ AmTransport::AmTransport(const Environment& env, bool node_shared, std::size_t m
                 peer_replies_[r] = ShmInbox::at(shm_memory_->peer(nr) + ShmInbox::bytes());
             }
     }
-    // Every rank's receives are posted before anyone may send.
+    bell_memory_ = std::make_unique<NodeMemory>(sizeof(DoorbellLine), env.node());
+    my_bell_ = new (bell_memory_->base()) DoorbellLine;
+    peer_bells_.assign(size_, nullptr);
+    for (int r = 0; r < size_; ++r)
+        if (int nr = env.node_rank_of(r); nr >= 0)
+            peer_bells_[r] = reinterpret_cast<DoorbellLine*>(bell_memory_->peer(nr));
+    // Every rank's receives are posted before anyone may send (and every
+    // doorbell is constructed before anyone may ring it).
     check(MPI_Barrier(comm_), "MPI_Barrier");
 }
 
@@ -82,8 +90,9 @@ AmTransport::~AmTransport() {
         munmap(ring->memory, ring->requests.size() * slot_bytes_);
         MPI_Comm_free(&ring->comm);
     }
-    MPI_Barrier(comm_);  // no peer still writes into our inboxes
+    MPI_Barrier(comm_);  // no peer still writes into our inboxes (or rings our doorbell)
     shm_memory_.reset();
+    bell_memory_.reset();
     MPI_Comm_free(&comm_);
 }
 
@@ -216,6 +225,7 @@ void AmTransport::take_credit(int dest) {
 void AmTransport::send_request(int dest, AmWire wire, const std::int32_t* args, const void* payload) {
     take_credit(dest);
     send(dest, kRequestTag, wire, args, payload, true);
+    if (DoorbellLine* bell = peer_bells_[dest]) ring(*bell);  // its progress thread may sleep
 }
 
 void AmTransport::send_reply(int dest, AmWire wire, const std::int32_t* args, const void* payload) {

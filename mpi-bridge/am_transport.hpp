@@ -38,6 +38,7 @@
 #include <vector>
 
 #include "backoff.hpp"
+#include "doorbell.hpp"
 #include "environment.hpp"
 #include "node_memory.hpp"
 #include "shm_inbox.hpp"
@@ -120,6 +121,10 @@ public:
     int poll(int mpi_batch = kBatch);
 
     bool uses_shared_memory() const { return shm_memory_ != nullptr; }
+    // This rank's doorbell: node peers ring it after each request they send
+    // here (through MPI or shared memory), so a progress thread may sleep
+    // on it (doorbell.hpp).
+    DoorbellLine& doorbell() const { return *my_bell_; }
     int rank() const { return rank_; }
     int size() const { return size_; }
     int credits_per_peer() const { return credits_per_peer_; }
@@ -174,6 +179,13 @@ private:
     ShmInbox* my_requests_ = nullptr;
     ShmInbox* my_replies_ = nullptr;
     std::vector<ShmInbox*> peer_requests_, peer_replies_;
+
+    // Doorbells of this node's ranks (node-shared memory, with or without
+    // node sharing of messages): every world rank's as mapped here
+    // (nullptr for ranks on other nodes).
+    std::unique_ptr<NodeMemory> bell_memory_;
+    DoorbellLine* my_bell_ = nullptr;
+    std::vector<DoorbellLine*> peer_bells_;
 
     // Sending side.
     SpinLock send_mutex_;

@@ -72,9 +72,9 @@ int find_spare_pu(MPI_Comm node, std::string& why) {
 
 }  // namespace
 
-ProgressThread::ProgressThread(Poll poll, void* context, MPI_Comm node, std::chrono::microseconds min_sleep,
-                               std::chrono::microseconds max_sleep)
-    : poll_(poll), context_(context), min_sleep_(min_sleep), max_sleep_(max_sleep) {
+ProgressThread::ProgressThread(Poll poll, void* context, DoorbellLine& bell, MPI_Comm node,
+                               std::chrono::microseconds min_sleep, std::chrono::microseconds max_sleep)
+    : poll_(poll), context_(context), bell_(bell), min_sleep_(min_sleep), max_sleep_(max_sleep) {
     std::string why;
     spare_pu_ = find_spare_pu(node, why);
     placement_ =
@@ -103,20 +103,43 @@ void ProgressThread::run() {
         }
         if (set) hwloc_bitmap_free(set);
     }
-    std::chrono::microseconds sleep{0};
-    while (!stop_.load(std::memory_order_relaxed)) {
+    // Work is followed by another poll at once (more may be queued); an
+    // idle poll by one more (a message that rang the doorbell may still be
+    // on its way through MPI), then a sleep on the doorbell whose timeout
+    // doubles while nothing comes.  Only work keeps the thread awake, so it
+    // never becomes a spin on the application's core.
+    std::chrono::microseconds sleep = min_sleep_, nap = min_sleep_;
+    bool polled_again = false;
+    auto poll = [this] {
         polls_.fetch_add(1, std::memory_order_relaxed);
-        // Work halves the sleep, idle doubles it: the wake-ups follow the
-        // message rate (about one per message under light load, one per
-        // batch under a flood) and never become a spin, since the thread
-        // may share the application's core.
-        if (sleep.count() == 0)
+        return poll_(context_);
+    };
+    while (!stop_.load(std::memory_order_relaxed)) {
+        const int n = poll();
+        if (n > 0) {
+            sleep = nap = min_sleep_;
+            polled_again = false;
+            continue;
+        }
+        if (n < 0) {  // the application polls: nap, unarmed
+            std::this_thread::sleep_for(nap);
+            nap = std::min(nap * 2, kAppPollingMaxSleep);
+            continue;
+        }
+        nap = min_sleep_;
+        if (!polled_again) {
+            polled_again = true;
+            continue;
+        }
+        polled_again = false;
+        const std::uint32_t seq = bell_.seq.load(std::memory_order_relaxed);
+        const int found = sleep_until_rung(bell_, sleep, poll);
+        if (bell_.seq.load(std::memory_order_relaxed) != seq)
+            rung_.store(rung_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+        if (found > 0)
             sleep = min_sleep_;
-        else if (poll_(context_) > 0)
-            sleep = std::max(sleep / 2, min_sleep_);
         else
             sleep = std::min(sleep * 2, max_sleep_);
-        std::this_thread::sleep_for(sleep);
     }
 }
 

@@ -1,11 +1,16 @@
 // mpi-bridge/progress_thread.hpp -- a thread that keeps polling so a process
 // busy computing still serves Active Messages.
 //
-// It never spins: a poll that found work halves the sleep (down to
-// `min_sleep`), an idle poll doubles it (up to `max_sleep`).  The poll function
-// itself may report "idle" when the application is polling anyway.  hwloc places it on a hardware thread no
-// rank of this node is bound to, when there is one; otherwise it shares the
-// process's binding (and, mostly asleep, costs the application little).
+// It never spins idle: a poll that found work is followed by another at
+// once; an idle poll (after one more) puts it to sleep on the rank's
+// doorbell (doorbell.hpp), which node peers ring after each request they
+// send, with a timeout that starts at `min_sleep` and doubles while idle up
+// to `max_sleep` (requests from other nodes wait for it).  The poll
+// function reports -1 while the application polls anyway: the thread then
+// naps without arming the doorbell (so senders make no wake-up syscalls),
+// doubling up to kAppPollingMaxSleep.  hwloc places it on a hardware thread
+// no rank of this node is bound to, when there is one; otherwise it shares
+// the process's binding (and, mostly asleep, costs the application little).
 #pragma once
 
 #include <mpi.h>
@@ -15,16 +20,24 @@
 #include <string>
 #include <thread>
 
+#include "doorbell.hpp"
+
 namespace gasket::mpi {
 
 class ProgressThread {
 public:
-    // poll(context) returns how many messages it handled.
+    // poll(context) returns how many messages it handled, or -1 when the
+    // application is polling (the thread need not).
     using Poll = int (*)(void* context);
+    // The longest nap while the application polls: when it stops polling
+    // (a wait ended, a compute phase began), requests wait at most this long
+    // for the thread unless they ring it.
+    static constexpr std::chrono::microseconds kAppPollingMaxSleep{512};
 
     // Collective over `node` (ranks of this node exchange their bindings to
-    // find a spare hardware thread).  Starts the thread.
-    ProgressThread(Poll poll, void* context, MPI_Comm node, std::chrono::microseconds min_sleep,
+    // find a spare hardware thread).  Starts the thread, which sleeps on
+    // `bell` (this rank's doorbell) between polls.
+    ProgressThread(Poll poll, void* context, DoorbellLine& bell, MPI_Comm node, std::chrono::microseconds min_sleep,
                    std::chrono::microseconds max_sleep);
     ~ProgressThread();  // stops and joins the thread
     ProgressThread(const ProgressThread&) = delete;
@@ -34,17 +47,21 @@ public:
     const std::string& placement() const { return placement_; }
     // Polls made and polls that found work (for tests and the benchmark).
     unsigned long polls() const { return polls_.load(std::memory_order_relaxed); }
+    // Sleeps a peer's doorbell ended (for tests).
+    unsigned long rung_wakeups() const { return rung_.load(std::memory_order_relaxed); }
 
 private:
     void run();
 
     Poll poll_;
     void* context_;
+    DoorbellLine& bell_;
     std::chrono::microseconds min_sleep_, max_sleep_;
     int spare_pu_ = -1;  // OS index of the PU to bind to, or -1
     std::string placement_;
     std::atomic<bool> stop_{false};
     std::atomic<unsigned long> polls_{0};
+    std::atomic<unsigned long> rung_{0};
     std::thread thread_;
 };
 

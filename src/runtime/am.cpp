@@ -17,6 +17,16 @@ constexpr std::uint8_t kLongRmaFlag = 0x02;     // Long payload put through the 
 constexpr std::chrono::microseconds kProgressMinSleep{8};
 constexpr std::chrono::microseconds kProgressMaxSleep{4096};
 
+const char* thread_level_name(mpi::ThreadLevel level) {
+    switch (level) {
+        case mpi::ThreadLevel::single: return "MPI_THREAD_SINGLE";
+        case mpi::ThreadLevel::funneled: return "MPI_THREAD_FUNNELED";
+        case mpi::ThreadLevel::serialized: return "MPI_THREAD_SERIALIZED";
+        case mpi::ThreadLevel::multiple: break;
+    }
+    return "MPI_THREAD_MULTIPLE";
+}
+
 const char* category_name(AmCategory c) {
     return c == AmCategory::short_am ? "Short" : c == AmCategory::medium ? "Medium" : "Long";
 }
@@ -42,8 +52,27 @@ AmEngine::AmEngine(const mpi::Environment& env, const Config& config, Segment& s
               int(env.thread_level()));
     // Every rank decides alike (the placement exchange is collective).
     if (env.all_min(start ? 1 : 0))
-        progress_ = std::make_unique<mpi::ProgressThread>(&AmEngine::progress_poll, this, env.node(), kProgressMinSleep,
-                                                          kProgressMaxSleep);
+        progress_ = std::make_unique<mpi::ProgressThread>(&AmEngine::progress_poll, this, transport_.doorbell(),
+                                                          env.node(), kProgressMinSleep, kProgressMaxSleep);
+    // A program that initialized MPI itself below MPI_THREAD_MULTIPLE gets
+    // no progress thread, and MPI gives no hook into its own progress: an
+    // AMO or Active Message that travels through MPI is served only while
+    // its target is inside a Gasket call.  Said once, at start-up, since a
+    // target blocked in the program's own MPI call (MPI_Sendrecv, MPI_Recv)
+    // while other PEs aim AMOs at it deadlocks, and nothing later can tell
+    // that wait from a slow one.  (AMOs through MPI accumulates instead
+    // would trade atomicity with the node's CPU atomics, and Open MPI's
+    // osc crashes on 64-bit compare-and-swap: docs/issue15-progress.md.)
+    const bool through_mpi = !config.node_fastpath || env.all_min(env.node_size()) < env.size();
+    if (!progress_ && !env.initialized_mpi() && through_mpi && env.rank() == 0)
+        error(routine,
+              "the program initialized MPI at thread level %s, so no progress thread serves Active Messages: "
+              "AMOs (and Active Messages) to a PE complete only while that PE is inside an OpenSHMEM/GASNet call. "
+              "A PE blocked in the program's own MPI call (MPI_Sendrecv, MPI_Recv, MPI_Wait, an MPI collective) "
+              "while other PEs send it AMOs deadlocks. Initialize MPI with MPI_THREAD_MULTIPLE (a progress thread "
+              "then serves them), or end each phase of AMOs with shmem_barrier_all on every PE (it completes them, "
+              "serving while it waits) before such MPI calls",
+              thread_level_name(env.thread_level()));
     debug(routine, "Active Messages: %d credits per peer, node peers through %s, progress thread %s",
           transport_.credits_per_peer(), transport_.uses_shared_memory() ? "shared memory" : "MPI",
           progress_ ? progress_->placement().c_str() : "off");
@@ -137,7 +166,7 @@ int AmEngine::progress_poll(void* self) {
     const unsigned seen = engine.app_polls_.load(std::memory_order_relaxed);
     if (seen != engine.app_polls_seen_) {  // the application is polling: leave it to it
         engine.app_polls_seen_ = seen;
-        return 0;
+        return -1;
     }
     return engine.transport_.poll();
 }

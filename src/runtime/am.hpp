@@ -96,6 +96,10 @@ public:
     // Stops the progress thread (before an exit that must not race it).
     void stop_progress_thread() { progress_.reset(); }
     bool progress_thread_running() const { return progress_ != nullptr; }
+    // For tests: polls by application threads (waits serving Active
+    // Messages), and sleeps of the progress thread a peer's request ended.
+    unsigned app_polls() const { return app_polls_.load(std::memory_order_relaxed); }
+    unsigned long progress_wakeups() const { return progress_ ? progress_->rung_wakeups() : 0; }
     int rank() const { return transport_.rank(); }
     int size() const { return transport_.size(); }
     // Waits until every message this rank sent has left its buffers.

@@ -42,14 +42,18 @@ bool every_pe_mapped(const Job& j) {
     return all;
 }
 
-// The Waiter of a data collective: serve Active Messages while waiting
-// (Poller::serve) unless nobody can need it (no AM engine, or every PE
-// mapped).  With a progress thread, data collectives stay blocking (their
-// nonblocking forms cost 2-3x at 8 B) and leave serving to it.
+// The Waiter of a data collective: the nonblocking MPI collective, serving
+// Active Messages between tests (Poller::serve), unless nobody can need it
+// (no AM engine, or every PE mapped: then the blocking collective).  The
+// choice must be the same on every member (MPI never matches a blocking
+// collective with a nonblocking one: a member that chose by what it alone
+// had seen, e.g. whether requests had arrived here, hung the job), and
+// these two conditions are.  With a progress thread too: leaving
+// collectives to it made a fetch_add to a PE inside a reduction 80 µs
+// (median), 10 ms at worst (the thread sleeps between polls; issue 15).
 class Serving {
 public:
-    Serving(Job& j, const char* routine)
-        : poller_(j), routine_(routine), needed_(j.am && !every_pe_mapped(j) && !j.am->progress_thread_running()) {}
+    Serving(Job& j, const char* routine) : poller_(j), routine_(routine), needed_(j.am && !every_pe_mapped(j)) {}
     mpi::Waiter waiter() { return needed_ ? mpi::Waiter{&Serving::poll, this} : mpi::Waiter{}; }
 
 private:

@@ -13,6 +13,11 @@
 //    shmem_quiet, shmem_putmem_signal of 8 B (SHMEM_SIGNAL_ADD) +
 //    shmem_quiet: completed operations, one at a time;
 //  - shmem_long_atomic_add x n, then one shmem_quiet: a throughput figure;
+//  - shmem_long_atomic_fetch_add again while PE 1 waits in a barrier
+//    (shmem_team_sync) and while it waits in a reduction
+//    (shmem_long_sum_reduce of one long), both on a team of PEs 0 and 1
+//    that PE 0 joins after its loop: a PE busy in a collective must still
+//    serve AMOs (issue 15: the reduction must be within 1.2x the barrier);
 // each beside its raw MPI counterpart (MPI_Fetch_and_op(MPI_SUM, MPI_LONG),
 // MPI_Compare_and_swap on MPI_INT32_T -- Open MPI's osc/rdma segfaults on
 // 64-bit compare-and-swap on MPI_Win_allocate windows --, MPI_Accumulate
@@ -75,13 +80,15 @@ enum Mode : long {
     kMpi = 1,       // wait for the next command in MPI_Test (serves MPI RMA)
     kShmem = 2,     // shmem_long_wait_until(stop flag >= argument)
     kPingPong = 3,  // echo `argument` 8-byte messages
+    kBarrier = 4,   // shmem_team_sync on the pair team (PE 0 joins after its loop)
+    kReduce = 5,    // shmem_long_sum_reduce of 1 long on the pair team (likewise)
 };
 
 // The objects on PE 1, one 64-byte line apart (kStride longs).  Gasket:
 // longs on the symmetric heap (g_*) and uint64_t signals (sig_*); raw MPI:
 // the same layout in an MPI_Win_allocate window (m_*).
 constexpr int kStride = 8;
-enum GasketSlot { g_fadd, g_cas, g_add, g_add_tput, g_put_data, g_slots };
+enum GasketSlot { g_fadd, g_cas, g_add, g_add_tput, g_put_data, g_fadd_barrier, g_fadd_reduce, g_slots };
 enum SignalSlot { sig_add, sig_put, sig_slots };
 enum MpiSlot { m_fop, m_cas, m_acc, m_acc_tput, m_put_data, m_put_sig, m_slots };
 
@@ -125,9 +132,11 @@ struct Bench {
     int failures = 0;
 
     // Gasket objects (symmetric heap).
-    long* heap = nullptr;          // g_slots * kStride longs
-    std::uint64_t* sig = nullptr;  // sig_slots * kStride signals
-    long* stop = nullptr;          // PE 1 leaves a Gasket loop when *stop >= epoch
+    long* heap = nullptr;                    // g_slots * kStride longs
+    std::uint64_t* sig = nullptr;            // sig_slots * kStride signals
+    long* stop = nullptr;                    // PE 1 leaves a Gasket loop when *stop >= epoch
+    long* red = nullptr;                     // 2 longs: the collective rows' reduction source and dest
+    shmem_team_t pair = SHMEM_TEAM_INVALID;  // PEs 0 and 1
     long epoch = 0;
     long* src = nullptr;  // PE 0's private 8-byte put source
 
@@ -140,6 +149,7 @@ struct Bench {
 
     // What the loops saw (checked after the table).
     long fadd_last = -1, fop_last = -1;   // the last fetched values
+    long coll_fadd_last[2] = {-1, -1};    // the collective rows' (barrier, reduction)
     long cas_next = 0, mpi_cas_next = 0;  // the value each CAS chain expects next
     long cas_fail = 0, mpi_cas_fail = 0, pong_fail = 0;
 
@@ -168,6 +178,23 @@ struct Bench {
             const double us = timed();
             shmem_long_p(stop, epoch, kTarget);
             shmem_quiet();
+            return us;
+        };
+    }
+    // PE 0's side of a collective row: PE 1 waits in the collective
+    // (`mode`) while the loop runs; PE 0 joins it afterwards, untimed.
+    void join(Mode mode) {
+        if (mode == kBarrier)
+            shmem_team_sync(pair);
+        else
+            shmem_long_sum_reduce(pair, red + 1, red, 1);
+    }
+    template <class Timed>
+    Loop collective_phase(Mode mode, Timed timed) {
+        return [this, mode, timed]() mutable {
+            enter(mode, 0);
+            const double us = timed();
+            join(mode);
             return us;
         };
     }
@@ -216,6 +243,8 @@ struct Bench {
         long* const cas_p = g(g_cas);
         long* const add_p = g(g_add);
         long* const tput_p = g(g_add_tput);
+        long* const bar_p = g(g_fadd_barrier);
+        long* const red_p = g(g_fadd_reduce);
         long* const data_p = g(g_put_data);
         std::uint64_t* const sig_add_p = s(sig_add);
         std::uint64_t* const sig_put_p = s(sig_put);
@@ -238,7 +267,9 @@ struct Bench {
             l_m_put_acc,
             l_g_tput,
             l_m_tput,
-            l_rtt
+            l_rtt,
+            l_g_fadd_barrier,
+            l_g_fadd_reduce
         };
         loops.push_back(shmem_phase([=, this] {
             long last = 0;
@@ -336,6 +367,17 @@ struct Bench {
             return us;
         });
 
+        for (int k = 0; k < 2; ++k) {
+            const Mode mode = k == 0 ? kBarrier : kReduce;
+            long* const p = k == 0 ? bar_p : red_p;
+            loops.push_back(collective_phase(mode, [=, this] {
+                long last = 0;
+                const double us = per_op([&](long) { last = shmem_long_atomic_fetch_add(p, 1, kTarget); });
+                coll_fadd_last[k] = last;
+                return us;
+            }));
+        }
+
         const Rounds f = measure(opt.reps, loops);
 
         // ---- checks: every loop ran reps + 1 times (with the warm-up) ----
@@ -358,6 +400,11 @@ struct Bench {
         check("shmem_long_atomic_compare_swap: failed swaps", cas_fail, 0);
         check("shmem_long_atomic_add + quiet: counter on PE 1", gread(add_p), total);
         check("shmem_long_atomic_add x n: counter on PE 1", gread(tput_p), total);
+        check("fetch_add, target in a barrier: counter on PE 1", gread(bar_p), total);
+        check("fetch_add, target in a barrier: last value fetched", coll_fadd_last[0], total - 1);
+        check("fetch_add, target in a reduction: counter on PE 1", gread(red_p), total);
+        check("fetch_add, target in a reduction: last value fetched", coll_fadd_last[1], total - 1);
+        check("the collective rows' reductions: sum on PE 0", red[1], 1 + 1);
         check("shmem_signal_add: signal on PE 1", gread(sig_add_p), total);
         check("shmem_putmem_signal: signal on PE 1", gread(sig_put_p), total);
         check("shmem_putmem_signal: data on PE 1", gread(data_p), n - 1);
@@ -392,6 +439,10 @@ struct Bench {
              "MPI_Put + flush + MPI_Accumulate + flush", true},
             {"shmem_long_atomic_add x n, one shmem_quiet (throughput)", l_g_tput, l_m_tput,
              "MPI_Accumulate x n, one flush", false},
+            {"shmem_long_atomic_fetch_add, target in a barrier (shmem_team_sync)", l_g_fadd_barrier, l_m_fop,
+             "MPI_Fetch_and_op SUM + flush", true},
+            {"shmem_long_atomic_fetch_add, target in a reduction (shmem_long_sum_reduce)", l_g_fadd_reduce, l_m_fop,
+             "MPI_Fetch_and_op SUM + flush", true},
         };
         std::printf("\n### AMO latency, µs per operation (median of %d loops of %ld ops)\n\n", opt.reps, n);
         std::printf(
@@ -413,8 +464,9 @@ struct Bench {
             "putmem_signal uses SHMEM_SIGNAL_ADD.  MPI round trip: MPI_Send 8 B + MPI_Recv 8 B back (PE 1 "
             "echoes in\n"
             "MPI_Recv/MPI_Send), on a dup of MPI_COMM_WORLD.  During Gasket loops PE 1 waits in "
-            "shmem_long_wait_until,\n"
-            "during MPI RMA loops in MPI_Test.  Ratios: median over rounds of the ratio of the two loops run in "
+            "shmem_long_wait_until\n"
+            "(the collective rows: in the collective, which PE 0 joins after its loop), during MPI RMA loops in "
+            "MPI_Test.  Ratios: median over rounds of the ratio of the two loops run in "
             "one\n"
             "round (Gasket/MPI < 1: Gasket is faster).  The throughput row: loop time / n, n = %ld.%s\n",
             n,
@@ -431,6 +483,12 @@ struct Bench {
                 worst = f.ratio(r.gasket, l_rtt);
                 worst_op = r.op;
             }
+        const double coll_ratio = f.ratio(l_g_fadd_reduce, l_g_fadd_barrier);
+        std::printf(
+            "\nRESULT target in a collective: fetch_add with PE 1 in a reduction %.4f µs, in a barrier %.4f µs: "
+            "%.2fx (target <= 1.2x: %s)\n",
+            f.median_of(l_g_fadd_reduce), f.median_of(l_g_fadd_barrier), coll_ratio,
+            coll_ratio <= 1.2 ? "met" : "NOT met");
         const bool direct = shmem_ptr(fadd_p, kTarget) != nullptr;
         if (direct)
             std::printf("\nRESULT node fast path: shmem_long_atomic_fetch_add %.4f µs (target < 0.2 µs: %s)\n", fadd,
@@ -454,6 +512,8 @@ struct Bench {
             mpi_check(MPI_Send(nullptr, 0, MPI_BYTE, kOrigin, kTagReady, comm), "MPI_Send (ready)");
             if (cmd[0] == kShmem) {
                 shmem_long_wait_until(stop, SHMEM_CMP_GE, cmd[1]);
+            } else if (cmd[0] == kBarrier || cmd[0] == kReduce) {
+                join(Mode(cmd[0]));
             } else if (cmd[0] == kPingPong) {
                 for (long i = 0; i < cmd[1]; ++i) {
                     long v = -1;
@@ -489,13 +549,17 @@ int main(int argc, char** argv) {
     b.heap = static_cast<long*>(shmem_align(64, g_slots * kStride * sizeof(long)));
     b.sig = static_cast<std::uint64_t*>(shmem_align(64, sig_slots * kStride * sizeof(std::uint64_t)));
     b.stop = static_cast<long*>(shmem_align(64, kStride * sizeof(long)));
-    if (!b.heap || !b.sig || !b.stop) {
+    b.red = static_cast<long*>(shmem_align(64, 2 * sizeof(long)));
+    if (!b.heap || !b.sig || !b.stop || !b.red) {
         if (me == 0) std::fprintf(stderr, "bench-amo: shmem_align failed\n");
         shmem_global_exit(1);
     }
     for (int i = 0; i < g_slots * kStride; ++i) b.heap[i] = 0;
     for (int i = 0; i < sig_slots * kStride; ++i) b.sig[i] = 0;
     for (int i = 0; i < kStride; ++i) b.stop[i] = 0;
+    b.red[0] = 1;
+    b.red[1] = 0;
+    shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, 2, nullptr, 0, &b.pair);  // PEs 0 and 1
     alignas(64) static long put_source[kStride];
     b.src = put_source;
 
@@ -555,6 +619,8 @@ int main(int argc, char** argv) {
     MPI_Win_unlock_all(b.win);
     MPI_Win_free(&b.win);
     MPI_Comm_free(&b.comm);
+    if (b.pair != SHMEM_TEAM_INVALID) shmem_team_destroy(b.pair);
+    shmem_free(b.red);
     shmem_free(b.stop);
     shmem_free(b.sig);
     shmem_free(b.heap);
