@@ -62,7 +62,7 @@ AmEngine::AmEngine(const mpi::Environment& env, const Config& config, Segment& s
     // while other PEs aim AMOs at it deadlocks, and nothing later can tell
     // that wait from a slow one.  (AMOs through MPI accumulates instead
     // would trade atomicity with the node's CPU atomics, and Open MPI's
-    // osc crashes on 64-bit compare-and-swap: docs/issue15-progress.md.)
+    // osc crashes on 64-bit compare-and-swap: docs/cluster-path.md, part 2.)
     const bool through_mpi = !config.node_fastpath || env.all_min(env.node_size()) < env.size();
     if (!progress_ && !env.initialized_mpi() && through_mpi && env.rank() == 0)
         error(routine,
