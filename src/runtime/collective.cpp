@@ -14,6 +14,7 @@
 #include <tuple>
 #include <vector>
 
+#include "copy.hpp"
 #include "error.hpp"
 #include "node_broadcast.hpp"
 #include "progress.hpp"
@@ -65,11 +66,6 @@ private:
     const char* routine_;
     bool needed_;
 };
-
-bool overlap(const void* a, std::size_t abytes, const void* b, std::size_t bbytes) {
-    const auto x = reinterpret_cast<std::uintptr_t>(a), y = reinterpret_cast<std::uintptr_t>(b);
-    return x < y + bbytes && y < x + abytes;
-}
 
 // After a data collective: MPI wrote dest; later loads and stores stay
 // after it.  (No MPI_Win_sync: data collectives promise nothing about RMA,

@@ -4,9 +4,16 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
 
 namespace gasket::rt {
+
+// Whether [a, a + abytes) and [b, b + bbytes) share a byte.
+inline bool overlap(const void* a, std::size_t abytes, const void* b, std::size_t bbytes) {
+    const auto x = reinterpret_cast<std::uintptr_t>(a), y = reinterpret_cast<std::uintptr_t>(b);
+    return x < y + bbytes && y < x + abytes;
+}
 
 // Copies `bytes` from `src` to `dst` (as memmove: they may overlap).  Past
 // kDirectChunk the copy goes in chunks of that size.  glibc copies large

@@ -48,11 +48,6 @@ struct Member {
     Announcement ring[kRing];
 };
 
-bool overlap(const void* a, const void* b, std::size_t bytes) {
-    const auto x = reinterpret_cast<std::uintptr_t>(a), y = reinterpret_cast<std::uintptr_t>(b);
-    return x < y + bytes && y < x + bytes;
-}
-
 }  // namespace
 
 struct NodeBroadcastState {
@@ -113,7 +108,7 @@ void node_broadcast(const char* routine, Job& j, const Team& team, void* dest, c
             a.offset = (in_heap ? j.heap : j.data).offset_of(source);
         }
         a.seq.store(s, std::memory_order_release);
-        const bool copy_late = root_writes_dest && !small && dest != source && overlap(dest, source, bytes);
+        const bool copy_late = root_writes_dest && !small && dest != source && overlap(dest, bytes, source, bytes);
         if (root_writes_dest && dest != source && !copy_late) copy_direct(dest, source, bytes);
         mine.finished.store(s, std::memory_order_release);
         // A large source is read in place: it stays untouched until every
