@@ -121,12 +121,13 @@ void ProgressThread::run() {
             polled_again = false;
             continue;
         }
-        if (n < 0) {  // the application polls: nap, unarmed
+        if (n == kAppPolling) {  // the application polls: nap, unarmed
             std::this_thread::sleep_for(nap);
             nap = std::min(nap * 2, kAppPollingMaxSleep);
             continue;
         }
         nap = min_sleep_;
+        if (n == kAppBlocked) sleep = std::min(sleep, kAppBlockedMaxSleep);  // nobody else polls
         if (!polled_again) {
             polled_again = true;
             continue;

@@ -130,6 +130,8 @@ void AmEngine::request(const char* routine, int dest, AmCategory category, std::
     check_may_send(routine);
     mpi::AmWire wire;
     const void* carried = prepare(routine, dest, category, handler, nargs, payload, nbytes, long_offset, wire);
+    if (!requested_.load(std::memory_order_relaxed)) [[unlikely]]
+        requested_.store(true, std::memory_order_relaxed);
     transport_.send_request(dest, wire, args, carried);
 }
 
@@ -166,9 +168,11 @@ int AmEngine::progress_poll(void* self) {
     const unsigned seen = engine.app_polls_.load(std::memory_order_relaxed);
     if (seen != engine.app_polls_seen_) {  // the application is polling: leave it to it
         engine.app_polls_seen_ = seen;
-        return -1;
+        return mpi::ProgressThread::kAppPolling;
     }
-    return engine.transport_.poll();
+    const int n = engine.transport_.poll();
+    if (n == 0 && engine.blocked_.load(std::memory_order_relaxed) > 0) return mpi::ProgressThread::kAppBlocked;
+    return n;
 }
 
 void AmEngine::deliver(void* self, const mpi::AmInbound& in) {

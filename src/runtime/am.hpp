@@ -93,6 +93,21 @@ public:
     // inside a handler or No-Interrupt Section.
     int poll(const char* routine);
 
+    // This PE's vote, at a team's network barrier, on whether the team's
+    // data collectives must serve Active Messages while they wait
+    // (Team::collectives_serve): 1 when it has sent a request (ever) or has
+    // no progress thread, else 0.
+    long long collectives_serve_vote() const {
+        return requested_.load(std::memory_order_relaxed) || !progress_thread_running();
+    }
+    // Brackets a wait in a blocking MPI call that does not poll (a data
+    // collective the team agreed need not serve): meanwhile the progress
+    // thread polls at its shortest interval instead of backing off, so a
+    // request sent since the team's last barrier waits microseconds for it,
+    // not up to its longest sleep.  Nestable, any thread.
+    void blocking_wait_begin() { blocked_.fetch_add(1, std::memory_order_relaxed); }
+    void blocking_wait_end() { blocked_.fetch_sub(1, std::memory_order_relaxed); }
+
     // Stops the progress thread (before an exit that must not race it).
     void stop_progress_thread() { progress_.reset(); }
     bool progress_thread_running() const { return progress_ != nullptr; }
@@ -125,7 +140,9 @@ private:
     // Polls by application threads: while they poll, the progress thread
     // stays asleep.
     std::atomic<unsigned> app_polls_{0};
-    unsigned app_polls_seen_ = 0;  // progress thread only
+    unsigned app_polls_seen_ = 0;         // progress thread only
+    std::atomic<bool> requested_{false};  // a request was sent (sticky)
+    std::atomic<int> blocked_{0};         // blocking_wait_begin() minus blocking_wait_end()
     Dispatch dispatch_;
     std::array<void (*)(), 256> handlers_{};
     std::array<InternalHandler, 128> internal_{};

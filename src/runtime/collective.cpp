@@ -43,18 +43,36 @@ bool every_pe_mapped(const Job& j) {
     return all;
 }
 
-// The Waiter of a data collective: the nonblocking MPI collective, serving
-// Active Messages between tests (Poller::serve), unless nobody can need it
-// (no AM engine, or every PE mapped: then the blocking collective).  The
-// choice must be the same on every member (MPI never matches a blocking
+// The Waiter of a data collective on `team`: the nonblocking MPI
+// collective, serving Active Messages between tests (Poller::serve), unless
+// nobody needs it: then the blocking collective (small collectives 1.0-1.1x
+// raw MPI, where the nonblocking one and its polls cost 1.2-3x).  Nobody
+// needs it with no AM engine, with every PE mapped (every AMO a CPU atomic),
+// or while the team agrees that none of its PEs has sent an Active Message
+// and all have a progress thread (Team::collectives_serve, voted at the
+// team's network barriers: see synchronize).  Meanwhile a request sent since
+// that barrier is served by the progress thread, which the blocking wait
+// keeps polling at its shortest interval (AmEngine::blocking_wait_begin).
+// The choice must be the same on every member (MPI never matches a blocking
 // collective with a nonblocking one: a member that chose by what it alone
-// had seen, e.g. whether requests had arrived here, hung the job), and
-// these two conditions are.  With a progress thread too: leaving
-// collectives to it made a fetch_add to a PE inside a reduction 80 µs
-// (median), 10 ms at worst (the thread sleeps between polls; issue 15).
+// had seen, e.g. whether requests had arrived here, hung the job), and these
+// conditions are.  Leaving collectives to a sleeping progress thread made a
+// fetch_add to a PE inside a reduction 80 µs (median), 10 ms at worst
+// (issue 15).
 class Serving {
 public:
-    Serving(Job& j, const char* routine) : poller_(j), routine_(routine), needed_(j.am && !every_pe_mapped(j)) {}
+    Serving(Job& j, const Team& team, const char* routine)
+        : poller_(j),
+          routine_(routine),
+          am_(every_pe_mapped(j) ? nullptr : j.am.get()),
+          needed_(am_ && team.collectives_serve()) {
+        if (am_ && !needed_) am_->blocking_wait_begin();
+    }
+    ~Serving() {
+        if (am_ && !needed_) am_->blocking_wait_end();
+    }
+    Serving(const Serving&) = delete;
+    Serving& operator=(const Serving&) = delete;
     mpi::Waiter waiter() { return needed_ ? mpi::Waiter{&Serving::poll, this} : mpi::Waiter{}; }
 
 private:
@@ -64,6 +82,7 @@ private:
     }
     Poller poller_;
     const char* routine_;
+    AmEngine* am_;  // null when no Active Message can reach this PE
     bool needed_;
 };
 
@@ -93,7 +112,7 @@ void check_symmetric(const char* routine, const char* what, const void* addr, st
 void check_same_everywhere(const char* routine, const char* what, std::size_t value) {
     if (!debug_enabled()) return;
     Job& j = job(routine);
-    Serving serving(j, routine);
+    Serving serving(j, *j.world_team, routine);
     const std::vector<std::size_t> all = mpi::gather_sizes(j.world_team->comm(), value, serving.waiter());
     if (std::all_of(all.begin(), all.end(), [&](std::size_t v) { return v == all[0]; })) return;
     std::string list;
@@ -128,11 +147,15 @@ void synchronize(const char* routine, const Team& team, bool quiet_first) {
         // become visible to this PE's loads: MPI_Win_sync, when some member
         // issued or completed MPI RMA since its previous barrier on the team
         // (each says so in the barrier's first value).  Syncing always made
-        // the barrier 1.3x MPI_Barrier at 2 PEs and 2.5x at 4.
-        long long rma[SplitPhaseBarrier::kValues];
-        b.start(b.note_rma());
-        while (!b.test(rma)) poller.serve(routine);
-        if (rma[0]) j.sync_windows();
+        // the barrier 1.3x MPI_Barrier at 2 PEs and 2.5x at 4.  The second
+        // value is each member's vote on whether the team's collectives
+        // must serve Active Messages (see Serving).
+        long long values[SplitPhaseBarrier::kValues] = {b.note_rma(), j.am ? j.am->collectives_serve_vote() : 0, 0};
+        long long max[SplitPhaseBarrier::kValues];
+        b.start(values);
+        while (!b.test(max)) poller.serve(routine);
+        if (max[0]) j.sync_windows();
+        team.agree_collectives_serve(max[1] != 0);
     }
     std::atomic_thread_fence(std::memory_order_seq_cst);
 }
@@ -157,7 +180,7 @@ void broadcast(const char* routine, const Team& team, void* dest, const void* so
     // and copies source to dest afterwards: copying first made a 1 MiB
     // broadcast on 2 PEs 2x slower than copying after.
     void* buf = is_root ? const_cast<void*>(source) : dest;
-    Serving serving(j, routine);
+    Serving serving(j, team, routine);
     mpi::broadcast(team.comm(), buf, bytes, root, serving.waiter());
     if (is_root && root_writes_dest && dest != source) std::memmove(dest, source, bytes);
     after_collective(j);
@@ -165,7 +188,7 @@ void broadcast(const char* routine, const Team& team, void* dest, const void* so
 
 void collect(const char* routine, const Team& team, void* dest, const void* source, std::size_t bytes, bool fixed) {
     Job& j = job(routine);
-    Serving serving(j, routine);
+    Serving serving(j, team, routine);
     check_symmetric(routine, "source", source, bytes);
     std::vector<char> copy;
     if (fixed) {
@@ -230,7 +253,7 @@ void alltoall(const char* routine, const Team& team, void* dest, const void* sou
         copy.assign(static_cast<const char*>(source), static_cast<const char*>(source) + src_extent);
         src = copy.data();
     }
-    Serving serving(j, routine);
+    Serving serving(j, team, routine);
     if (dst == 1 && sst == 1)
         mpi::alltoall(team.comm(), src, dest, per_pe * elem_bytes, serving.waiter());  // <= src_extent: no overflow
     else
@@ -265,7 +288,7 @@ void reduce(const char* routine, const Team& team, void* dest, const void* sourc
     std::vector<char> copy;
     const void* src = checked_reduction_source(routine, dest, source, count, e, copy);
     if (count == 0) return;
-    Serving serving(j, routine);
+    Serving serving(j, team, routine);
     mpi::allreduce(team.comm(), src, dest, count, e, op, serving.waiter());
     after_collective(j);
 }
@@ -276,7 +299,7 @@ void scan(const char* routine, const Team& team, void* dest, const void* source,
     std::vector<char> copy;
     const void* src = checked_reduction_source(routine, dest, source, count, e, copy);
     if (count == 0) return;
-    Serving serving(j, routine);
+    Serving serving(j, team, routine);
     mpi::scan_sum(team.comm(), src, dest, count, e, inclusive, serving.waiter());
     // MPI_Exscan leaves rank 0's result undefined; §9.10.10 says zero (all
     // bits zero is 0 for every type of Table 10).

@@ -51,16 +51,16 @@ public:
     }
     bool test() { return node_ ? node_->test() : network_->test(); }
 
-    // The values a member enters OpenSHMEM's network barrier with: the
-    // first is 1 when this process issued or completed MPI RMA on any
-    // window (mpi::Window::rma_epochs) since its previous call on this
-    // barrier, else 0 -- after the barrier, max[0] says whether any member
-    // did, i.e. whether MPI_Win_sync is needed for their puts to be seen.
-    const long long (&note_rma())[kValues] {
+    // The first value a member enters OpenSHMEM's network barrier with: 1
+    // when this process issued or completed MPI RMA on any window
+    // (mpi::Window::rma_epochs) since its previous call on this barrier,
+    // else 0 -- after the barrier, its maximum says whether any member did,
+    // i.e. whether MPI_Win_sync is needed for their puts to be seen.
+    long long note_rma() {
         const unsigned long now = mpi::Window::rma_epochs();
-        rma_values_[0] = now != rma_seen_;
+        const bool issued = now != rma_seen_;
         rma_seen_ = now;
-        return rma_values_;
+        return issued;
     }
 
     // True for the node barrier: members' memory is reached by loads and
@@ -71,7 +71,6 @@ private:
     std::unique_ptr<mpi::NodeBarrier> node_;
     std::unique_ptr<mpi::SplitBarrier> network_;
     unsigned long rma_seen_ = 0;  // mpi::Window::rma_epochs() at the previous note_rma()
-    long long rma_values_[kValues] = {};
 };
 
 }  // namespace gasket::rt

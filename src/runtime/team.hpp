@@ -3,6 +3,7 @@
 // on the team run on comm().  Both APIs' teams are built on this class.
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <unordered_map>
 #include <utility>
@@ -73,6 +74,16 @@ public:
         return *barrier_;
     }
 
+    // Whether the team's data collectives serve Active Messages while they
+    // wait (the nonblocking MPI collective and a poll loop) rather than call
+    // the blocking MPI collective.  The same on every member at each of the
+    // team's collectives: true when the team is made, then what each of its
+    // network barriers agreed (rt::synchronize: the maximum of the members'
+    // AmEngine::collectives_serve_vote()).  Members pass the team's barriers
+    // in the same order relative to its collectives, so all switch together.
+    bool collectives_serve() const { return serve_ams_.load(std::memory_order_relaxed); }
+    void agree_collectives_serve(bool any) const { serve_ams_.store(any, std::memory_order_relaxed); }
+
     // The team's node broadcast state, made by rt::node_broadcast at the
     // team's first node broadcast (collective); null before.
     std::unique_ptr<NodeBroadcastState, NodeBroadcastDelete>& node_broadcast_state() const { return node_bcast_; }
@@ -83,6 +94,7 @@ private:
     std::unordered_map<int, int> team_pe_of_;  // empty when identity_
     bool identity_ = true;                     // team PE == world PE
     int num_contexts_ = 0;
+    mutable std::atomic<bool> serve_ams_{true};                                    // collectives_serve()
     mutable std::unique_ptr<SplitPhaseBarrier> barrier_;                           // after comm_: freed before it
     mutable std::unique_ptr<NodeBroadcastState, NodeBroadcastDelete> node_bcast_;  // likewise
 };
