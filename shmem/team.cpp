@@ -6,6 +6,7 @@
 #include <mutex>
 
 #include "context.hpp"
+#include "src/runtime/collective.hpp"
 
 using namespace gasket;
 
@@ -168,7 +169,7 @@ int shmem_team_split_strided(shmem_team_t parent_team, int start, int stride, in
         rt::error(routine, "all %zu team handles are in use (destroy teams no longer needed)", shmem::kMaxTeams);
     // A configuration (or the handles left) may differ between PEs: fail
     // everywhere if it is bad anywhere.
-    if (!parent.all(entry != nullptr)) {
+    if (!rt::all_members(routine, parent, entry != nullptr)) {
         if (entry) give_entry(entry);
         return 3;
     }
@@ -196,7 +197,7 @@ int shmem_team_split_2d(shmem_team_t parent_team, int xrange, const shmem_team_c
     gasket_shmem_team* column_entry = row_entry ? take_entry() : nullptr;
     if (configs_ok && !column_entry)
         rt::error(routine, "all %zu team handles are in use (destroy teams no longer needed)", shmem::kMaxTeams);
-    if (!parent.all(column_entry != nullptr)) {
+    if (!rt::all_members(routine, parent, column_entry != nullptr)) {
         if (row_entry) give_entry(row_entry);
         if (column_entry) give_entry(column_entry);
         return 3;

@@ -122,6 +122,14 @@ void check_same_everywhere(const char* routine, const char* what, std::size_t va
     fatal(routine, "%s differs between PEs (it must be the same on every PE): %s", what, list.c_str());
 }
 
+bool all_members(const char* routine, const Team& team, bool mine) {
+    Job& j = job(routine);
+    Serving serving(j, team, routine);
+    std::int32_t all = mine ? 1 : 0;
+    mpi::allreduce(team.comm(), nullptr, &all, 1, Elem::i32, ReduceOp::min, serving.waiter());
+    return all != 0;
+}
+
 void synchronize(const char* routine, const Team& team, bool quiet_first) {
     Job& j = job(routine);
     if (quiet_first)

@@ -117,6 +117,14 @@ void scan(const char* routine, const Team& team, void* dest, const void* source,
 // of range) or this PE is not in it.
 const Team& active_set(const char* routine, int start, int log_stride, int size);
 
+// Collective over `team`: true on every member when `mine` is true on every
+// member (MPI_Allreduce of a logical and), waiting like the data collectives
+// (serving Active Messages when the team's PEs may need it).  The agreement
+// that starts a team split (§9.4.6, §9.4.7): once it returns, every member
+// has entered the split, so the blocking MPI_Comm_split after it waits for
+// no PE that is still sending AMOs.  MPI errors are fatal, naming `routine`.
+bool all_members(const char* routine, const Team& team, bool mine);
+
 // Under SHMEM_DEBUG (else nothing, no communication): collective over the
 // world team; fatal on every PE, naming `routine`, `what` and each PE's
 // value, unless every PE passed the same `value` (e.g. a shmem_malloc size,

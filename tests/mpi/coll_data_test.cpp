@@ -5,15 +5,16 @@
 // 1..n-1, reversed: team PE numbers differ from world ones); the deprecated active-set forms (broadcast32/64,
 // collect32/64, fcollect32/64, alltoall32/64, alltoalls32/64, shmem_barrier,
 // shmem_sync) on the whole job, the even PEs and PEs 1..n-1; the error
-// returns of the team forms; and AMOs issued before a collective while the
-// target already waits in it (served, not deadlocked: with the node fast
-// path off the AMOs are Active Messages).
+// returns of the team forms; and AMOs issued before a collective or a team
+// split while the target already waits in it (served, not deadlocked: with
+// the node fast path off the AMOs are Active Messages).
 //
 // Every PE knows what every PE contributes (value(p, i) depends only on the
 // team PE p and the index), so each checks its own dest completely,
 // including the elements a routine must not touch.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstring>
 
 #include "coll_teams.hpp"
@@ -490,6 +491,36 @@ TEST(CollServe, AmosBeforeCollectives) {
     }
     shmem_barrier_all();  // completes the adds
     EXPECT_EQ(g_counter, kAmos + 10 * 20);
+}
+
+// Team creation waits too: every PE but 0 sends AMOs to PE 0 (and waits for
+// each) before joining a team split that PE 0 entered first.  Without a
+// progress thread (shmem_coll_data_nothread), PE 0 blocked in the split's
+// agreement (an MPI_Allreduce) deadlocked: nobody served the AMOs, so the
+// others never reached the split.
+TEST(CollServe, AmosBeforeTeamSplit) {
+    g_counter = 0;
+    shmem_barrier_all();
+    constexpr int kAmos = 200;
+    long fetched_sum = 0;
+    if (me() != 0) {
+        usleep(50 * 1000);  // PE 0 is in the split meanwhile
+        for (int i = 0; i < kAmos; ++i) fetched_sum += shmem_long_atomic_fetch_add(&g_counter, 1, 0);
+        EXPECT_GE(fetched_sum, long(kAmos) * (kAmos - 1) / 2);
+    }
+    shmem_team_t evens = SHMEM_TEAM_INVALID;
+    ASSERT_EQ(shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 2, (npes() + 1) / 2, nullptr, 0, &evens), 0);
+    EXPECT_EQ(evens != SHMEM_TEAM_INVALID, me() % 2 == 0);
+    shmem_team_t rows = SHMEM_TEAM_INVALID, columns = SHMEM_TEAM_INVALID;
+    if (me() != 0)
+        for (int i = 0; i < kAmos; ++i) shmem_long_atomic_fetch_add(&g_counter, 1, 0);
+    ASSERT_EQ(shmem_team_split_2d(SHMEM_TEAM_WORLD, 2, nullptr, 0, &rows, nullptr, 0, &columns), 0);
+    EXPECT_EQ(shmem_team_n_pes(rows), std::min(2, npes() - me() / 2 * 2));  // PE p sits in row p / 2
+    shmem_barrier_all();
+    if (me() == 0) EXPECT_EQ(g_counter, 2L * kAmos * (npes() - 1));
+    shmem_team_destroy(rows);
+    shmem_team_destroy(columns);
+    if (evens != SHMEM_TEAM_INVALID) shmem_team_destroy(evens);
 }
 
 }  // namespace
