@@ -18,7 +18,7 @@ void fail(const char* call, int rc) {
     abort_job(EXIT_FAILURE);
 }
 
-void abort_job(int status, MPI_Comm comm) {
+void abort_job(int status) {
     const bool usable = mpi_usable();
     // From here on, teardown in this process never calls MPI (MPICH's
     // MPI_Abort leaves through exit(), running destructors).
@@ -31,7 +31,7 @@ void abort_job(int status, MPI_Comm comm) {
         // printed time to get through (MPICH's Hydra lost it otherwise).
         const timespec pause{0, 100 * 1000 * 1000};
         nanosleep(&pause, nullptr);
-        MPI_Abort(comm != MPI_COMM_NULL ? comm : MPI_COMM_WORLD, status);
+        MPI_Abort(MPI_COMM_WORLD, status);
     }
     std::_Exit(status);
 }

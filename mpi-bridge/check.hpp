@@ -15,13 +15,15 @@ inline void check(int rc, const char* call) {
         fail(call, rc);
 }
 
-// Ends every process of the job with `status` (MPI_Abort on the job's
-// private world communicator, or MPI_COMM_WORLD before it exists).
-// Before MPI_Abort: marks the process as aborting (mpi_usable() is false
-// from then on: MPICH's MPI_Abort leaves through exit(), and no destructor
-// or exit handler may call MPI then), flushes stdio and gives the
-// launcher a moment to forward the last message.  `comm`: the
-// communicator to abort (MPI_COMM_WORLD when null).
-[[noreturn]] void abort_job(int status, MPI_Comm comm = MPI_COMM_NULL);
+// Ends every process of the job with `status`: MPI_Abort on
+// MPI_COMM_WORLD, never on a duplicate (MPICH ends the other members of
+// any other communicator by a message whose handler calls exit() inside
+// their MPI calls, where their exit handlers then call MPI; on
+// MPI_COMM_WORLD the launcher ends them).  Before MPI_Abort: marks the
+// process as aborting (mpi_usable() is false from then on: MPICH's
+// MPI_Abort leaves through exit(), and no destructor or exit handler may
+// call MPI then), flushes stdio and gives the launcher a moment to
+// forward the last message.
+[[noreturn]] void abort_job(int status);
 
 }  // namespace gasket::mpi

@@ -105,7 +105,12 @@ int ExitChannel::agreed_code() const {
 
 void ExitChannel::abort(int code) {
     std::fflush(nullptr);
-    abort_job(code, comm_);  // marks the process as aborting first: teardown calls no MPI
+    // On MPI_COMM_WORLD, not this channel's duplicate (abort_job): MPICH
+    // 4.0.2 ends the other members of a duplicate with exit() called
+    // inside their MPI calls, often on the progress thread, whose exit
+    // handlers then called MPI from inside MPI (MPICH asserted in
+    // MPI_Test, UCX in ucp_worker_progress; the job ended with 1 or 6).
+    abort_job(code);  // marks the process as aborting first: teardown calls no MPI
 }
 
 std::size_t shared_memory_per_rank(int ranks_on_node, std::size_t page) {

@@ -1,6 +1,8 @@
 // mpi-bridge/window.cpp -- window life cycle and the cold transfer paths.
 #include "window.hpp"
 
+#include <cstring>
+
 #include "environment.hpp"
 
 namespace gasket::mpi {
@@ -12,6 +14,18 @@ MPI_Info window_info() {
     check(MPI_Info_create(&info), "MPI_Info_create");
     check(MPI_Info_set(info, "accumulate_ordering", "none"), "MPI_Info_set");
     return info;
+}
+
+// Whether this process's MPI is of the MPICH family, whose _all flushes are
+// replaced by per-process ones (Window::flush_per_target_).  Asked once.
+bool flush_all_unreliable() {
+    static const bool unreliable = [] {
+        char library[MPI_MAX_LIBRARY_VERSION_STRING] = {};
+        int len = 0;
+        check(MPI_Get_library_version(library, &len), "MPI_Get_library_version");
+        return std::strstr(library, "Open MPI") == nullptr;
+    }();
+    return unreliable;
 }
 }  // namespace
 
@@ -47,6 +61,11 @@ Window::Window(const Window& other, MPI_Comm comm, bool concurrent)
 }
 
 void Window::lock() {
+    flush_per_target_ = flush_all_unreliable();
+    MPI_Group group;
+    check(MPI_Win_get_group(win_, &group), "MPI_Win_get_group");
+    check(MPI_Group_size(group, &size_), "MPI_Group_size");
+    MPI_Group_free(&group);
     check(MPI_Win_set_errhandler(win_, MPI_ERRORS_RETURN), "MPI_Win_set_errhandler");
     check(MPI_Win_lock_all(MPI_MODE_NOCHECK, win_), "MPI_Win_lock_all");
 }
@@ -55,6 +74,14 @@ void Window::flush_all_concurrent() {
     std::lock_guard<std::mutex> hold(flush_mutex_);
     const int pending = pending_.exchange(kNone, std::memory_order_acq_rel);
     if (pending != kNone) flush_pending(pending);
+}
+
+void Window::flush_each() {
+    for (int r = 0; r < size_; ++r) check(MPI_Win_flush(r, win_), "MPI_Win_flush");
+}
+
+void Window::flush_local_each() {
+    for (int r = 0; r < size_; ++r) check(MPI_Win_flush_local(r, win_), "MPI_Win_flush_local");
 }
 
 void Window::wait_for_flush() { std::lock_guard<std::mutex> hold(flush_mutex_); }

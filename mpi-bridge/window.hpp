@@ -125,8 +125,12 @@ public:
         flush_pending(pending);
     }
     // Local completion of everything issued on this window, or to `target`
-    // (origin buffers reusable).
-    void flush_local_all() { check(MPI_Win_flush_local_all(win_), "MPI_Win_flush_local_all"); }
+    // (origin buffers reusable).  MPICH family: one MPI_Win_flush_local per
+    // process of the window (see flush_per_target_).
+    void flush_local_all() {
+        if (flush_per_target_) return flush_local_each();
+        check(MPI_Win_flush_local_all(win_), "MPI_Win_flush_local_all");
+    }
     void flush_local(int target) { check(MPI_Win_flush_local(target, win_), "MPI_Win_flush_local"); }
     // Remote completion of everything issued to `target`.
     [[gnu::always_inline]] void flush(int target) {
@@ -161,10 +165,16 @@ private:
     void flush_pending(int pending) {
         if (pending >= 0)
             check(MPI_Win_flush(pending, win_), "MPI_Win_flush");
+        else if (flush_per_target_)
+            flush_each();
         else
             check(MPI_Win_flush_all(win_), "MPI_Win_flush_all");
         bump_epochs();
     }
+    // MPI_Win_flush / MPI_Win_flush_local to every process of the window in
+    // turn: the MPICH family's replacement for the _all forms (out of line).
+    void flush_each();
+    void flush_local_each();
     static void bump_epochs() { rma_epochs_.fetch_add(1, std::memory_order_relaxed); }
     void flush_all_concurrent();  // out of line: takes flush_mutex_
     void wait_for_flush();        // returns once no flush_all is under way
@@ -206,6 +216,17 @@ private:
     std::vector<Displacement> block_start_;                   // per target, allocated windows only
     // Threads may use the window concurrently.
     bool threaded_ = false;
+    // MPICH 4.0.2 (ch4:ucx) returns from MPI_Win_flush_all and
+    // MPI_Win_flush_local_all before every operation is complete: with
+    // thousands of small puts and gets outstanding, gets later find their
+    // buffers unwritten and puts send origin bytes rewritten after the
+    // flush (docs/issue15-mpichfix.md has the raw-MPI reproducer);
+    // MPI_Win_flush and MPI_Win_flush_local to one process are right.  So
+    // on the MPICH family (not Open MPI, from MPI_Get_library_version, as
+    // Environment::rma_needs_target) the _all forms become one per-process
+    // flush for each of the window's `size_` processes.
+    bool flush_per_target_ = false;
+    int size_ = 0;
     // What this process exposes.
     void* exposed_base_ = nullptr;
     std::size_t exposed_bytes_ = 0;

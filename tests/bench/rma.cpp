@@ -11,8 +11,8 @@
 //    MPI_Put/MPI_Get + MPI_Win_flush on (a) an MPI_Win_create window (over
 //    MPI_Win_allocate_shared memory, base rounded up to 2 MiB, for the heap
 //    rows -- how Gasket makes its heap window when the node fast path is
-//    on; over a static array for the global rows -- how Gasket makes its
-//    data window) and (b) an MPI_Win_allocate window (how Gasket makes its
+//    on; over the executable's data, as Gasket's data window, for the
+//    global rows, which reach a static array) and (b) an MPI_Win_allocate window (how Gasket makes its
 //    heap window when the fast path is off, from commit 87f2a4f on).  Ratio =
 //    Gasket time / MPI time (< 1: Gasket is faster).
 //  - put and get bandwidth, GB/s (1e9 bytes/s), for sizes min..max: a loop
@@ -43,6 +43,7 @@
 #include <iostream>
 #include <optional>
 #include <string>
+#include <link.h>
 #include <unistd.h>
 #include <vector>
 
@@ -62,10 +63,35 @@ constexpr long kPattern = 0x5eed0000L;  // what the target's get sources hold
 // destination/source.
 long g_put_dst[8];
 long g_get_src[8];
-// Raw MPI's counterpart: a window created over a static array, as Gasket's
-// data window is created over the executable's data.  [0..8) put target,
-// [8..16) get source.
+// Raw MPI's counterpart: a static array reached through a window created
+// over the executable's data, as Gasket's data window is (RawWindow::
+// create_over_data).  [0..8) put target, [8..16) get source.
 long g_mpi_static[16];
+
+// The executable's writable data past RELRO: the bytes Gasket's data window
+// exposes (the rule of mpi-bridge/data_segment.cpp's executable_data, which
+// the benchmark cannot call).  Null when not found.
+struct DataSegment {
+    char* begin = nullptr;
+    std::size_t bytes = 0;
+};
+int find_data(struct dl_phdr_info* info, std::size_t, void* out) {
+    std::uintptr_t begin = 0, end = 0, relro_begin = 0, relro_end = 0;
+    for (int i = 0; i < info->dlpi_phnum; ++i) {
+        const auto& ph = info->dlpi_phdr[i];
+        const std::uintptr_t at = info->dlpi_addr + ph.p_vaddr;
+        if (ph.p_type == PT_LOAD && (ph.p_flags & PF_W) && begin == 0) {
+            begin = at;
+            end = at + ph.p_memsz;
+        } else if (ph.p_type == PT_GNU_RELRO) {
+            relro_begin = at;
+            relro_end = at + ph.p_memsz;
+        }
+    }
+    if (relro_end > begin && relro_begin < end) begin = std::max(begin, relro_end);
+    if (begin != 0 && begin < end) *static_cast<DataSegment*>(out) = {reinterpret_cast<char*>(begin), end - begin};
+    return 1;  // the first object reported is the executable
+}
 
 struct Options : SweepOptions {};
 
@@ -121,6 +147,27 @@ struct RawWindow {
         mpi_check(MPI_Win_create(memory, MPI_Aint(bytes), 1, info, MPI_COMM_WORLD, &win), "MPI_Win_create");
         MPI_Info_free(&info);
         mpi_check(MPI_Win_lock_all(MPI_MODE_NOCHECK, win), "MPI_Win_lock_all");
+    }
+    // A window created over the executable's data, exactly the bytes
+    // Gasket's data window exposes, whose usable block is `array` (a static
+    // array: the same offset in every process).  Not a window over the
+    // array alone: MPICH 4.0.2 with UCX directs the RMA of a window created
+    // inside memory an earlier window already exposes to that earlier
+    // window's base (the displacement then counts from there), so a window
+    // over a static array, created after shmem_init, reads and writes other
+    // globals (docs/issue15-mpichfix.md).  One over the same bytes as
+    // Gasket's is served right, and is what Gasket's global rows use.
+    void create_over_data(void* array) {
+        DataSegment seg;
+        dl_iterate_phdr(find_data, &seg);
+        char* a = static_cast<char*>(array);
+        if (!seg.begin || a < seg.begin || a >= seg.begin + seg.bytes) {
+            std::fprintf(stderr, "bench-rma: cannot find the executable's data segment\n");
+            MPI_Abort(MPI_COMM_WORLD, 1);
+        }
+        create_over(seg.begin, seg.bytes);
+        base = a;
+        shift = MPI_Aint(a - seg.begin);
     }
     // MPI_Win_allocate; the usable block starts at the first page boundary
     // (Open MPI's base is 8 mod 64 here), so copies are as aligned as the
@@ -297,7 +344,8 @@ struct Bench {
         std::printf(
             "\nMPI puts: MPI_Put 8 B + MPI_Win_flush.  MPI gets: MPI_Get 8 B + MPI_Win_flush (not flush_local).\n"
             "Win_create: heap rows = MPI_Win_create over MPI_Win_allocate_shared memory (base rounded up to\n"
-            "2 MiB), global rows = MPI_Win_create over a static array.  Win_allocate: an MPI_Win_allocate window\n"
+            "2 MiB), global rows = MPI_Win_create over the executable's data (as Gasket's data window), reaching a\n"
+            "static array.  Win_allocate: an MPI_Win_allocate window\n"
             "(usable block page-aligned).  All windows: MPI_Win_lock_all for the whole run,\n"
             "accumulate_ordering=none.  Gasket/MPI: median over rounds of the ratio of the two loops run\n"
             "side by side in one round (< 1: Gasket is faster).\n");
@@ -432,7 +480,7 @@ int main(int argc, char** argv) {
               "MPI_Comm_split_type");
     b.mpi_shared.create_over_shared(2 * region, node);
     b.mpi_alloc.allocate(2 * region);
-    b.mpi_static.create_over(g_mpi_static, sizeof g_mpi_static);
+    b.mpi_static.create_over_data(g_mpi_static);
 
     // Every PE's sources hold the pattern (the origin checks what it gets).
     auto fill = [](void* where, std::size_t bytes) {
