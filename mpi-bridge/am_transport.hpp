@@ -14,18 +14,22 @@
 //  - Requests go on their own communicator into a ring of `request_slots`
 //    persistent receives; replies on another into a ring of `reply_slots`.  Ring memory is
 //    fixed: it does not grow with the number of ranks.
-//  - A sender holds `credits` request credits per destination; each request
-//    spends one.  The target returns credits when it has run the handlers:
-//    piggybacked on the handler's reply, else in a credit-only message on
-//    the reply tag once half a destination's credits are owed or the target
-//    goes idle.
+//  - A sender holds `credits` request credits per destination
+//    (clamp(256 / ranks, 2, 64)); each request spends one.  The target
+//    returns credits when it has run the handlers: piggybacked on the
+//    handler's reply, else in a credit-only message on the reply tag once a
+//    quarter of a destination's credits are owed (so they are on their way
+//    while the sender still holds three quarters), or everything owed after
+//    16 polls in a row found nothing.  A sender polls every 16 requests, so
+//    credits that came back are taken before it runs out.
 //  - A sender may have at most `reply_slots` requests not yet returned, so
 //    every reply and credit message it can be sent has a posted receive
 //    waiting: replies never need credits and always make progress.
 //  - A request that finds no credit polls (runs handlers) until one returns.
-// The receive rings are exact while credits x ranks <= request_slots; past
-// that, MPI buffers the excess as unexpected messages, bounded by credits x
-// ranks messages (credits shrink to 2 as ranks grow).
+// The receive rings are exact while credits x ranks <= request_slots (256);
+// past that (above 128 ranks), MPI buffers the excess as unexpected
+// messages, bounded by credits x ranks messages (credits shrink to 2 as
+// ranks grow).
 #pragma once
 
 #include <mpi.h>
@@ -92,6 +96,9 @@ public:
     // (eager in every MPI: it cannot wait for the receiver); larger ones
     // with MPI_Isend from the send pool.
     static constexpr std::size_t kSmallMessage = 256;
+    // A sender polls once every this many requests, so the credits coming
+    // back (and requests to it) are taken before its credits run out.
+    static constexpr unsigned kRequestsPerPoll = 16;
 
     // Called for each arriving request or reply, on the polling thread.
     using Deliver = void (*)(void* context, const AmInbound& message);
@@ -165,6 +172,7 @@ private:
     Deliver deliver_;
     void* context_;
     int credits_per_peer_ = 0;
+    int return_threshold_ = 1;  // owed credits returned in one credit-only message
 
     // Receiving side: the poller (recv_mutex_ holder) owns these.
     SpinLock recv_mutex_;
@@ -172,6 +180,7 @@ private:
     std::vector<int> owed_;          // per source: credits to return
     std::vector<int> owed_sources_;  // sources with owed_ > 0
     unsigned polls_ = 0;
+    unsigned idle_polls_ = 0;  // polls in a row that delivered nothing
 
     // Node-shared inboxes: this rank's, and every world rank's as mapped
     // here (nullptr for ranks on other nodes, or all when sharing is off).
@@ -195,6 +204,7 @@ private:
     std::vector<int> active_index_scratch_, done_scratch_;
     std::unique_ptr<std::atomic<int>[]> credits_;  // per destination
     std::atomic<int> unreturned_{0};               // requests whose credit is not back yet
+    std::atomic<unsigned> requests_sent_{0};       // for kRequestsPerPoll (a racy count is fine)
     int reply_slots_ = 0;
 };
 

@@ -128,6 +128,7 @@ const void* AmEngine::prepare(const char* routine, int dest, AmCategory category
 void AmEngine::request(const char* routine, int dest, AmCategory category, std::uint8_t handler, int nargs,
                        const std::int32_t* args, const void* payload, std::size_t nbytes, std::size_t long_offset) {
     check_may_send(routine);
+    app_requests_.store(app_requests_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
     mpi::AmWire wire;
     const void* carried = prepare(routine, dest, category, handler, nargs, payload, nbytes, long_offset, wire);
     transport_.send_request(dest, wire, args, carried);
@@ -163,9 +164,10 @@ int AmEngine::poll(const char* routine) {
 
 int AmEngine::progress_poll(void* self) {
     auto& engine = *static_cast<AmEngine*>(self);
-    const unsigned seen = engine.app_polls_.load(std::memory_order_relaxed);
-    if (seen != engine.app_polls_seen_) {  // the application is polling: leave it to it
-        engine.app_polls_seen_ = seen;
+    const unsigned seen =
+        engine.app_polls_.load(std::memory_order_relaxed) + engine.app_requests_.load(std::memory_order_relaxed);
+    if (seen != engine.app_activity_seen_) {  // the application polls or sends: leave it to it
+        engine.app_activity_seen_ = seen;
         return -1;
     }
     return engine.transport_.poll();

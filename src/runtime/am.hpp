@@ -122,10 +122,13 @@ private:
     static int progress_poll(void* self);
 
     Segment& segment_;
-    // Polls by application threads: while they poll, the progress thread
-    // stays asleep.
+    // Polls and requests by application threads: while they poll or send,
+    // the progress thread stays asleep (sending, it would compete with the
+    // sender for the core and the transport's receive lock; the transport
+    // polls every few requests itself).
     std::atomic<unsigned> app_polls_{0};
-    unsigned app_polls_seen_ = 0;  // progress thread only
+    std::atomic<unsigned> app_requests_{0};
+    unsigned app_activity_seen_ = 0;  // progress thread only
     Dispatch dispatch_;
     std::array<void (*)(), 256> handlers_{};
     std::array<InternalHandler, 128> internal_{};

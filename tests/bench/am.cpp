@@ -73,12 +73,12 @@ constexpr int kTag = 7;
 constexpr std::array<std::size_t, 4> kRateSizes = {8, 64, 512, 4096};
 
 struct Options {
-    long iters = 20000;                // latency: round trips per timed loop (small sizes)
-    int reps = 21;                     // timed loops per figure (median)
-    std::size_t lat_bytes = 32 << 20;  // latency: payload bytes per timed loop, at most
-    std::size_t max_long = 4 << 20;    // largest Long payload
-    long stream = 100000;              // throughput: messages per timed loop
-    int rate_window = 64;              // message rate: raw MPI's MPI_Isend/MPI_Irecv window
+    long iters = 20000;                                   // latency: round trips per timed loop (small sizes)
+    int reps = 21;                                        // timed loops per figure (median)
+    std::size_t lat_bytes = 32 << 20;                     // latency: payload bytes per timed loop, at most
+    std::size_t max_long = 4 << 20;                       // largest Long payload
+    long stream = 100000;                                 // throughput: messages per timed loop
+    int rate_window = 64;                                 // message rate: raw MPI's MPI_Isend/MPI_Irecv window
     bool latency = true, throughput = true, rate = true;  // --tables
     bool quick = false;
     // --compute-only
@@ -252,8 +252,7 @@ void stream_medium(gasnet_token_t token, void* buf, std::size_t nbytes, gasnet_h
     (void)buf;
     stream_count(token, n);
 }
-void rate_medium(gasnet_token_t token, void* buf, std::size_t nbytes, gasnet_handlerarg_t n,
-                 gasnet_handlerarg_t size) {
+void rate_medium(gasnet_token_t token, void* buf, std::size_t nbytes, gasnet_handlerarg_t n, gasnet_handlerarg_t size) {
     if (long(nbytes) != size) note_failure("rate Medium nbytes", long(nbytes), size);
     (void)buf;
     stream_count(token, n);
