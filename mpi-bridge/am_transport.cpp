@@ -136,13 +136,13 @@ void AmTransport::make_ring(Ring& ring, int tag, int slots) {
 
 void AmTransport::post(Ring& ring, int slot) { check(MPI_Start(&ring.requests[slot]), "MPI_Start"); }
 
-int AmTransport::poll(int mpi_batch) {
+int AmTransport::poll(int mpi_batch, bool until_reply) {
     std::unique_lock lock(recv_mutex_, std::try_to_lock);
     if (!lock.owns_lock()) return 0;
     int delivered = shm_memory_ ? poll_shm() : 0;
     // MPI is asked when shared memory had nothing, and every 16th poll
     // regardless, so neither path starves the other.
-    if (delivered == 0 || (++polls_ & 15) == 0) delivered += poll_mpi(mpi_batch);
+    if (delivered == 0 || (++polls_ & 15) == 0) delivered += poll_mpi(mpi_batch, until_reply);
     idle_polls_ = delivered ? 0 : idle_polls_ + 1;
     return_credits(idle_polls_ >= kIdleReturnPolls);
     return delivered;
@@ -163,7 +163,7 @@ int AmTransport::poll_shm() {
     return delivered;
 }
 
-int AmTransport::poll_mpi(int batch) {
+int AmTransport::poll_mpi(int batch, bool until_reply) {
     int delivered = 0;
     while (delivered < batch) {
         // Receives of one tag complete in the order they were posted, so
@@ -179,6 +179,7 @@ int AmTransport::poll_mpi(int batch) {
         deliver_message(ring.memory + std::size_t(slot) * slot_bytes_, status.MPI_SOURCE, ring.tag == kReplyTag);
         post(ring, slot);
         ++delivered;
+        if (until_reply && index == 1) break;  // what the caller waits for, most likely
     }
     return delivered;
 }

@@ -119,13 +119,15 @@ public:
     void send_reply(int dest, AmWire wire, const std::int32_t* args, const void* payload);
 
     // Delivers arrived messages, returns how many: what shared memory holds
-    // (up to a batch of 32), and up to `mpi_batch` MPI messages.  A caller
-    // waiting for one message asks for 1: each further MPI test costs a
-    // trip through MPI's progress engine before the caller sees its
-    // message.  Returns 0 at once if another thread is polling.  Not
-    // reentrant: never call it from a delivery.
+    // (up to a batch of 32), and up to `mpi_batch` MPI messages, or fewer:
+    // with `until_reply`, the MPI batch ends after the first reply.  A
+    // caller waiting for a reply asks for that, or for 1: each further MPI
+    // test costs a trip through MPI's progress engine before the caller
+    // sees its message.  Requests, which nobody waits for one by one, are
+    // served in batches.  Returns 0 at once if another thread is polling.
+    // Not reentrant: never call it from a delivery.
     static constexpr int kBatch = 32;
-    int poll(int mpi_batch = kBatch);
+    int poll(int mpi_batch = kBatch, bool until_reply = false);
 
     bool uses_shared_memory() const { return shm_memory_ != nullptr; }
     // This rank's doorbell: node peers ring it after each request they send
@@ -156,7 +158,7 @@ private:
     void post(Ring& ring, int slot);
     void deliver_message(char* base, int source, bool reply);
     int poll_shm();
-    int poll_mpi(int batch);
+    int poll_mpi(int batch, bool until_reply);
     bool send_shm(int dest, bool reply, const AmWire& wire, const std::int32_t* args, const void* payload,
                   std::size_t head, std::size_t total);
     void take_credit(int dest);

@@ -88,8 +88,9 @@ public:
     void reply(const char* routine, gasket_am_token* token, AmCategory category, std::uint8_t handler, int nargs,
                const std::int32_t* args, const void* payload, std::size_t nbytes, std::size_t long_offset);
 
-    // Runs the handlers of arrived messages (all that shared memory holds,
-    // at most one from MPI); returns how many.  Fatal, naming `routine`,
+    // Runs the handlers of arrived messages (what shared memory holds, and
+    // from MPI up to a batch of requests, ending at the first reply);
+    // returns how many.  Fatal, naming `routine`,
     // inside a handler or No-Interrupt Section.
     int poll(const char* routine);
 
