@@ -86,6 +86,7 @@ AmTransport::AmTransport(const Environment& env, bool node_shared, std::size_t m
     for (int r = 0; r < size_; ++r)
         if (int nr = env.node_rank_of(r); nr >= 0)
             peer_bells_[r] = reinterpret_cast<DoorbellLine*>(bell_memory_->peer(nr));
+    every_peer_rings_ = std::find(peer_bells_.begin(), peer_bells_.end(), nullptr) == peer_bells_.end();
     // Every rank's receives are posted before anyone may send (and every
     // doorbell is constructed before anyone may ring it).
     check(MPI_Barrier(comm_), "MPI_Barrier");

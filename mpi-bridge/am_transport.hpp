@@ -134,6 +134,9 @@ public:
     // here (through MPI or shared memory), so a progress thread may sleep
     // on it (doorbell.hpp).
     DoorbellLine& doorbell() const { return *my_bell_; }
+    // Whether every rank can ring this rank's doorbell (all are on this
+    // node): then no request waits for a sleeping progress thread's timeout.
+    bool every_peer_rings() const { return every_peer_rings_; }
     int rank() const { return rank_; }
     int size() const { return size_; }
     int credits_per_peer() const { return credits_per_peer_; }
@@ -197,6 +200,7 @@ private:
     std::unique_ptr<NodeMemory> bell_memory_;
     DoorbellLine* my_bell_ = nullptr;
     std::vector<DoorbellLine*> peer_bells_;
+    bool every_peer_rings_ = false;
 
     // Sending side.
     SpinLock send_mutex_;
