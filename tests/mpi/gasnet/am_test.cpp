@@ -29,11 +29,9 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
-#include <chrono>
 #include <cstdint>
 #include <cstring>
 #include <string>
-#include <thread>
 #include <vector>
 
 namespace {
@@ -581,55 +579,6 @@ TEST_F(AmRoundTrip, ManyInFlightFromAllNodes) {
     int missing = 0;
     for (auto& s : *seen) missing += s.load() == 0;
     EXPECT_EQ(missing, 0) << "node " << me() << ": replies that never arrived";
-}
-
-// ---- flow control: the sender's window (mpi-bridge/am_transport.hpp) ----
-// Run by the gasnet_am_window registration only, with
-// GASKET_PROGRESS_THREAD=off, so nothing serves node 1 while it sleeps.
-// Node 1 sleeps kWindowSleepSeconds without a GASNet call while node 0
-// sends it kWindow Short0 requests with no reply: they must all leave
-// without node 0 waiting for a credit (with 16 credits per destination,
-// the 17th waited until node 1 woke).  Node 1 then serves them, and a
-// second round checks that the credits came back: the window is whole
-// again.  Through MPI this also needs MPI to buffer kWindow small eager
-// messages to a process that is not inside MPI: Open MPI's shared-memory
-// fast box (4 KiB per peer) holds about 75 of these, and a blocking
-// MPI_Send waits once it is full.
-constexpr int kWindow = 40;
-constexpr double kWindowSleepSeconds = 1.0;
-std::atomic<long> g_window_handled{0};
-gasnet_handler_t h_window;
-void window_request(gasnet_token_t) { g_window_handled.fetch_add(1, std::memory_order_release); }
-const HandlerRegistrar reg_window("am_test::window_request", as_handler(&window_request), &h_window);
-
-class AmFlowControl : public GasnetTest {};
-
-TEST_F(AmFlowControl, WindowToANodeThatIsNotPolling) {
-    const char* thread = gasnet_getenv("GASKET_PROGRESS_THREAD");
-    EXPECT_TRUE(thread && std::string(thread) == "off")
-        << "run with GASKET_PROGRESS_THREAD=off (a progress thread would serve node 1 while it sleeps)";
-    // Read before the barrier: node 0 may leave it, and send, while node 1
-    // still serves inside it.
-    const long base = g_window_handled.load();
-    barrier();
-    for (int round = 1; round <= 2; ++round) {
-        if (me() == 1) {
-            std::this_thread::sleep_for(std::chrono::duration<double>(kWindowSleepSeconds));
-            EXPECT_TRUE(wait_until([&] { return g_window_handled.load() >= base + round * kWindow; }))
-                << "round " << round << ": node 1 handled " << g_window_handled.load() - base << " requests";
-        } else if (me() == 0) {
-            const double t0 = now_s();
-            int bad_rc = 0;
-            for (int i = 0; i < kWindow; ++i) bad_rc += gasnet_AMRequestShort0(1, h_window) != GASNET_OK;
-            const double took = now_s() - t0;
-            EXPECT_EQ(bad_rc, 0);
-            EXPECT_LT(took, kWindowSleepSeconds / 2)
-                << "round " << round << ": " << kWindow << " requests to a node that was not polling took " << took
-                << " s: node 0 waited for credits";
-        }
-        barrier();
-    }
-    EXPECT_EQ(g_window_handled.load() - base, me() == 1 ? 2 * kWindow : 0) << "node " << me();
 }
 
 }  // namespace
