@@ -69,10 +69,7 @@ Environment::Environment(ThreadLevel requested) {
         static const bool registered = std::atexit(finalize_mpi) == 0;
         (void)registered;
     }
-    char library[MPI_MAX_LIBRARY_VERSION_STRING] = {};
-    int library_len = 0;
-    check(MPI_Get_library_version(library, &library_len), "MPI_Get_library_version");
-    rma_needs_target_ = std::strstr(library, "Open MPI") == nullptr;
+    rma_needs_target_ = mpich_family();
     check(MPI_Comm_dup(MPI_COMM_WORLD, &world_), "MPI_Comm_dup");
     check(MPI_Comm_set_errhandler(world_, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
     check(MPI_Comm_rank(world_, &rank_), "MPI_Comm_rank");
@@ -129,6 +126,16 @@ void Environment::allgather(const void* mine, std::size_t bytes, void* all) cons
 void Environment::poke_progress() const {
     int flag = 0;
     check(MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, world_, &flag, MPI_STATUS_IGNORE), "MPI_Iprobe");
+}
+
+bool mpich_family() {
+    static const bool mpich = [] {
+        char library[MPI_MAX_LIBRARY_VERSION_STRING] = {};
+        int len = 0;
+        check(MPI_Get_library_version(library, &len), "MPI_Get_library_version");
+        return std::strstr(library, "Open MPI") == nullptr;
+    }();
+    return mpich;
 }
 
 }  // namespace gasket::mpi

@@ -86,4 +86,10 @@ bool aborting();
 // initialized it: for gasnet_exit, after which the program cannot.
 void finalize_mpi();
 
+// True when this process's MPI is not Open MPI: treated as the MPICH family
+// (MPICH, Cray MPICH, Intel MPI, MVAPICH), whose behaviours Gasket works
+// around (Environment::rma_needs_target, Window's per-process flushes).
+// From MPI_Get_library_version, asked once; MPI must be initialized.
+bool mpich_family();
+
 }  // namespace gasket::mpi

@@ -1,8 +1,6 @@
 // mpi-bridge/window.cpp -- window life cycle and the cold transfer paths.
 #include "window.hpp"
 
-#include <cstring>
-
 #include "environment.hpp"
 
 namespace gasket::mpi {
@@ -16,17 +14,6 @@ MPI_Info window_info() {
     return info;
 }
 
-// Whether this process's MPI is of the MPICH family, whose _all flushes are
-// replaced by per-process ones (Window::flush_per_target_).  Asked once.
-bool flush_all_unreliable() {
-    static const bool unreliable = [] {
-        char library[MPI_MAX_LIBRARY_VERSION_STRING] = {};
-        int len = 0;
-        check(MPI_Get_library_version(library, &len), "MPI_Get_library_version");
-        return std::strstr(library, "Open MPI") == nullptr;
-    }();
-    return unreliable;
-}
 }  // namespace
 
 Window::Window(void* base, std::size_t bytes, MPI_Comm comm, bool concurrent)
@@ -61,7 +48,7 @@ Window::Window(const Window& other, MPI_Comm comm, bool concurrent)
 }
 
 void Window::lock() {
-    flush_per_target_ = flush_all_unreliable();
+    flush_per_target_ = mpich_family();
     MPI_Group group;
     check(MPI_Win_get_group(win_, &group), "MPI_Win_get_group");
     check(MPI_Group_size(group, &size_), "MPI_Group_size");
