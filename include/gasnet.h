@@ -304,7 +304,9 @@ void gasnet_memset(gasnet_node_t node, void* dest, int val, size_t nbytes) GASKE
 
 /* §3.3.2 explicit-handle operations.  A handle encodes what must be
  * completed (no allocation); operations that completed at once (direct
- * copies, loopback, memset) return GASNET_INVALID_HANDLE.  Handles may be
+ * copies, loopback, memset of a node peer's segment) return
+ * GASNET_INVALID_HANDLE; memset_nb to another node returns a handle like
+ * put_nb's.  Handles may be
  * synchronized from any thread.  put_nb and put_nbi (not _bulk) may reuse
  * `src` as soon as they return; the _bulk forms only after the operation
  * is synchronized. */

@@ -244,9 +244,15 @@ constexpr unsigned mode(Sync sync, bool bulk) { return unsigned(sync) | (bulk ? 
     return get_general(routine, dest, node, src, nbytes, sync);
 }
 
-// memset: direct, or puts of a buffer filled with the byte; completed
-// before returning (every form: the buffer is reused).
-gasnet_handle_t memset_remote(const char* routine, gasnet_node_t node, void* dest, int val, std::size_t nbytes) {
+// memset: direct, or puts of this thread's buffer filled with the byte,
+// up to 64 KiB at a time, through put_general as non-bulk puts in the
+// caller's synchronization (the buffer may be refilled at once: up to
+// rt::kBounceMax bytes go from the bounce ring, larger chunks complete
+// locally).  Not a flush per call: on MPIs whose RMA needs the target
+// inside MPI (MPICH), 65535 memset_nbi each waiting for a round trip to a
+// busy target took over a minute on a loaded machine.
+gasnet_handle_t memset_remote(const char* routine, gasnet_node_t node, void* dest, int val, std::size_t nbytes,
+                              Sync sync) {
     const rt::Target t = locate(routine, node, dest, nbytes);
     if (nbytes == 0) return GASNET_INVALID_HANDLE;
     if (t.direct) {
@@ -257,12 +263,11 @@ gasnet_handle_t memset_remote(const char* routine, gasnet_node_t node, void* des
     thread_local std::vector<unsigned char> fill;
     const std::size_t chunk = std::min<std::size_t>(nbytes, std::size_t(1) << 16);
     fill.assign(chunk, static_cast<unsigned char>(val));
-    rt::Context& ctx = *g_routes.ctx;
+    gasnet_handle_t h = GASNET_INVALID_HANDLE;
     for (std::size_t done = 0; done < nbytes; done += chunk)
-        rt::put_to(ctx, nullptr, rt::Target{nullptr, t.window, t.disp + rt::Displacement(done)}, fill.data(),
-                   std::min(chunk, nbytes - done), int(node), rt::Completion::local);
-    ctx.flush(int(node));
-    return GASNET_INVALID_HANDLE;
+        h = put_general(routine, node, static_cast<char*>(dest) + done, fill.data(), std::min(chunk, nbytes - done),
+                        mode(sync, false));
+    return h;
 }
 
 // Completes what handle h stands for.  A valid handle was made by an MPI
@@ -379,7 +384,7 @@ extern "C" {
         return static_cast<RET>(gasnet::put("gasnet_put" #SUFFIX "_bulk", node, dest, src, nbytes, SYNC, true)); \
     }                                                                                                            \
     RET gasnet_memset##SUFFIX(gasnet_node_t node, void* dest, int val, size_t nbytes) noexcept {                 \
-        return static_cast<RET>(gasnet::memset_remote("gasnet_memset" #SUFFIX, node, dest, val, nbytes));        \
+        return static_cast<RET>(gasnet::memset_remote("gasnet_memset" #SUFFIX, node, dest, val, nbytes, SYNC));  \
     }
 GASKET_TRANSFERS(, void, Sync::blocking)
 GASKET_TRANSFERS(_nb, gasnet_handle_t, Sync::explicit_handle)
