@@ -48,6 +48,9 @@ constexpr std::array kTable{
     Spec{"GASKET_CTX_WINDOWS", "4",
          "0..64: MPI window pairs opened at shmem_init for OpenSHMEM contexts; a context takes a free pair (its own "
          "flushes and MPI locks), or shares the default context's windows when none is free"},
+    Spec{"GASKET_GASP_TOOL", "",
+         "path of a GASP tool library (gasp_init, gasp_event_notify[VA], gasp_control, gasp_create_event) loaded "
+         "with dlopen at shmem_init / gasnet_attach; empty: a tool linked into the program, or none"},
 };
 
 po::options_description make_description() {
@@ -155,6 +158,7 @@ bool load_config(Config& out, std::string& error) {
         }
         out.ctx_windows = int(n);
     }
+    out.gasp_tool = value_of(vm, "GASKET_GASP_TOOL");
     for (auto [name, field] :
          {std::pair{"GASKET_NODE_FASTPATH", &out.node_fastpath}, std::pair{"GASKET_SHARED_DATA", &out.shared_data}}) {
         std::string text = value_of(vm, name);

@@ -33,6 +33,7 @@ struct Config {
     std::string max_segsize_problem;
     double exit_timeout = 2.0;  // GASKET_EXIT_TIMEOUT: seconds gasnet_exit waits for the others
     int ctx_windows = 4;        // GASKET_CTX_WINDOWS: window pairs for OpenSHMEM contexts (0..64)
+    std::string gasp_tool;      // GASKET_GASP_TOOL: a GASP tool library to dlopen at init (empty: none)
 };
 
 // One row of the table as printed: name, value in force, default, meaning.

@@ -168,9 +168,9 @@ TEST(Config, TableListsEveryVariableWithValueAndDefault) {
             EXPECT_FALSE(r.help.empty());
         }
     EXPECT_TRUE(found);
-    for (const char* name :
-         {"SHMEM_DEBUG", "SHMEM_INFO", "SHMEM_VERSION", "GASKET_NODE_FASTPATH", "GASKET_SHARED_DATA",
-          "GASKET_PROGRESS_THREAD", "GASNET_MAX_SEGSIZE", "GASKET_EXIT_TIMEOUT", "GASKET_CTX_WINDOWS"}) {
+    for (const char* name : {"SHMEM_DEBUG", "SHMEM_INFO", "SHMEM_VERSION", "GASKET_NODE_FASTPATH", "GASKET_SHARED_DATA",
+                             "GASKET_PROGRESS_THREAD", "GASNET_MAX_SEGSIZE", "GASKET_EXIT_TIMEOUT",
+                             "GASKET_CTX_WINDOWS", "GASKET_GASP_TOOL"}) {
         bool listed = false;
         for (const auto& r : rows) listed |= r.name == name;
         EXPECT_TRUE(listed) << name;
