@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "context.hpp"
+#include "events.hpp"
 #include "src/runtime/amo.hpp"
 
 using namespace gasket;
@@ -41,22 +42,70 @@ constexpr T one() {
     return static_cast<T>(1);
 }
 
-// A fetching AMO: returns the old value.
+// GASP (include/gasp_shmem.h): GASP_SHMEM_AMO, S/E around a fetching AMO
+// (blocking or _nbi), one ATOMIC for a non-fetching one.
+constexpr int event_op(AmoOp op) {
+    switch (op) {
+        case AmoOp::fetch: return GASP_SHMEM_AMO_FETCH;
+        case AmoOp::set: return GASP_SHMEM_AMO_SET;
+        case AmoOp::swap: return GASP_SHMEM_AMO_SWAP;
+        case AmoOp::compare_swap: return GASP_SHMEM_AMO_COMPARE_SWAP;
+        case AmoOp::fetch_add: return GASP_SHMEM_AMO_ADD;
+        case AmoOp::fetch_and: return GASP_SHMEM_AMO_AND;
+        case AmoOp::fetch_or: return GASP_SHMEM_AMO_OR;
+        case AmoOp::fetch_xor: return GASP_SHMEM_AMO_XOR;
+    }
+    return 0;
+}
 template <class T>
-inline T fetching(rt::Context& c, const char* routine, const T* dest, AmoOp op, T value, T cond, int pe) {
+[[gnu::cold]] void amo_event(gasp_evttype_t type, shmem_ctx_t h, AmoOp op, const T* dest, int pe, int fetching,
+                             int nbi) {
+    gasp::notify(GASP_SHMEM_AMO, type, shmem::event_handle(h), event_op(op), shmem::typecode<T>(),
+                 static_cast<void*>(const_cast<T*>(dest)), pe, fetching, nbi);
+}
+
+// A fetching AMO: returns the old value.  With a tool attached the whole
+// operation goes out of line (fetching_traced), so the inline path keeps
+// its shape.
+template <class T>
+[[gnu::noinline, gnu::cold]] T fetching_traced(rt::Context& c, shmem_ctx_t h, const char* routine, const T* dest,
+                                               AmoOp op, T value, T cond, int pe) {
+    amo_event<T>(GASP_START, h, op, dest, pe, 1, 0);
+    const T old = from_bits<T>(rt::amo(c, routine, const_cast<T*>(dest), sizeof(T), op, bits(value), bits(cond), pe,
+                                       AmoResult::wait, nullptr));
+    amo_event<T>(GASP_END, h, op, dest, pe, 1, 0);
+    return old;
+}
+template <class T>
+inline T fetching(rt::Context& c, shmem_ctx_t h, const char* routine, const T* dest, AmoOp op, T value, T cond,
+                  int pe) {
+    if (gasp::on()) [[unlikely]]
+        return fetching_traced<T>(c, h, routine, dest, op, value, cond, pe);
     return from_bits<T>(rt::amo(c, routine, const_cast<T*>(dest), sizeof(T), op, bits(value), bits(cond), pe,
                                 AmoResult::wait, nullptr));
 }
 
 // A non-fetching AMO: complete at the target by the next quiet.
 template <class T>
-inline void posted(rt::Context& c, const char* routine, T* dest, AmoOp op, T value, int pe) {
+inline void posted(rt::Context& c, shmem_ctx_t h, const char* routine, T* dest, AmoOp op, T value, int pe) {
+    if (gasp::on()) [[unlikely]]
+        amo_event<T>(GASP_ATOMIC, h, op, dest, pe, 0, 0);
     rt::amo(c, routine, dest, sizeof(T), op, bits(value), 0, pe, AmoResult::none, nullptr);
 }
 
 // A fetching _nbi AMO: *fetch holds the old value by the next quiet.
 template <class T>
-inline void deferred(rt::Context& c, const char* routine, T* fetch, const T* dest, AmoOp op, T value, T cond, int pe) {
+[[gnu::noinline, gnu::cold]] void deferred_traced(rt::Context& c, shmem_ctx_t h, const char* routine, T* fetch,
+                                                  const T* dest, AmoOp op, T value, T cond, int pe) {
+    amo_event<T>(GASP_START, h, op, dest, pe, 1, 1);
+    rt::amo(c, routine, const_cast<T*>(dest), sizeof(T), op, bits(value), bits(cond), pe, AmoResult::deferred, fetch);
+    amo_event<T>(GASP_END, h, op, dest, pe, 1, 1);
+}
+template <class T>
+inline void deferred(rt::Context& c, shmem_ctx_t h, const char* routine, T* fetch, const T* dest, AmoOp op, T value,
+                     T cond, int pe) {
+    if (gasp::on()) [[unlikely]]
+        return deferred_traced<T>(c, h, routine, fetch, dest, op, value, cond, pe);
     rt::amo(c, routine, const_cast<T*>(dest), sizeof(T), op, bits(value), bits(cond), pe, AmoResult::deferred, fetch);
 }
 
@@ -69,98 +118,102 @@ extern "C" {
     RET shmem_##NAME##_##OP PARAMS noexcept {                                      \
         const char* routine = "shmem_" #NAME "_" #OP;                              \
         rt::Context& c = shmem::default_context(routine);                          \
+        const shmem_ctx_t h = nullptr;                                             \
         return CALL;                                                               \
     }                                                                              \
     RET shmem_ctx_##NAME##_##OP(shmem_ctx_t ctx, GASKET_UNPAREN PARAMS) noexcept { \
         const char* routine = "shmem_ctx_" #NAME "_" #OP;                          \
         rt::Context& c = shmem::context_of(routine, ctx);                          \
+        const shmem_ctx_t h = ctx;                                                 \
         return CALL;                                                               \
     }
 #define GASKET_UNPAREN(...) __VA_ARGS__
 
 // Table 7: fetch, set, swap and their _nbi forms.
-#define GASKET_AMO_EXT(T, N)                                                                        \
-    GASKET_AMO_PAIR(T, N, atomic_fetch, (const T* source, int pe),                                  \
-                    fetching<T>(c, routine, source, AmoOp::fetch, zero<T>(), zero<T>(), pe))        \
-    GASKET_AMO_PAIR(void, N, atomic_set, (T * dest, T value, int pe),                               \
-                    posted<T>(c, routine, dest, AmoOp::set, value, pe))                             \
-    GASKET_AMO_PAIR(T, N, atomic_swap, (T * dest, T value, int pe),                                 \
-                    fetching<T>(c, routine, dest, AmoOp::swap, value, zero<T>(), pe))               \
-    GASKET_AMO_PAIR(void, N, atomic_fetch_nbi, (T * fetch, const T* source, int pe),                \
-                    deferred<T>(c, routine, fetch, source, AmoOp::fetch, zero<T>(), zero<T>(), pe)) \
-    GASKET_AMO_PAIR(void, N, atomic_swap_nbi, (T * fetch, T * dest, T value, int pe),               \
-                    deferred<T>(c, routine, fetch, dest, AmoOp::swap, value, zero<T>(), pe))
+#define GASKET_AMO_EXT(T, N)                                                                           \
+    GASKET_AMO_PAIR(T, N, atomic_fetch, (const T* source, int pe),                                     \
+                    fetching<T>(c, h, routine, source, AmoOp::fetch, zero<T>(), zero<T>(), pe))        \
+    GASKET_AMO_PAIR(void, N, atomic_set, (T * dest, T value, int pe),                                  \
+                    posted<T>(c, h, routine, dest, AmoOp::set, value, pe))                             \
+    GASKET_AMO_PAIR(T, N, atomic_swap, (T * dest, T value, int pe),                                    \
+                    fetching<T>(c, h, routine, dest, AmoOp::swap, value, zero<T>(), pe))               \
+    GASKET_AMO_PAIR(void, N, atomic_fetch_nbi, (T * fetch, const T* source, int pe),                   \
+                    deferred<T>(c, h, routine, fetch, source, AmoOp::fetch, zero<T>(), zero<T>(), pe)) \
+    GASKET_AMO_PAIR(void, N, atomic_swap_nbi, (T * fetch, T * dest, T value, int pe),                  \
+                    deferred<T>(c, h, routine, fetch, dest, AmoOp::swap, value, zero<T>(), pe))
 GASKET_EXT_AMO_TYPES(GASKET_AMO_EXT)
 #undef GASKET_AMO_EXT
 
 // Table 6: compare_swap, fetch_inc, inc, fetch_add, add and the _nbi forms.
-#define GASKET_AMO_STD(T, N)                                                                          \
-    GASKET_AMO_PAIR(T, N, atomic_compare_swap, (T * dest, T cond, T value, int pe),                   \
-                    fetching<T>(c, routine, dest, AmoOp::compare_swap, value, cond, pe))              \
-    GASKET_AMO_PAIR(T, N, atomic_fetch_inc, (T * dest, int pe),                                       \
-                    fetching<T>(c, routine, dest, AmoOp::fetch_add, one<T>(), zero<T>(), pe))         \
-    GASKET_AMO_PAIR(void, N, atomic_inc, (T * dest, int pe),                                          \
-                    posted<T>(c, routine, dest, AmoOp::fetch_add, one<T>(), pe))                      \
-    GASKET_AMO_PAIR(T, N, atomic_fetch_add, (T * dest, T value, int pe),                              \
-                    fetching<T>(c, routine, dest, AmoOp::fetch_add, value, zero<T>(), pe))            \
-    GASKET_AMO_PAIR(void, N, atomic_add, (T * dest, T value, int pe),                                 \
-                    posted<T>(c, routine, dest, AmoOp::fetch_add, value, pe))                         \
-    GASKET_AMO_PAIR(void, N, atomic_compare_swap_nbi, (T * fetch, T * dest, T cond, T value, int pe), \
-                    deferred<T>(c, routine, fetch, dest, AmoOp::compare_swap, value, cond, pe))       \
-    GASKET_AMO_PAIR(void, N, atomic_fetch_inc_nbi, (T * fetch, T * dest, int pe),                     \
-                    deferred<T>(c, routine, fetch, dest, AmoOp::fetch_add, one<T>(), zero<T>(), pe))  \
-    GASKET_AMO_PAIR(void, N, atomic_fetch_add_nbi, (T * fetch, T * dest, T value, int pe),            \
-                    deferred<T>(c, routine, fetch, dest, AmoOp::fetch_add, value, zero<T>(), pe))
+#define GASKET_AMO_STD(T, N)                                                                            \
+    GASKET_AMO_PAIR(T, N, atomic_compare_swap, (T * dest, T cond, T value, int pe),                     \
+                    fetching<T>(c, h, routine, dest, AmoOp::compare_swap, value, cond, pe))             \
+    GASKET_AMO_PAIR(T, N, atomic_fetch_inc, (T * dest, int pe),                                         \
+                    fetching<T>(c, h, routine, dest, AmoOp::fetch_add, one<T>(), zero<T>(), pe))        \
+    GASKET_AMO_PAIR(void, N, atomic_inc, (T * dest, int pe),                                            \
+                    posted<T>(c, h, routine, dest, AmoOp::fetch_add, one<T>(), pe))                     \
+    GASKET_AMO_PAIR(T, N, atomic_fetch_add, (T * dest, T value, int pe),                                \
+                    fetching<T>(c, h, routine, dest, AmoOp::fetch_add, value, zero<T>(), pe))           \
+    GASKET_AMO_PAIR(void, N, atomic_add, (T * dest, T value, int pe),                                   \
+                    posted<T>(c, h, routine, dest, AmoOp::fetch_add, value, pe))                        \
+    GASKET_AMO_PAIR(void, N, atomic_compare_swap_nbi, (T * fetch, T * dest, T cond, T value, int pe),   \
+                    deferred<T>(c, h, routine, fetch, dest, AmoOp::compare_swap, value, cond, pe))      \
+    GASKET_AMO_PAIR(void, N, atomic_fetch_inc_nbi, (T * fetch, T * dest, int pe),                       \
+                    deferred<T>(c, h, routine, fetch, dest, AmoOp::fetch_add, one<T>(), zero<T>(), pe)) \
+    GASKET_AMO_PAIR(void, N, atomic_fetch_add_nbi, (T * fetch, T * dest, T value, int pe),              \
+                    deferred<T>(c, h, routine, fetch, dest, AmoOp::fetch_add, value, zero<T>(), pe))
 GASKET_STD_AMO_TYPES(GASKET_AMO_STD)
 #undef GASKET_AMO_STD
 
 // Table 8: and, or, xor, fetching and not, and the fetching _nbi forms.
 #define GASKET_AMO_BITWISE_OP(T, N, OP, ATOMIC)                                               \
     GASKET_AMO_PAIR(T, N, atomic_fetch_##OP, (T * dest, T value, int pe),                     \
-                    fetching<T>(c, routine, dest, AmoOp::ATOMIC, value, zero<T>(), pe))       \
+                    fetching<T>(c, h, routine, dest, AmoOp::ATOMIC, value, zero<T>(), pe))    \
     GASKET_AMO_PAIR(void, N, atomic_##OP, (T * dest, T value, int pe),                        \
-                    posted<T>(c, routine, dest, AmoOp::ATOMIC, value, pe))                    \
+                    posted<T>(c, h, routine, dest, AmoOp::ATOMIC, value, pe))                 \
     GASKET_AMO_PAIR(void, N, atomic_fetch_##OP##_nbi, (T * fetch, T * dest, T value, int pe), \
-                    deferred<T>(c, routine, fetch, dest, AmoOp::ATOMIC, value, zero<T>(), pe))
+                    deferred<T>(c, h, routine, fetch, dest, AmoOp::ATOMIC, value, zero<T>(), pe))
 #define GASKET_AMO_BIT(T, N) GASKET_AMO_BITWISE_OPS(GASKET_AMO_BITWISE_OP, T, N)
 GASKET_BITWISE_AMO_TYPES(GASKET_AMO_BIT)
 #undef GASKET_AMO_BIT
 #undef GASKET_AMO_BITWISE_OP
 
 // Deprecated names (Annex F.2.6): no ctx forms.
-#define GASKET_AMO_OLD_EXT(T, N)                                                                                       \
-    T shmem_##N##_fetch(const T* source, int pe) noexcept {                                                            \
-        return fetching<T>(shmem::default_context("shmem_" #N "_fetch"), "shmem_" #N "_fetch", source, AmoOp::fetch,   \
-                           zero<T>(), zero<T>(), pe);                                                                  \
-    }                                                                                                                  \
-    void shmem_##N##_set(T* dest, T value, int pe) noexcept {                                                          \
-        posted<T>(shmem::default_context("shmem_" #N "_set"), "shmem_" #N "_set", dest, AmoOp::set, value, pe);        \
-    }                                                                                                                  \
-    T shmem_##N##_swap(T* dest, T value, int pe) noexcept {                                                            \
-        return fetching<T>(shmem::default_context("shmem_" #N "_swap"), "shmem_" #N "_swap", dest, AmoOp::swap, value, \
-                           zero<T>(), pe);                                                                             \
+#define GASKET_AMO_OLD_EXT(T, N)                                                                                    \
+    T shmem_##N##_fetch(const T* source, int pe) noexcept {                                                         \
+        return fetching<T>(shmem::default_context("shmem_" #N "_fetch"), nullptr, "shmem_" #N "_fetch", source,     \
+                           AmoOp::fetch, zero<T>(), zero<T>(), pe);                                                 \
+    }                                                                                                               \
+    void shmem_##N##_set(T* dest, T value, int pe) noexcept {                                                       \
+        posted<T>(shmem::default_context("shmem_" #N "_set"), nullptr, "shmem_" #N "_set", dest, AmoOp::set, value, \
+                  pe);                                                                                              \
+    }                                                                                                               \
+    T shmem_##N##_swap(T* dest, T value, int pe) noexcept {                                                         \
+        return fetching<T>(shmem::default_context("shmem_" #N "_swap"), nullptr, "shmem_" #N "_swap", dest,         \
+                           AmoOp::swap, value, zero<T>(), pe);                                                      \
     }
 GASKET_DEPRECATED_EXT_AMO_TYPES(GASKET_AMO_OLD_EXT)
 #undef GASKET_AMO_OLD_EXT
-#define GASKET_AMO_OLD_STD(T, N)                                                                                      \
-    T shmem_##N##_cswap(T* dest, T cond, T value, int pe) noexcept {                                                  \
-        return fetching<T>(shmem::default_context("shmem_" #N "_cswap"), "shmem_" #N "_cswap", dest,                  \
-                           AmoOp::compare_swap, value, cond, pe);                                                     \
-    }                                                                                                                 \
-    T shmem_##N##_finc(T* dest, int pe) noexcept {                                                                    \
-        return fetching<T>(shmem::default_context("shmem_" #N "_finc"), "shmem_" #N "_finc", dest, AmoOp::fetch_add,  \
-                           one<T>(), zero<T>(), pe);                                                                  \
-    }                                                                                                                 \
-    void shmem_##N##_inc(T* dest, int pe) noexcept {                                                                  \
-        posted<T>(shmem::default_context("shmem_" #N "_inc"), "shmem_" #N "_inc", dest, AmoOp::fetch_add, one<T>(),   \
-                  pe);                                                                                                \
-    }                                                                                                                 \
-    T shmem_##N##_fadd(T* dest, T value, int pe) noexcept {                                                           \
-        return fetching<T>(shmem::default_context("shmem_" #N "_fadd"), "shmem_" #N "_fadd", dest, AmoOp::fetch_add,  \
-                           value, zero<T>(), pe);                                                                     \
-    }                                                                                                                 \
-    void shmem_##N##_add(T* dest, T value, int pe) noexcept {                                                         \
-        posted<T>(shmem::default_context("shmem_" #N "_add"), "shmem_" #N "_add", dest, AmoOp::fetch_add, value, pe); \
+#define GASKET_AMO_OLD_STD(T, N)                                                                                   \
+    T shmem_##N##_cswap(T* dest, T cond, T value, int pe) noexcept {                                               \
+        return fetching<T>(shmem::default_context("shmem_" #N "_cswap"), nullptr, "shmem_" #N "_cswap", dest,      \
+                           AmoOp::compare_swap, value, cond, pe);                                                  \
+    }                                                                                                              \
+    T shmem_##N##_finc(T* dest, int pe) noexcept {                                                                 \
+        return fetching<T>(shmem::default_context("shmem_" #N "_finc"), nullptr, "shmem_" #N "_finc", dest,        \
+                           AmoOp::fetch_add, one<T>(), zero<T>(), pe);                                             \
+    }                                                                                                              \
+    void shmem_##N##_inc(T* dest, int pe) noexcept {                                                               \
+        posted<T>(shmem::default_context("shmem_" #N "_inc"), nullptr, "shmem_" #N "_inc", dest, AmoOp::fetch_add, \
+                  one<T>(), pe);                                                                                   \
+    }                                                                                                              \
+    T shmem_##N##_fadd(T* dest, T value, int pe) noexcept {                                                        \
+        return fetching<T>(shmem::default_context("shmem_" #N "_fadd"), nullptr, "shmem_" #N "_fadd", dest,        \
+                           AmoOp::fetch_add, value, zero<T>(), pe);                                                \
+    }                                                                                                              \
+    void shmem_##N##_add(T* dest, T value, int pe) noexcept {                                                      \
+        posted<T>(shmem::default_context("shmem_" #N "_add"), nullptr, "shmem_" #N "_add", dest, AmoOp::fetch_add, \
+                  value, pe);                                                                                      \
     }
 GASKET_DEPRECATED_STD_AMO_TYPES(GASKET_AMO_OLD_STD)
 #undef GASKET_AMO_OLD_STD

@@ -3,39 +3,77 @@
 // shmem_barrier and shmem_sync.  Data movement is in coll_data.cpp,
 // reductions and scans in coll_reduce.cpp.
 #include "coll.hpp"
+#include "events.hpp"
+
+#include <type_traits>
 
 using namespace gasket;
+
+namespace {
+
+// GASP: `tag` S/E around `sync` (include/gasp_shmem.h), with `args`.
+template <class F, class... Args>
+auto with_event(unsigned tag, F sync, Args... args) {
+    const bool ev = gasp::on();
+    if (ev) [[unlikely]]
+        gasp::notify(tag, GASP_START, args...);
+    if constexpr (std::is_void_v<decltype(sync())>) {
+        sync();
+        if (ev) [[unlikely]]
+            gasp::notify(tag, GASP_END, args...);
+    } else {
+        auto result = sync();
+        if (ev) [[unlikely]]
+            gasp::notify(tag, GASP_END, args...);
+        return result;
+    }
+}
+
+}  // namespace
 
 extern "C" {
 
 void shmem_barrier_all(void) noexcept {
     constexpr const char* routine = "shmem_barrier_all";
-    rt::barrier_all(routine);
+    with_event(
+        GASP_SHMEM_BARRIER_ALL, [] { rt::barrier_all(routine); }, shmem::event_handle(SHMEM_TEAM_WORLD));
 }
 
 void shmem_sync_all(void) noexcept {
     constexpr const char* routine = "shmem_sync_all";
-    rt::sync_all(routine);
+    with_event(
+        GASP_SHMEM_SYNC, [] { rt::sync_all(routine); }, shmem::event_handle(SHMEM_TEAM_WORLD));
 }
 
 int shmem_team_sync(shmem_team_t team) noexcept {
     constexpr const char* routine = "shmem_team_sync";
-    return shmem::on_team(routine, team, [&](rt::Team& t) {
-        rt::synchronize(routine, t, false);
-        return 0;
-    });
+    return with_event(
+        GASP_SHMEM_SYNC,
+        [&] {
+            return shmem::on_team(routine, team, [&](rt::Team& t) {
+                rt::synchronize(routine, t, false);
+                return 0;
+            });
+        },
+        shmem::event_handle(team));
 }
 
 void shmem_barrier(int PE_start, int logPE_stride, int PE_size, long* pSync) noexcept {
     constexpr const char* routine = "shmem_barrier";
     shmem::check_psync(routine, pSync, SHMEM_BARRIER_SYNC_SIZE);
-    rt::synchronize(routine, rt::active_set(routine, PE_start, logPE_stride, PE_size), true);
+    with_event(
+        GASP_SHMEM_BARRIER,
+        [&] { rt::synchronize(routine, rt::active_set(routine, PE_start, logPE_stride, PE_size), true); }, PE_start,
+        logPE_stride, PE_size);
 }
 
 void shmem_sync(int PE_start, int logPE_stride, int PE_size, long* pSync) noexcept {
     constexpr const char* routine = "shmem_sync";
     shmem::check_psync(routine, pSync, SHMEM_SYNC_SIZE);
-    rt::synchronize(routine, rt::active_set(routine, PE_start, logPE_stride, PE_size), false);
+    with_event(
+        GASP_SHMEM_BARRIER,
+        [&] { rt::synchronize(routine, rt::active_set(routine, PE_start, logPE_stride, PE_size), false); }, PE_start,
+        logPE_stride, PE_size);
 }
 
 }  // extern "C"

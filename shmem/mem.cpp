@@ -4,6 +4,7 @@
 #include <cstring>
 #include <limits>
 
+#include "events.hpp"
 #include "src/runtime/job.hpp"
 #include "src/runtime/collective.hpp"
 
@@ -59,11 +60,33 @@ std::size_t block_offset(const char* routine, rt::Job& j, void* ptr) {
     return offset;
 }
 
+// GASP_SHMEM_MALLOC S/E around `allocate_it` (include/gasp_shmem.h).
+template <class F>
+void* malloc_event(std::size_t nbytes, std::size_t align, long hints, F allocate_it) {
+    if (!gasp::on()) [[likely]]
+        return allocate_it();
+    gasp::notify(GASP_SHMEM_MALLOC, GASP_START, nbytes, align, hints);
+    void* ptr = allocate_it();
+    gasp::notify(GASP_SHMEM_MALLOC, GASP_END, nbytes, align, hints, ptr);
+    return ptr;
+}
+
+void free_block(void* ptr) {
+    if (!ptr) return;
+    rt::Job& j = rt::job("shmem_free");
+    rt::barrier_all("shmem_free");
+    j.allocator.release(block_offset("shmem_free", j, ptr));
+}
+
+void* realloc_block(void* ptr, size_t size);
+
 }  // namespace
 
 extern "C" {
 
-void* shmem_malloc(size_t size) noexcept { return allocate("shmem_malloc", size, rt::HeapAllocator::kGranule); }
+void* shmem_malloc(size_t size) noexcept {
+    return malloc_event(size, 0, 0, [&] { return allocate("shmem_malloc", size, rt::HeapAllocator::kGranule); });
+}
 
 void* shmem_malloc_with_hints(size_t size, long hints) noexcept {
     // Hints only guide optimisation (§9.3.5): unknown bits are noted, not
@@ -73,47 +96,68 @@ void* shmem_malloc_with_hints(size_t size, long hints) noexcept {
         rt::debug("shmem_malloc_with_hints",
                   "unknown hint bits 0x%lx ignored (known: SHMEM_MALLOC_ATOMICS_REMOTE, SHMEM_MALLOC_SIGNAL_REMOTE)",
                   hints & ~known);
-    return allocate("shmem_malloc_with_hints", size, rt::HeapAllocator::kGranule);
+    return malloc_event(size, 0, hints,
+                        [&] { return allocate("shmem_malloc_with_hints", size, rt::HeapAllocator::kGranule); });
 }
 
 void* shmem_align(size_t alignment, size_t size) noexcept {
-    const char* routine = "shmem_align";
-    // The spec asks for a power of two that is a multiple of sizeof(void*);
-    // smaller powers of two are honoured too (every block is 64-byte
-    // aligned), as other implementations do.
-    if (alignment == 0 || (alignment & (alignment - 1)) != 0)
-        rt::fatal(routine, "alignment %zu is not a power of two", alignment);
-    rt::check_same_everywhere(routine, "alignment", alignment);  // SHMEM_DEBUG only
-    return allocate(routine, size, alignment);
+    return malloc_event(size, alignment, 0, [&]() -> void* {
+        const char* routine = "shmem_align";
+        // The spec asks for a power of two that is a multiple of sizeof(void*);
+        // smaller powers of two are honoured too (every block is 64-byte
+        // aligned), as other implementations do.
+        if (alignment == 0 || (alignment & (alignment - 1)) != 0)
+            rt::fatal(routine, "alignment %zu is not a power of two", alignment);
+        rt::check_same_everywhere(routine, "alignment", alignment);  // SHMEM_DEBUG only
+        return allocate(routine, size, alignment);
+    });
 }
 
 void* shmem_calloc(size_t count, size_t size) noexcept {
-    rt::Job& j = rt::job("shmem_calloc");
-    rt::check_same_everywhere("shmem_calloc", "count", count);  // SHMEM_DEBUG only
-    rt::check_same_everywhere("shmem_calloc", "size", size);
-    if (count == 0 || size == 0) return nullptr;
-    if (count > std::numeric_limits<size_t>::max() / size) {
-        rt::debug("shmem_calloc", "count %zu * size %zu overflows", count, size);
-        return nullptr;
-    }
-    auto offset = j.allocator.allocate(count * size);
-    if (offset) std::memset(j.heap.base + *offset, 0, count * size);
-    rt::barrier_all("shmem_calloc");
-    if (!offset) {
-        rt::debug("shmem_calloc", "symmetric heap exhausted: %zu bytes requested", count * size);
-        return nullptr;
-    }
-    return j.heap.base + *offset;
+    const size_t nbytes = count > 0 && size > std::numeric_limits<size_t>::max() / count ? SIZE_MAX : count * size;
+    return malloc_event(nbytes, 0, 0, [&]() -> void* {
+        rt::Job& j = rt::job("shmem_calloc");
+        rt::check_same_everywhere("shmem_calloc", "count", count);  // SHMEM_DEBUG only
+        rt::check_same_everywhere("shmem_calloc", "size", size);
+        if (count == 0 || size == 0) return nullptr;
+        if (count > std::numeric_limits<size_t>::max() / size) {
+            rt::debug("shmem_calloc", "count %zu * size %zu overflows", count, size);
+            return nullptr;
+        }
+        auto offset = j.allocator.allocate(count * size);
+        if (offset) std::memset(j.heap.base + *offset, 0, count * size);
+        rt::barrier_all("shmem_calloc");
+        if (!offset) {
+            rt::debug("shmem_calloc", "symmetric heap exhausted: %zu bytes requested", count * size);
+            return nullptr;
+        }
+        return j.heap.base + *offset;
+    });
 }
 
 void shmem_free(void* ptr) noexcept {
-    if (!ptr) return;
-    rt::Job& j = rt::job("shmem_free");
-    rt::barrier_all("shmem_free");
-    j.allocator.release(block_offset("shmem_free", j, ptr));
+    if (!gasp::on()) [[likely]]
+        return free_block(ptr);
+    gasp::notify(GASP_SHMEM_FREE, GASP_START, ptr);
+    free_block(ptr);
+    gasp::notify(GASP_SHMEM_FREE, GASP_END, ptr);
 }
 
 void* shmem_realloc(void* ptr, size_t size) noexcept {
+    if (!gasp::on()) [[likely]]
+        return realloc_block(ptr, size);
+    gasp::notify(GASP_SHMEM_REALLOC, GASP_START, ptr, size);
+    void* result = realloc_block(ptr, size);
+    gasp::notify(GASP_SHMEM_REALLOC, GASP_END, ptr, size, result);
+    return result;
+}
+
+}  // extern "C"
+
+namespace {
+
+// shmem_realloc (NULL: a malloc, size 0: a free, raising those events too).
+void* realloc_block(void* ptr, size_t size) {
     if (!ptr) return shmem_malloc(size);
     rt::check_same_everywhere("shmem_realloc", "size", size);  // SHMEM_DEBUG only
     if (size == 0) {
@@ -140,4 +184,4 @@ void* shmem_realloc(void* ptr, size_t size) noexcept {
     return result;
 }
 
-}  // extern "C"
+}  // namespace

@@ -5,6 +5,7 @@
 #include <shmem.h>
 
 #include "context.hpp"
+#include "events.hpp"
 #include "src/runtime/rma.hpp"
 
 using namespace gasket;
@@ -12,32 +13,86 @@ using rt::Completion;
 
 namespace {
 
+// GASP (include/gasp_shmem.h): a blocking transfer raises GASP_SHMEM_PUT/GET
+// S/E around it, an nbi one GASP_SHMEM_{PUT,GET}_NBI_INIT S/E around its
+// initiation (END adds the ctx as the handle).  `h` is the handle the
+// program named (nullptr, standing for SHMEM_CTX_DEFAULT, for the forms
+// without one); it is only
+// read when a tool is attached.
+constexpr bool is_nbi(Completion c) { return c == Completion::joined || c == Completion::deferred; }
+
+template <Completion C>
+[[gnu::cold]] void rma_event(unsigned blocking, unsigned nbi, gasp_evttype_t type, shmem_ctx_t h, int pe, void* dest,
+                             const void* src, std::size_t bytes, std::ptrdiff_t dst, std::ptrdiff_t sst,
+                             std::size_t bsize) {
+    if (is_nbi(C) && type == GASP_END)
+        gasp::notify(nbi, type, shmem::event_handle(h), pe, dest, src, bytes, dst, sst, bsize, shmem::event_handle(h));
+    else
+        gasp::notify(is_nbi(C) ? nbi : blocking, type, shmem::event_handle(h), pe, dest, src, bytes, dst, sst, bsize);
+}
+
+// With a tool attached, the whole operation goes out of line here, so the
+// inline path below keeps its shape (one load and branch added, the runtime
+// call still last).
+template <Completion C>
+[[gnu::noinline, gnu::cold]] void put_traced(rt::Context& ctx, shmem_ctx_t h, const char* routine, void* dest,
+                                             const void* src, std::size_t bytes, int pe) {
+    rma_event<C>(GASP_SHMEM_PUT, GASP_SHMEM_PUT_NBI_INIT, GASP_START, h, pe, dest, src, bytes, 1, 1, bytes);
+    rt::put(ctx, routine, dest, src, bytes, pe, C);
+    rma_event<C>(GASP_SHMEM_PUT, GASP_SHMEM_PUT_NBI_INIT, GASP_END, h, pe, dest, src, bytes, 1, 1, bytes);
+}
+template <Completion C>
+[[gnu::noinline, gnu::cold]] void get_traced(rt::Context& ctx, shmem_ctx_t h, const char* routine, void* dest,
+                                             const void* src, std::size_t bytes, int pe) {
+    rma_event<C>(GASP_SHMEM_GET, GASP_SHMEM_GET_NBI_INIT, GASP_START, h, pe, dest, src, bytes, 1, 1, bytes);
+    rt::get(ctx, routine, dest, src, bytes, pe, C);
+    rma_event<C>(GASP_SHMEM_GET, GASP_SHMEM_GET_NBI_INIT, GASP_END, h, pe, dest, src, bytes, 1, 1, bytes);
+}
+
 // Contiguous forms: elem-byte elements (n * Elem checked: fatal when it
 // overflows).  Inlined into each entry point with its completion known at
 // compile time, so a put or get is one call from the program into MPI (an
 // out-of-line put_elems shared by every form, switching on the completion
 // at run time, cost 3-4 ns per 8-byte put through MPI: docs/performance.md).
 template <std::size_t Elem, Completion C>
-[[gnu::always_inline]] inline void put_elems(rt::Context& ctx, const char* routine, void* dest, const void* src,
-                                             std::size_t n, int pe) {
-    rt::put(ctx, routine, dest, src, rt::checked_bytes(routine, "nelems", n, Elem), pe, C);
+[[gnu::always_inline]] inline void put_elems(rt::Context& ctx, shmem_ctx_t h, const char* routine, void* dest,
+                                             const void* src, std::size_t n, int pe) {
+    const std::size_t bytes = rt::checked_bytes(routine, "nelems", n, Elem);
+    if (gasp::on()) [[unlikely]]
+        return put_traced<C>(ctx, h, routine, dest, src, bytes, pe);
+    rt::put(ctx, routine, dest, src, bytes, pe, C);
 }
 template <std::size_t Elem, Completion C>
-[[gnu::always_inline]] inline void get_elems(rt::Context& ctx, const char* routine, void* dest, const void* src,
-                                             std::size_t n, int pe) {
-    rt::get(ctx, routine, dest, src, rt::checked_bytes(routine, "nelems", n, Elem), pe, C);
+[[gnu::always_inline]] inline void get_elems(rt::Context& ctx, shmem_ctx_t h, const char* routine, void* dest,
+                                             const void* src, std::size_t n, int pe) {
+    const std::size_t bytes = rt::checked_bytes(routine, "nelems", n, Elem);
+    if (gasp::on()) [[unlikely]]
+        return get_traced<C>(ctx, h, routine, dest, src, bytes, pe);
+    rt::get(ctx, routine, dest, src, bytes, pe, C);
 }
 // iput/ibput: the symmetric side is dest (remote stride dst).
 template <std::size_t Elem>
-inline void put_blocks(rt::Context& ctx, const char* routine, void* dest, const void* src, std::ptrdiff_t dst,
-                       std::ptrdiff_t sst, std::size_t bsize, std::size_t nblocks, int pe) {
+inline void put_blocks(rt::Context& ctx, shmem_ctx_t h, const char* routine, void* dest, const void* src,
+                       std::ptrdiff_t dst, std::ptrdiff_t sst, std::size_t bsize, std::size_t nblocks, int pe) {
+    const bool ev = gasp::on();
+    const std::size_t bytes = ev ? Elem * bsize * nblocks : 0;
+    if (ev) [[unlikely]]
+        rma_event<Completion::local>(GASP_SHMEM_PUT, 0, GASP_START, h, pe, dest, src, bytes, dst, sst, bsize);
     rt::put_strided(ctx, routine, dest, src, {Elem, dst, sst, bsize, nblocks}, pe);
+    if (ev) [[unlikely]]
+        rma_event<Completion::local>(GASP_SHMEM_PUT, 0, GASP_END, h, pe, dest, src, bytes, dst, sst, bsize);
 }
 // iget/ibget: the symmetric side is source (remote stride sst).
 template <std::size_t Elem>
-inline void get_blocks(rt::Context& ctx, const char* routine, void* dest, const void* src, std::ptrdiff_t dst,
-                       std::ptrdiff_t sst, std::size_t bsize, std::size_t nblocks, int pe) {
+inline void get_blocks(rt::Context& ctx, shmem_ctx_t h, const char* routine, void* dest, const void* src,
+                       std::ptrdiff_t dst, std::ptrdiff_t sst, std::size_t bsize, std::size_t nblocks, int pe) {
+    const bool ev = gasp::on();
+    const std::size_t bytes = ev ? Elem * bsize * nblocks : 0;
+    if (ev) [[unlikely]]
+        rma_event<Completion::local>(GASP_SHMEM_GET, 0, GASP_START, h, pe, dest, src, bytes, dst, sst, bsize);
     rt::get_strided(ctx, routine, dest, src, {Elem, sst, dst, bsize, nblocks}, pe);
+    if (ev) [[unlikely]]
+        rma_event<Completion::local>(GASP_SHMEM_GET, 0, GASP_END, h, pe, dest, src, bytes, dst, sst, bsize);
 }
 
 }  // namespace
@@ -45,55 +100,61 @@ inline void get_blocks(rt::Context& ctx, const char* routine, void* dest, const 
 // Each shape macro defines one routine and its shmem_ctx_ form.  NAME and
 // CTXNAME are the names after "shmem_"; PTR/CPTR the pointer types; ELEM the
 // element size in bytes.
-#define GASKET_CONTIGUOUS(NAME, CTXNAME, PTR, CPTR, ELEM, OP, COMPLETION)                                              \
-    void shmem_##NAME(PTR dest, CPTR source, size_t nelems, int pe) noexcept {                                         \
-        OP<ELEM, Completion::COMPLETION>(shmem::default_context("shmem_" #NAME), "shmem_" #NAME, dest, source, nelems, \
-                                         pe);                                                                          \
-    }                                                                                                                  \
-    void shmem_##CTXNAME(shmem_ctx_t ctx, PTR dest, CPTR source, size_t nelems, int pe) noexcept {                     \
-        const char* routine = "shmem_" #CTXNAME;                                                                       \
-        OP<ELEM, Completion::COMPLETION>(shmem::context_of(routine, ctx), routine, dest, source, nelems, pe);          \
+#define GASKET_CONTIGUOUS(NAME, CTXNAME, PTR, CPTR, ELEM, OP, COMPLETION)                                          \
+    void shmem_##NAME(PTR dest, CPTR source, size_t nelems, int pe) noexcept {                                     \
+        OP<ELEM, Completion::COMPLETION>(shmem::default_context("shmem_" #NAME), nullptr, "shmem_" #NAME, dest,    \
+                                         source, nelems, pe);                                                      \
+    }                                                                                                              \
+    void shmem_##CTXNAME(shmem_ctx_t ctx, PTR dest, CPTR source, size_t nelems, int pe) noexcept {                 \
+        const char* routine = "shmem_" #CTXNAME;                                                                   \
+        OP<ELEM, Completion::COMPLETION>(shmem::context_of(routine, ctx), ctx, routine, dest, source, nelems, pe); \
     }
-#define GASKET_STRIDED(NAME, CTXNAME, PTR, CPTR, ELEM, OP)                                                       \
-    void shmem_##NAME(PTR dest, CPTR source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) noexcept {     \
-        OP<ELEM>(shmem::default_context("shmem_" #NAME), "shmem_" #NAME, dest, source, dst, sst, 1, nelems, pe); \
+#define GASKET_STRIDED(NAME, CTXNAME, PTR, CPTR, ELEM, OP)                                                           \
+    void shmem_##NAME(PTR dest, CPTR source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) noexcept {         \
+        OP<ELEM>(shmem::default_context("shmem_" #NAME), nullptr, "shmem_" #NAME, dest, source, dst, sst, 1, nelems, \
+                 pe);                                                                                                \
+    }                                                                                                                \
+    void shmem_##CTXNAME(shmem_ctx_t ctx, PTR dest, CPTR source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,        \
+                         int pe) noexcept {                                                                          \
+        const char* routine = "shmem_" #CTXNAME;                                                                     \
+        OP<ELEM>(shmem::context_of(routine, ctx), ctx, routine, dest, source, dst, sst, 1, nelems, pe);              \
+    }
+#define GASKET_BLOCKED(NAME, CTXNAME, PTR, CPTR, ELEM, OP)                                                       \
+    void shmem_##NAME(PTR dest, CPTR source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks,         \
+                      int pe) noexcept {                                                                         \
+        OP<ELEM>(shmem::default_context("shmem_" #NAME), nullptr, "shmem_" #NAME, dest, source, dst, sst, bsize, \
+                 nblocks, pe);                                                                                   \
     }                                                                                                            \
-    void shmem_##CTXNAME(shmem_ctx_t ctx, PTR dest, CPTR source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,    \
-                         int pe) noexcept {                                                                      \
+    void shmem_##CTXNAME(shmem_ctx_t ctx, PTR dest, CPTR source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,     \
+                         size_t nblocks, int pe) noexcept {                                                      \
         const char* routine = "shmem_" #CTXNAME;                                                                 \
-        OP<ELEM>(shmem::context_of(routine, ctx), routine, dest, source, dst, sst, 1, nelems, pe);               \
-    }
-#define GASKET_BLOCKED(NAME, CTXNAME, PTR, CPTR, ELEM, OP)                                                            \
-    void shmem_##NAME(PTR dest, CPTR source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks,              \
-                      int pe) noexcept {                                                                              \
-        OP<ELEM>(shmem::default_context("shmem_" #NAME), "shmem_" #NAME, dest, source, dst, sst, bsize, nblocks, pe); \
-    }                                                                                                                 \
-    void shmem_##CTXNAME(shmem_ctx_t ctx, PTR dest, CPTR source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,          \
-                         size_t nblocks, int pe) noexcept {                                                           \
-        const char* routine = "shmem_" #CTXNAME;                                                                      \
-        OP<ELEM>(shmem::context_of(routine, ctx), routine, dest, source, dst, sst, bsize, nblocks, pe);               \
+        OP<ELEM>(shmem::context_of(routine, ctx), ctx, routine, dest, source, dst, sst, bsize, nblocks, pe);     \
     }
 // Single elements: p and g.
-#define GASKET_SINGLE(TYPE, NAME)                                                                                    \
-    void shmem_##NAME##_p(TYPE* dest, TYPE value, int pe) noexcept {                                                 \
-        const char* routine = "shmem_" #NAME "_p";                                                                   \
-        rt::put(shmem::default_context(routine), routine, dest, &value, sizeof(TYPE), pe);                           \
-    }                                                                                                                \
-    void shmem_ctx_##NAME##_p(shmem_ctx_t ctx, TYPE* dest, TYPE value, int pe) noexcept {                            \
-        const char* routine = "shmem_ctx_" #NAME "_p";                                                               \
-        put_elems<sizeof(TYPE), Completion::local>(shmem::context_of(routine, ctx), routine, dest, &value, 1, pe);   \
-    }                                                                                                                \
-    TYPE shmem_##NAME##_g(const TYPE* source, int pe) noexcept {                                                     \
-        TYPE value;                                                                                                  \
-        const char* routine = "shmem_" #NAME "_g";                                                                   \
-        rt::get(shmem::default_context(routine), routine, &value, source, sizeof(TYPE), pe);                         \
-        return value;                                                                                                \
-    }                                                                                                                \
-    TYPE shmem_ctx_##NAME##_g(shmem_ctx_t ctx, const TYPE* source, int pe) noexcept {                                \
-        const char* routine = "shmem_ctx_" #NAME "_g";                                                               \
-        TYPE value;                                                                                                  \
-        get_elems<sizeof(TYPE), Completion::local>(shmem::context_of(routine, ctx), routine, &value, source, 1, pe); \
-        return value;                                                                                                \
+#define GASKET_SINGLE(TYPE, NAME)                                                                                      \
+    void shmem_##NAME##_p(TYPE* dest, TYPE value, int pe) noexcept {                                                   \
+        const char* routine = "shmem_" #NAME "_p";                                                                     \
+        put_elems<sizeof(TYPE), Completion::local>(shmem::default_context(routine), nullptr, routine, dest, &value, 1, \
+                                                   pe);                                                                \
+    }                                                                                                                  \
+    void shmem_ctx_##NAME##_p(shmem_ctx_t ctx, TYPE* dest, TYPE value, int pe) noexcept {                              \
+        const char* routine = "shmem_ctx_" #NAME "_p";                                                                 \
+        put_elems<sizeof(TYPE), Completion::local>(shmem::context_of(routine, ctx), ctx, routine, dest, &value, 1,     \
+                                                   pe);                                                                \
+    }                                                                                                                  \
+    TYPE shmem_##NAME##_g(const TYPE* source, int pe) noexcept {                                                       \
+        TYPE value;                                                                                                    \
+        const char* routine = "shmem_" #NAME "_g";                                                                     \
+        get_elems<sizeof(TYPE), Completion::local>(shmem::default_context(routine), nullptr, routine, &value, source,  \
+                                                   1, pe);                                                             \
+        return value;                                                                                                  \
+    }                                                                                                                  \
+    TYPE shmem_ctx_##NAME##_g(shmem_ctx_t ctx, const TYPE* source, int pe) noexcept {                                  \
+        const char* routine = "shmem_ctx_" #NAME "_g";                                                                 \
+        TYPE value;                                                                                                    \
+        get_elems<sizeof(TYPE), Completion::local>(shmem::context_of(routine, ctx), ctx, routine, &value, source, 1,   \
+                                                   pe);                                                                \
+        return value;                                                                                                  \
     }
 
 extern "C" {

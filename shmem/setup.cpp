@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "src/gasp/gasp.hpp"
 #include "src/runtime/job.hpp"
 #include "src/runtime/start.hpp"
 #include "src/runtime/collective.hpp"
@@ -134,6 +135,9 @@ int start(const char* routine, int requested, int* provided) {
         g_atexit_registered = true;
     }
     print_banner(j);
+    // GASP (§3.2): the tool's gasp_init once per process, after the runtime is
+    // up; then the init event, on the first init only.
+    if (gasp::start(routine) && gasp::on()) gasp::notify(GASP_SHMEM_INIT, GASP_END, requested, g_thread_level);
     return 0;
 }
 
@@ -156,13 +160,23 @@ void shmem_query_thread(int* provided) noexcept {
 
 void shmem_finalize(void) noexcept {
     if (!rt::g_job) return;  // after the last finalize: nothing left to do
+    const int is_last = rt::g_job->init_count == 1;
+    const bool ev = gasp::on();
+    if (ev) [[unlikely]]
+        gasp::notify(GASP_SHMEM_FINALIZE, GASP_START, is_last);
     rt::barrier_all("shmem_finalize");
-    if (--rt::g_job->init_count > 0) return;
+    if (--rt::g_job->init_count > 0) {
+        if (ev) [[unlikely]]
+            gasp::notify(GASP_SHMEM_FINALIZE, GASP_END, is_last);
+        return;
+    }
     shmem::release_contexts();
     shmem::release_teams();
     shmem::bind_predefined_teams(nullptr);
     rt::end_job(rt::Ending::finalize);
     rt::set_message_context(-1, false);
+    if (ev) [[unlikely]]
+        gasp::notify(GASP_SHMEM_FINALIZE, GASP_END, is_last);
 }
 
 void shmem_query_initialized(int* initialized) noexcept {

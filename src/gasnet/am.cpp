@@ -6,6 +6,7 @@
 #include <sched.h>
 
 #include "dispatch.hpp"
+#include "src/gasp/gasp.hpp"
 #include "src/runtime/start.hpp"
 #include "state.hpp"
 
@@ -73,8 +74,8 @@ inline int check_payload(const char* routine, AmCategory category, gasnet_node_t
     return GASNET_OK;
 }
 
-int request(const char* routine, gasnet_node_t dest, gasnet_handler_t handler, AmCategory category,
-            const void* source_addr, size_t nbytes, void* dest_addr, int nargs, const gasnet_handlerarg_t* args) {
+int send_request(const char* routine, gasnet_node_t dest, gasnet_handler_t handler, AmCategory category,
+                 const void* source_addr, size_t nbytes, void* dest_addr, int nargs, const gasnet_handlerarg_t* args) {
     rt::Job* job = attached_job(routine);
     if (!job) [[unlikely]]
         return GASNET_ERR_NOT_INIT;
@@ -89,8 +90,8 @@ int request(const char* routine, gasnet_node_t dest, gasnet_handler_t handler, A
     return GASNET_OK;
 }
 
-int reply(const char* routine, gasnet_token_t token, gasnet_handler_t handler, AmCategory category,
-          const void* source_addr, size_t nbytes, void* dest_addr, int nargs, const gasnet_handlerarg_t* args) {
+int send_reply(const char* routine, gasnet_token_t token, gasnet_handler_t handler, AmCategory category,
+               const void* source_addr, size_t nbytes, void* dest_addr, int nargs, const gasnet_handlerarg_t* args) {
     rt::Job* job = attached_job(routine);
     if (!job) [[unlikely]]
         return GASNET_ERR_NOT_INIT;
@@ -105,6 +106,31 @@ int reply(const char* routine, gasnet_token_t token, gasnet_handler_t handler, A
         return rc;
     job->am->reply(routine, token, category, handler, nargs, args, source_addr, nbytes, offset);
     return GASNET_OK;
+}
+
+// GASP (include/gasp_shmem.h): GASP_GASNET_AM_REQUEST / _REPLY, S/E around
+// the send: int category (gasp_gasnet_am_category_t), int handler, int peer,
+// size_t nbytes, int nargs.
+int request(const char* routine, int event_category, gasnet_node_t dest, gasnet_handler_t handler, AmCategory category,
+            const void* source_addr, size_t nbytes, void* dest_addr, int nargs, const gasnet_handlerarg_t* args) {
+    if (!gasp::on()) [[likely]]
+        return send_request(routine, dest, handler, category, source_addr, nbytes, dest_addr, nargs, args);
+    const int h = handler, peer = int(dest);
+    gasp::notify(GASP_GASNET_AM_REQUEST, GASP_START, event_category, h, peer, nbytes, nargs);
+    const int rc = send_request(routine, dest, handler, category, source_addr, nbytes, dest_addr, nargs, args);
+    gasp::notify(GASP_GASNET_AM_REQUEST, GASP_END, event_category, h, peer, nbytes, nargs);
+    return rc;
+}
+
+int reply(const char* routine, int event_category, gasnet_token_t token, gasnet_handler_t handler, AmCategory category,
+          const void* source_addr, size_t nbytes, void* dest_addr, int nargs, const gasnet_handlerarg_t* args) {
+    if (!gasp::on()) [[likely]]
+        return send_reply(routine, token, handler, category, source_addr, nbytes, dest_addr, nargs, args);
+    const int h = handler, peer = token ? token->source : -1;
+    gasp::notify(GASP_GASNET_AM_REPLY, GASP_START, event_category, h, peer, nbytes, nargs);
+    const int rc = send_reply(routine, token, handler, category, source_addr, nbytes, dest_addr, nargs, args);
+    gasp::notify(GASP_GASNET_AM_REPLY, GASP_END, event_category, h, peer, nbytes, nargs);
+    return rc;
 }
 
 }  // namespace
@@ -128,7 +154,9 @@ void watch_for_exit(const char* routine) {
             token, m.payload, m.nbytes GASKET_AM_UNPACK_##M(a));                           \
         return;
 
-void dispatch_handler(void (*fn)(), gasket_am_token* token, const rt::AmMessage& m) {
+namespace {
+
+void run_handler(void (*fn)(), gasket_am_token* token, const rt::AmMessage& m) {
     const gasnet_handlerarg_t* a = m.args;
     if (m.category == AmCategory::short_am) {
         switch (m.nargs) { GASKET_AM_ARITIES(GASKET_SHORT_CASE) }
@@ -137,6 +165,24 @@ void dispatch_handler(void (*fn)(), gasket_am_token* token, const rt::AmMessage&
     }
     rt::fatal("Active Message delivery", "message for handler %u has %d arguments (at most %d)", unsigned(m.handler),
               m.nargs, GASKET_AM_MAX_ARGS);
+}
+
+}  // namespace
+
+// GASP: GASP_GASNET_AM_HANDLER, S/E around the client's handler: int
+// category (a LongAsync arrives as a Long), int handler, int peer (the
+// sender), size_t nbytes, int nargs, int is_reply.
+void dispatch_handler(void (*fn)(), gasket_am_token* token, const rt::AmMessage& m) {
+    if (!gasp::on()) [[likely]]
+        return run_handler(fn, token, m);
+    const int category = m.category == AmCategory::short_am ? GASP_GASNET_AM_SHORT
+                         : m.category == AmCategory::medium ? GASP_GASNET_AM_MEDIUM
+                                                            : GASP_GASNET_AM_LONG;
+    const int h = m.handler, peer = token->source, nargs = m.nargs, is_reply = !token->request;
+    const size_t nbytes = m.nbytes;
+    gasp::notify(GASP_GASNET_AM_HANDLER, GASP_START, category, h, peer, nbytes, nargs, is_reply);
+    run_handler(fn, token, m);
+    gasp::notify(GASP_GASNET_AM_HANDLER, GASP_END, category, h, peer, nbytes, nargs, is_reply);
 }
 
 }  // namespace gasket::gasnet
@@ -148,46 +194,46 @@ extern "C" {
 
 // The entry points for M arguments: the arguments go into an array (a
 // leading 0 keeps it non-empty for M = 0) and one shared routine sends.
-#define GASKET_AM_DEFINE(M)                                                                                          \
-    int gasnet_AMRequestShort##M(gasnet_node_t dest, gasnet_handler_t handler GASKET_AM_PARAMS_##M) noexcept {       \
-        const gasnet_handlerarg_t args[] = {0 GASKET_AM_VALUES_##M};                                                 \
-        return gasnet::request("gasnet_AMRequestShort" #M, dest, handler, AmCategory::short_am, nullptr, 0, nullptr, \
-                               M, args + 1);                                                                         \
-    }                                                                                                                \
-    int gasnet_AMRequestMedium##M(gasnet_node_t dest, gasnet_handler_t handler, void* source_addr,                   \
-                                  size_t nbytes GASKET_AM_PARAMS_##M) noexcept {                                     \
-        const gasnet_handlerarg_t args[] = {0 GASKET_AM_VALUES_##M};                                                 \
-        return gasnet::request("gasnet_AMRequestMedium" #M, dest, handler, AmCategory::medium, source_addr, nbytes,  \
-                               nullptr, M, args + 1);                                                                \
-    }                                                                                                                \
-    int gasnet_AMRequestLong##M(gasnet_node_t dest, gasnet_handler_t handler, void* source_addr, size_t nbytes,      \
-                                void* dest_addr GASKET_AM_PARAMS_##M) noexcept {                                     \
-        const gasnet_handlerarg_t args[] = {0 GASKET_AM_VALUES_##M};                                                 \
-        return gasnet::request("gasnet_AMRequestLong" #M, dest, handler, AmCategory::long_am, source_addr, nbytes,   \
-                               dest_addr, M, args + 1);                                                              \
-    }                                                                                                                \
-    int gasnet_AMRequestLongAsync##M(gasnet_node_t dest, gasnet_handler_t handler, void* source_addr, size_t nbytes, \
-                                     void* dest_addr GASKET_AM_PARAMS_##M) noexcept {                                \
-        const gasnet_handlerarg_t args[] = {0 GASKET_AM_VALUES_##M};                                                 \
-        return gasnet::request("gasnet_AMRequestLongAsync" #M, dest, handler, AmCategory::long_am, source_addr,      \
-                               nbytes, dest_addr, M, args + 1);                                                      \
-    }                                                                                                                \
-    int gasnet_AMReplyShort##M(gasnet_token_t token, gasnet_handler_t handler GASKET_AM_PARAMS_##M) noexcept {       \
-        const gasnet_handlerarg_t args[] = {0 GASKET_AM_VALUES_##M};                                                 \
-        return gasnet::reply("gasnet_AMReplyShort" #M, token, handler, AmCategory::short_am, nullptr, 0, nullptr, M, \
-                             args + 1);                                                                              \
-    }                                                                                                                \
-    int gasnet_AMReplyMedium##M(gasnet_token_t token, gasnet_handler_t handler, void* source_addr,                   \
-                                size_t nbytes GASKET_AM_PARAMS_##M) noexcept {                                       \
-        const gasnet_handlerarg_t args[] = {0 GASKET_AM_VALUES_##M};                                                 \
-        return gasnet::reply("gasnet_AMReplyMedium" #M, token, handler, AmCategory::medium, source_addr, nbytes,     \
-                             nullptr, M, args + 1);                                                                  \
-    }                                                                                                                \
-    int gasnet_AMReplyLong##M(gasnet_token_t token, gasnet_handler_t handler, void* source_addr, size_t nbytes,      \
-                              void* dest_addr GASKET_AM_PARAMS_##M) noexcept {                                       \
-        const gasnet_handlerarg_t args[] = {0 GASKET_AM_VALUES_##M};                                                 \
-        return gasnet::reply("gasnet_AMReplyLong" #M, token, handler, AmCategory::long_am, source_addr, nbytes,      \
-                             dest_addr, M, args + 1);                                                                \
+#define GASKET_AM_DEFINE(M)                                                                                           \
+    int gasnet_AMRequestShort##M(gasnet_node_t dest, gasnet_handler_t handler GASKET_AM_PARAMS_##M) noexcept {        \
+        const gasnet_handlerarg_t args[] = {0 GASKET_AM_VALUES_##M};                                                  \
+        return gasnet::request("gasnet_AMRequestShort" #M, GASP_GASNET_AM_SHORT, dest, handler, AmCategory::short_am, \
+                               nullptr, 0, nullptr, M, args + 1);                                                     \
+    }                                                                                                                 \
+    int gasnet_AMRequestMedium##M(gasnet_node_t dest, gasnet_handler_t handler, void* source_addr,                    \
+                                  size_t nbytes GASKET_AM_PARAMS_##M) noexcept {                                      \
+        const gasnet_handlerarg_t args[] = {0 GASKET_AM_VALUES_##M};                                                  \
+        return gasnet::request("gasnet_AMRequestMedium" #M, GASP_GASNET_AM_MEDIUM, dest, handler, AmCategory::medium, \
+                               source_addr, nbytes, nullptr, M, args + 1);                                            \
+    }                                                                                                                 \
+    int gasnet_AMRequestLong##M(gasnet_node_t dest, gasnet_handler_t handler, void* source_addr, size_t nbytes,       \
+                                void* dest_addr GASKET_AM_PARAMS_##M) noexcept {                                      \
+        const gasnet_handlerarg_t args[] = {0 GASKET_AM_VALUES_##M};                                                  \
+        return gasnet::request("gasnet_AMRequestLong" #M, GASP_GASNET_AM_LONG, dest, handler, AmCategory::long_am,    \
+                               source_addr, nbytes, dest_addr, M, args + 1);                                          \
+    }                                                                                                                 \
+    int gasnet_AMRequestLongAsync##M(gasnet_node_t dest, gasnet_handler_t handler, void* source_addr, size_t nbytes,  \
+                                     void* dest_addr GASKET_AM_PARAMS_##M) noexcept {                                 \
+        const gasnet_handlerarg_t args[] = {0 GASKET_AM_VALUES_##M};                                                  \
+        return gasnet::request("gasnet_AMRequestLongAsync" #M, GASP_GASNET_AM_LONGASYNC, dest, handler,               \
+                               AmCategory::long_am, source_addr, nbytes, dest_addr, M, args + 1);                     \
+    }                                                                                                                 \
+    int gasnet_AMReplyShort##M(gasnet_token_t token, gasnet_handler_t handler GASKET_AM_PARAMS_##M) noexcept {        \
+        const gasnet_handlerarg_t args[] = {0 GASKET_AM_VALUES_##M};                                                  \
+        return gasnet::reply("gasnet_AMReplyShort" #M, GASP_GASNET_AM_SHORT, token, handler, AmCategory::short_am,    \
+                             nullptr, 0, nullptr, M, args + 1);                                                       \
+    }                                                                                                                 \
+    int gasnet_AMReplyMedium##M(gasnet_token_t token, gasnet_handler_t handler, void* source_addr,                    \
+                                size_t nbytes GASKET_AM_PARAMS_##M) noexcept {                                        \
+        const gasnet_handlerarg_t args[] = {0 GASKET_AM_VALUES_##M};                                                  \
+        return gasnet::reply("gasnet_AMReplyMedium" #M, GASP_GASNET_AM_MEDIUM, token, handler, AmCategory::medium,    \
+                             source_addr, nbytes, nullptr, M, args + 1);                                              \
+    }                                                                                                                 \
+    int gasnet_AMReplyLong##M(gasnet_token_t token, gasnet_handler_t handler, void* source_addr, size_t nbytes,       \
+                              void* dest_addr GASKET_AM_PARAMS_##M) noexcept {                                        \
+        const gasnet_handlerarg_t args[] = {0 GASKET_AM_VALUES_##M};                                                  \
+        return gasnet::reply("gasnet_AMReplyLong" #M, GASP_GASNET_AM_LONG, token, handler, AmCategory::long_am,       \
+                             source_addr, nbytes, dest_addr, M, args + 1);                                            \
     }
 GASKET_AM_ARITIES(GASKET_AM_DEFINE)
 

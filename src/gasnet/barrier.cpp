@@ -10,6 +10,7 @@
 
 #include <climits>
 
+#include "src/gasp/gasp.hpp"
 #include "state.hpp"
 
 namespace gasket::gasnet {
@@ -42,19 +43,10 @@ void check_notified(const char* routine) {
         rt::fatal(routine, "no gasnet_barrier_notify precedes it (GASNet 1.8 §3.5)");
 }
 
-}  // namespace
-
-}  // namespace gasket::gasnet
-
-using namespace gasket;
-using gasnet::g_state;
-
-extern "C" {
-
-void gasnet_barrier_notify(int id, int flags) noexcept {
+void notify(int id, int flags) {
     const char* routine = "gasnet_barrier_notify";
-    rt::SplitPhaseBarrier& b = gasnet::barrier(routine);
-    gasnet::check_flags(routine, flags);
+    rt::SplitPhaseBarrier& b = barrier(routine);
+    check_flags(routine, flags);
     if (g_state.barrier_notified)
         rt::fatal(routine, "called twice without gasnet_barrier_wait in between (GASNet 1.8 §3.5)");
     const bool named = flags == 0;
@@ -66,28 +58,72 @@ void gasnet_barrier_notify(int id, int flags) noexcept {
     g_state.barrier_flags = flags;
 }
 
-int gasnet_barrier_wait(int id, int flags) noexcept {
+int wait(int id, int flags) {
     const char* routine = "gasnet_barrier_wait";
-    rt::SplitPhaseBarrier& b = gasnet::barrier(routine);
-    gasnet::check_notified(routine);
+    rt::SplitPhaseBarrier& b = barrier(routine);
+    check_notified(routine);
     long long max[3];
     // The barrier's own test is cheap; Active Messages are served every
     // few idle steps, in the rhythm gasnet_set_waitmode chose.
     for (rt::Poller poller(*rt::g_job, g_state.wait_mode); !b.test(max);) poller.wait(routine);
-    return gasnet::outcome(max, id, flags);
+    return outcome(max, id, flags);
 }
 
-int gasnet_barrier_try(int id, int flags) noexcept {
+int try_barrier(int id, int flags) {
     const char* routine = "gasnet_barrier_try";
-    rt::SplitPhaseBarrier& b = gasnet::barrier(routine);
-    gasnet::check_notified(routine);
+    rt::SplitPhaseBarrier& b = barrier(routine);
+    check_notified(routine);
     long long max[3];
     if (!b.test(max)) {
         rt::g_job->am->poll(routine);
         rt::check_remote_exit(*rt::g_job, routine);
         return GASNET_ERR_NOT_READY;
     }
-    return gasnet::outcome(max, id, flags);
+    return outcome(max, id, flags);
+}
+
+}  // namespace
+
+}  // namespace gasket::gasnet
+
+using namespace gasket;
+using gasnet::g_state;
+
+// GASP (include/gasp_shmem.h): GASP_GASNET_BARRIER_{NOTIFY,WAIT,TRY}, S/E,
+// arguments int named (flags == 0), int id; the END of wait and try adds
+// the result.
+extern "C" {
+
+void gasnet_barrier_notify(int id, int flags) noexcept {
+    const bool ev = gasp::on();
+    const int named = flags == 0;
+    if (ev) [[unlikely]]
+        gasp::notify(GASP_GASNET_BARRIER_NOTIFY, GASP_START, named, id);
+    gasnet::notify(id, flags);
+    if (ev) [[unlikely]]
+        gasp::notify(GASP_GASNET_BARRIER_NOTIFY, GASP_END, named, id);
+}
+
+int gasnet_barrier_wait(int id, int flags) noexcept {
+    const bool ev = gasp::on();
+    const int named = flags == 0;
+    if (ev) [[unlikely]]
+        gasp::notify(GASP_GASNET_BARRIER_WAIT, GASP_START, named, id);
+    const int result = gasnet::wait(id, flags);
+    if (ev) [[unlikely]]
+        gasp::notify(GASP_GASNET_BARRIER_WAIT, GASP_END, named, id, result);
+    return result;
+}
+
+int gasnet_barrier_try(int id, int flags) noexcept {
+    const bool ev = gasp::on();
+    const int named = flags == 0;
+    if (ev) [[unlikely]]
+        gasp::notify(GASP_GASNET_BARRIER_TRY, GASP_START, named, id);
+    const int result = gasnet::try_barrier(id, flags);
+    if (ev) [[unlikely]]
+        gasp::notify(GASP_GASNET_BARRIER_TRY, GASP_END, named, id, result);
+    return result;
 }
 
 }  // extern "C"

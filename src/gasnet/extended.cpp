@@ -18,6 +18,7 @@
 #include <memory>
 #include <vector>
 
+#include "src/gasp/gasp.hpp"
 #include "src/runtime/rma.hpp"
 #include "state.hpp"
 
@@ -364,27 +365,73 @@ void set_routes(rt::Job& j) {
 using namespace gasket;
 using gasnet::Sync;
 
+namespace {
+
+// GASP (include/gasp_shmem.h): a blocking put or get raises GASP_SHMEM_PUT /
+// GASP_SHMEM_GET (ctx NULL, strides 1, bsize = nbytes), an explicit- or
+// implicit-handle one GASP_GASNET_NB_{PUT,GET}_INIT, whose END adds the
+// handle (GASP_NB_TRIVIAL for GASNET_INVALID_HANDLE: done at once, or an
+// implicit-handle operation).  S/E around `op`.
+template <class F>
+[[gnu::cold, gnu::noinline]] auto rma_with_events(bool is_put, Sync sync, gasnet_node_t node, void* dest,
+                                                  const void* src, size_t nbytes, F op) {
+    const unsigned tag = sync == Sync::blocking ? (is_put ? GASP_SHMEM_PUT : GASP_SHMEM_GET)
+                                                : (is_put ? GASP_GASNET_NB_PUT_INIT : GASP_GASNET_NB_GET_INIT);
+    void* const no_ctx = nullptr;
+    const int pe = int(node);
+    const std::ptrdiff_t one = 1;
+    gasp::notify(tag, GASP_START, no_ctx, pe, dest, src, nbytes, one, one, nbytes);
+    auto result = op();
+    if (sync == Sync::blocking)
+        gasp::notify(tag, GASP_END, no_ctx, pe, dest, src, nbytes, one, one, nbytes);
+    else
+        gasp::notify(tag, GASP_END, no_ctx, pe, dest, src, nbytes, one, one, nbytes, static_cast<void*>(result));
+    return result;
+}
+
+}  // namespace
+
 extern "C" {
 
 // ---- §3.2 blocking, §3.3.2 explicit handle, §3.3.4 implicit handle ----
 // One family per synchronization: gasnet_{get,put}SUFFIX[_bulk] and
 // gasnet_memsetSUFFIX.  The non-bulk puts may reuse src at once
 // (bulk = false); the bulk ones only once synchronized.
-#define GASKET_TRANSFERS(SUFFIX, RET, SYNC)                                                                      \
-    RET gasnet_get##SUFFIX(void* dest, gasnet_node_t node, void* src, size_t nbytes) noexcept {                  \
-        return static_cast<RET>(gasnet::get("gasnet_get" #SUFFIX, dest, node, src, nbytes, SYNC));               \
-    }                                                                                                            \
-    RET gasnet_put##SUFFIX(gasnet_node_t node, void* dest, void* src, size_t nbytes) noexcept {                  \
-        return static_cast<RET>(gasnet::put("gasnet_put" #SUFFIX, node, dest, src, nbytes, SYNC, false));        \
-    }                                                                                                            \
-    RET gasnet_get##SUFFIX##_bulk(void* dest, gasnet_node_t node, void* src, size_t nbytes) noexcept {           \
-        return static_cast<RET>(gasnet::get("gasnet_get" #SUFFIX "_bulk", dest, node, src, nbytes, SYNC));       \
-    }                                                                                                            \
-    RET gasnet_put##SUFFIX##_bulk(gasnet_node_t node, void* dest, void* src, size_t nbytes) noexcept {           \
-        return static_cast<RET>(gasnet::put("gasnet_put" #SUFFIX "_bulk", node, dest, src, nbytes, SYNC, true)); \
-    }                                                                                                            \
-    RET gasnet_memset##SUFFIX(gasnet_node_t node, void* dest, int val, size_t nbytes) noexcept {                 \
-        return static_cast<RET>(gasnet::memset_remote("gasnet_memset" #SUFFIX, node, dest, val, nbytes, SYNC));  \
+#define GASKET_TRANSFERS(SUFFIX, RET, SYNC)                                                                     \
+    RET gasnet_get##SUFFIX(void* dest, gasnet_node_t node, void* src, size_t nbytes) noexcept {                 \
+        const char* routine = "gasnet_get" #SUFFIX;                                                             \
+        if (gasp::on()) [[unlikely]]                                                                            \
+            return static_cast<RET>(rma_with_events(false, SYNC, node, dest, src, nbytes, [&] {                 \
+                return gasnet::get(routine, dest, node, src, nbytes, SYNC);                                     \
+            }));                                                                                                \
+        return static_cast<RET>(gasnet::get(routine, dest, node, src, nbytes, SYNC));                           \
+    }                                                                                                           \
+    RET gasnet_put##SUFFIX(gasnet_node_t node, void* dest, void* src, size_t nbytes) noexcept {                 \
+        const char* routine = "gasnet_put" #SUFFIX;                                                             \
+        if (gasp::on()) [[unlikely]]                                                                            \
+            return static_cast<RET>(rma_with_events(true, SYNC, node, dest, src, nbytes, [&] {                  \
+                return gasnet::put(routine, node, dest, src, nbytes, SYNC, false);                              \
+            }));                                                                                                \
+        return static_cast<RET>(gasnet::put(routine, node, dest, src, nbytes, SYNC, false));                    \
+    }                                                                                                           \
+    RET gasnet_get##SUFFIX##_bulk(void* dest, gasnet_node_t node, void* src, size_t nbytes) noexcept {          \
+        const char* routine = "gasnet_get" #SUFFIX "_bulk";                                                     \
+        if (gasp::on()) [[unlikely]]                                                                            \
+            return static_cast<RET>(rma_with_events(false, SYNC, node, dest, src, nbytes, [&] {                 \
+                return gasnet::get(routine, dest, node, src, nbytes, SYNC);                                     \
+            }));                                                                                                \
+        return static_cast<RET>(gasnet::get(routine, dest, node, src, nbytes, SYNC));                           \
+    }                                                                                                           \
+    RET gasnet_put##SUFFIX##_bulk(gasnet_node_t node, void* dest, void* src, size_t nbytes) noexcept {          \
+        const char* routine = "gasnet_put" #SUFFIX "_bulk";                                                     \
+        if (gasp::on()) [[unlikely]]                                                                            \
+            return static_cast<RET>(rma_with_events(true, SYNC, node, dest, src, nbytes, [&] {                  \
+                return gasnet::put(routine, node, dest, src, nbytes, SYNC, true);                               \
+            }));                                                                                                \
+        return static_cast<RET>(gasnet::put(routine, node, dest, src, nbytes, SYNC, true));                     \
+    }                                                                                                           \
+    RET gasnet_memset##SUFFIX(gasnet_node_t node, void* dest, int val, size_t nbytes) noexcept {                \
+        return static_cast<RET>(gasnet::memset_remote("gasnet_memset" #SUFFIX, node, dest, val, nbytes, SYNC)); \
     }
 GASKET_TRANSFERS(, void, Sync::blocking)
 GASKET_TRANSFERS(_nb, gasnet_handle_t, Sync::explicit_handle)

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "dispatch.hpp"
+#include "src/gasp/gasp.hpp"
 #include "src/runtime/collective.hpp"
 #include "src/runtime/start.hpp"
 #include "state.hpp"
@@ -300,6 +301,9 @@ int gasnet_attach(gasnet_handlerentry_t* table, int numentries, uintptr_t segsiz
     g_state.barrier = rt::job_barrier(job);
     gasnet::set_routes(job);
     g_state.attached = true;
+    // GASP (§3.2): a GASNet program's tool is initialized here, with
+    // GASP_MODEL_SHMEM (docs/gasp.md), once per process.
+    gasp::start(routine);
     job.env->barrier();
     return GASNET_OK;
 }
@@ -316,6 +320,7 @@ uintptr_t gasnet_getMaxGlobalSegmentSize(void) noexcept {
 void gasnet_exit(int exitcode) noexcept {
     std::fflush(nullptr);
     if (!g_state.initialized || !rt::g_job) std::exit(exitcode);
+    if (gasp::on()) gasp::notify(GASP_GASNET_EXIT, GASP_ATOMIC, exitcode);  // GASP: A, int status
     // From a handler (perhaps on the progress thread) nothing can be shut
     // down in order: end the job at once.
     if (rt::am_thread_state().handler_depth > 0) rt::abort_job(exitcode);
