@@ -1,0 +1,150 @@
+/* tests/gasp/gasnet_events.c -- GASP events of a GASNet program, in C, with
+ * the recorder (recorder.h) linked in: gasp_init once at gasnet_attach with
+ * GASP_MODEL_SHMEM; a named split-phase barrier; blocking put and get and an
+ * explicit-handle put (GASP_SHMEM_PUT/GET with ctx NULL,
+ * GASP_GASNET_NB_PUT_INIT with the handle); an AM Short request whose
+ * handler replies (GASP_GASNET_AM_REQUEST / _REPLY / _HANDLER, the handlers
+ * perhaps on the progress thread).  Every node checks exact types and
+ * arguments and prints each failure; exit status 1 on a failure. */
+#include <stdio.h>
+#include <string.h>
+
+#include <gasnet.h>
+#include <gasp_shmem.h>
+
+#include "recorder.h"
+
+enum { kRequest = 201, kReply = 202 };
+
+static volatile int got_request = 0, got_reply = 0, request_from = -1;
+static int failures = 0;
+static gasnet_node_t me;
+
+#define CHECK(cond)                                                                                       \
+    do {                                                                                                  \
+        if (!(cond)) {                                                                                    \
+            fprintf(stderr, "gasnet_events: node %u: check failed: %s (line %d)\n", me, #cond, __LINE__); \
+            ++failures;                                                                                   \
+        }                                                                                                 \
+    } while (0)
+
+static void on_request(gasnet_token_t token, gasnet_handlerarg_t from) {
+    request_from = from;
+    got_request = 1;
+    gasnet_AMReplyShort0(token, kReply);
+}
+static void on_reply(gasnet_token_t token) {
+    (void)token;
+    got_reply = 1;
+}
+
+/* The recorded events of `tag`, copied into out[] (at most max). */
+static size_t events_of(unsigned tag, gasp_recorded_event* out, size_t max) {
+    size_t n = 0;
+    for (size_t i = 0; i < gasp_recorder_count(); ++i) {
+        gasp_recorded_event e = gasp_recorder_event(i);
+        if (e.tag == tag && n < max) out[n++] = e;
+    }
+    return n;
+}
+
+static void check_args(const gasp_recorded_event* e, int type, int nargs, const uint64_t* args) {
+    CHECK(e->type == type);
+    CHECK(e->nargs == nargs);
+    CHECK(e->bad_context == 0 && e->bad_position == 0);
+    for (int i = 0; i < nargs && i < e->nargs; ++i)
+        if (e->args[i] != args[i]) {
+            fprintf(stderr, "gasnet_events: node %u: tag 0x%x type %d argument %d is %llu, want %llu\n", me, e->tag,
+                    e->type, i, (unsigned long long)e->args[i], (unsigned long long)args[i]);
+            ++failures;
+        }
+}
+
+#define P(x) ((uint64_t)(uintptr_t)(x))
+
+int main(int argc, char** argv) {
+    if (gasnet_init(&argc, &argv) != GASNET_OK) return 2;
+    gasnet_handlerentry_t table[] = {{kRequest, (void (*)())on_request}, {kReply, (void (*)())on_reply}};
+    if (gasnet_attach(table, 2, 16 * GASNET_PAGESIZE, GASNET_PAGESIZE) != GASNET_OK) return 2;
+    me = gasnet_mynode();
+    const gasnet_node_t n = gasnet_nodes(), peer = (me + 1) % n, pred = (me + n - 1) % n;
+    gasnet_seginfo_t seg[64];
+    if (n > 64 || gasnet_getSegmentInfo(seg, (int)n) != GASNET_OK) return 2;
+    CHECK(gasp_recorder_inits() == 1);
+    CHECK(gasp_recorder_model() == GASP_MODEL_SHMEM);
+    CHECK(gasp_recorder_count() == 0); /* GASNet has no INIT event */
+
+    /* A named barrier. */
+    gasnet_barrier_notify(5, 0);
+    CHECK(gasnet_barrier_wait(5, 0) == GASNET_OK);
+    gasp_recorded_event ev[16];
+    CHECK(events_of(GASP_GASNET_BARRIER_NOTIFY, ev, 16) == 2);
+    const uint64_t named5[3] = {1, 5, GASNET_OK};
+    check_args(&ev[0], GASP_START, 2, named5);
+    check_args(&ev[1], GASP_END, 2, named5);
+    CHECK(events_of(GASP_GASNET_BARRIER_WAIT, ev, 16) == 2);
+    check_args(&ev[0], GASP_START, 2, named5);
+    check_args(&ev[1], GASP_END, 3, named5);
+    gasp_recorder_clear();
+
+    /* RMA: blocking put and get, an explicit-handle put. */
+    char buf[64], back[64];
+    for (int i = 0; i < 64; ++i) buf[i] = (char)(me * 3 + i);
+    char* remote = (char*)seg[peer].addr + 64 * 0;
+    gasnet_put(peer, remote, buf, 64);
+    gasnet_get(back, peer, remote, 64);
+    gasnet_handle_t h = gasnet_put_nb(peer, remote + 64, buf, 32);
+    gasnet_wait_syncnb(h);
+    CHECK(memcmp(buf, back, 64) == 0);
+    const uint64_t put_args[8] = {0, peer, P(remote), P(buf), 64, 1, 1, 64};
+    const uint64_t get_args[8] = {0, peer, P(back), P(remote), 64, 1, 1, 64};
+    const uint64_t nb_args[9] = {0, peer, P(remote + 64), P(buf), 32, 1, 1, 32, P(h)};
+    CHECK(events_of(GASP_SHMEM_PUT, ev, 16) == 2);
+    check_args(&ev[0], GASP_START, 8, put_args);
+    check_args(&ev[1], GASP_END, 8, put_args);
+    CHECK(events_of(GASP_SHMEM_GET, ev, 16) == 2);
+    check_args(&ev[0], GASP_START, 8, get_args);
+    check_args(&ev[1], GASP_END, 8, get_args);
+    CHECK(events_of(GASP_GASNET_NB_PUT_INIT, ev, 16) == 2);
+    check_args(&ev[0], GASP_START, 8, nb_args);
+    check_args(&ev[1], GASP_END, 9, nb_args);
+    gasnet_barrier_notify(0, GASNET_BARRIERFLAG_ANONYMOUS);
+    CHECK(gasnet_barrier_wait(0, GASNET_BARRIERFLAG_ANONYMOUS) == GASNET_OK);
+    gasp_recorder_clear();
+
+    /* An AM request whose handler replies. */
+    CHECK(gasnet_AMRequestShort1(peer, kRequest, (gasnet_handlerarg_t)me) == GASNET_OK);
+    GASNET_BLOCKUNTIL(got_reply && got_request);
+    CHECK(request_from == (int)pred);
+    gasnet_barrier_notify(0, GASNET_BARRIERFLAG_ANONYMOUS);
+    CHECK(gasnet_barrier_wait(0, GASNET_BARRIERFLAG_ANONYMOUS) == GASNET_OK);
+    const uint64_t req_args[5] = {GASP_GASNET_AM_SHORT, kRequest, peer, 0, 1};
+    const uint64_t rep_args[5] = {GASP_GASNET_AM_SHORT, kReply, pred, 0, 0};
+    CHECK(events_of(GASP_GASNET_AM_REQUEST, ev, 16) == 2);
+    check_args(&ev[0], GASP_START, 5, req_args);
+    check_args(&ev[1], GASP_END, 5, req_args);
+    CHECK(events_of(GASP_GASNET_AM_REPLY, ev, 16) == 2);
+    check_args(&ev[0], GASP_START, 5, rep_args);
+    check_args(&ev[1], GASP_END, 5, rep_args);
+    /* Two handlers ran here: the request from pred, the reply from peer
+     * (in either order), each S/E; the reply is sent inside the request's. */
+    const size_t handlers = events_of(GASP_GASNET_AM_HANDLER, ev, 16);
+    CHECK(handlers == 4);
+    const uint64_t on_req[6] = {GASP_GASNET_AM_SHORT, kRequest, pred, 0, 1, 0};
+    const uint64_t on_rep[6] = {GASP_GASNET_AM_SHORT, kReply, peer, 0, 0, 1};
+    int seen_req = 0, seen_rep = 0;
+    for (size_t i = 0; i < handlers && i < 16; ++i) {
+        const int is_req = ev[i].args[1] == kRequest;
+        check_args(&ev[i], (is_req ? seen_req : seen_rep) == 0 ? GASP_START : GASP_END, 6, is_req ? on_req : on_rep);
+        ++*(is_req ? &seen_req : &seen_rep);
+    }
+    CHECK(seen_req == 2 && seen_rep == 2);
+    CHECK(gasp_recorder_unknown() == 0);
+    CHECK(gasp_recorder_max_depth() == 1);
+
+    gasnet_barrier_notify(0, GASNET_BARRIERFLAG_ANONYMOUS);
+    gasnet_barrier_wait(0, GASNET_BARRIERFLAG_ANONYMOUS);
+    if (failures == 0) printf("gasnet_events: node %u: passed\n", me);
+    gasnet_exit(failures != 0);
+    return 0;
+}
