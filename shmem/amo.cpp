@@ -77,8 +77,8 @@ template <class T>
     return old;
 }
 template <class T>
-inline T fetching(rt::Context& c, shmem_ctx_t h, const char* routine, const T* dest, AmoOp op, T value, T cond,
-                  int pe) {
+[[gnu::always_inline]] inline T fetching(rt::Context& c, shmem_ctx_t h, const char* routine, const T* dest, AmoOp op,
+                                         T value, T cond, int pe) {
     if (gasp::on()) [[unlikely]]
         return fetching_traced<T>(c, h, routine, dest, op, value, cond, pe);
     return from_bits<T>(rt::amo(c, routine, const_cast<T*>(dest), sizeof(T), op, bits(value), bits(cond), pe,
@@ -87,7 +87,8 @@ inline T fetching(rt::Context& c, shmem_ctx_t h, const char* routine, const T* d
 
 // A non-fetching AMO: complete at the target by the next quiet.
 template <class T>
-inline void posted(rt::Context& c, shmem_ctx_t h, const char* routine, T* dest, AmoOp op, T value, int pe) {
+[[gnu::always_inline]] inline void posted(rt::Context& c, shmem_ctx_t h, const char* routine, T* dest, AmoOp op,
+                                          T value, int pe) {
     if (gasp::on()) [[unlikely]]
         amo_event<T>(GASP_ATOMIC, h, op, dest, pe, 0, 0);
     rt::amo(c, routine, dest, sizeof(T), op, bits(value), 0, pe, AmoResult::none, nullptr);
@@ -102,8 +103,8 @@ template <class T>
     amo_event<T>(GASP_END, h, op, dest, pe, 1, 1);
 }
 template <class T>
-inline void deferred(rt::Context& c, shmem_ctx_t h, const char* routine, T* fetch, const T* dest, AmoOp op, T value,
-                     T cond, int pe) {
+[[gnu::always_inline]] inline void deferred(rt::Context& c, shmem_ctx_t h, const char* routine, T* fetch, const T* dest,
+                                            AmoOp op, T value, T cond, int pe) {
     if (gasp::on()) [[unlikely]]
         return deferred_traced<T>(c, h, routine, fetch, dest, op, value, cond, pe);
     rt::amo(c, routine, const_cast<T*>(dest), sizeof(T), op, bits(value), bits(cond), pe, AmoResult::deferred, fetch);

@@ -1,7 +1,7 @@
 // src/gasp/gasp.hpp -- raising GASP tool events (gasp-tool-interface.txt;
 // Gasket's events: include/gasp_shmem.h, docs/gasp.md).
 //
-// Hot: on() is one relaxed load of a process-wide flag, set once at init
+// Hot: on() is one (acquire) load of a process-wide flag, set once at init
 // when a tool is attached; without a tool every event site costs that one
 // predictable branch.  Cold, out of line: notify() and everything else.
 //
@@ -41,8 +41,11 @@ extern Tool g_tool;
 extern std::atomic<bool> g_attached;           // a tool is attached (set once, before the first event)
 extern constinit thread_local bool t_in_tool;  // this thread is inside a tool callback
 
-// Is a tool attached?  The one check at every event site.
-[[gnu::always_inline]] inline bool on() { return g_attached.load(std::memory_order_relaxed); }
+// Is a tool attached?  The one check at every event site.  An acquire load
+// (a plain load on x86-64, LDAR on AArch64), so that a thread already
+// running when the tool attaches (the progress thread, which runs GASNet
+// handlers) sees g_tool filled once it sees the flag.
+[[gnu::always_inline]] inline bool on() { return g_attached.load(std::memory_order_acquire); }
 
 // Marks this thread inside the tool for its lifetime, unless it already
 // is (then active() is false and the caller delivers nothing).
