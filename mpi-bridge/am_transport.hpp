@@ -14,18 +14,22 @@
 //  - Requests go on their own communicator into a ring of `request_slots`
 //    persistent receives; replies on another into a ring of `reply_slots`.  Ring memory is
 //    fixed: it does not grow with the number of ranks.
-//  - A sender holds `credits` request credits per destination; each request
-//    spends one.  The target returns credits when it has run the handlers:
-//    piggybacked on the handler's reply, else in a credit-only message on
-//    the reply tag once half a destination's credits are owed or the target
-//    goes idle.
+//  - A sender holds `credits` request credits per destination
+//    (clamp(256 / ranks, 2, 64)); each request spends one.  The target
+//    returns credits when it has run the handlers: piggybacked on the
+//    handler's reply, else in a credit-only message on the reply tag once a
+//    quarter of a destination's credits are owed (so they are on their way
+//    while the sender still holds three quarters), or everything owed after
+//    16 polls in a row found nothing.  A sender polls every 16 requests, so
+//    credits that came back are taken before it runs out.
 //  - A sender may have at most `reply_slots` requests not yet returned, so
 //    every reply and credit message it can be sent has a posted receive
 //    waiting: replies never need credits and always make progress.
 //  - A request that finds no credit polls (runs handlers) until one returns.
-// The receive rings are exact while credits x ranks <= request_slots; past
-// that, MPI buffers the excess as unexpected messages, bounded by credits x
-// ranks messages (credits shrink to 2 as ranks grow).
+// The receive rings are exact while credits x ranks <= request_slots (256);
+// past that (above 128 ranks), MPI buffers the excess as unexpected
+// messages, bounded by credits x ranks messages (credits shrink to 2 as
+// ranks grow).
 #pragma once
 
 #include <mpi.h>
@@ -92,6 +96,9 @@ public:
     // (eager in every MPI: it cannot wait for the receiver); larger ones
     // with MPI_Isend from the send pool.
     static constexpr std::size_t kSmallMessage = 256;
+    // A sender polls once every this many requests, so the credits coming
+    // back (and requests to it) are taken before its credits run out.
+    static constexpr unsigned kRequestsPerPoll = 16;
 
     // Called for each arriving request or reply, on the polling thread.
     using Deliver = void (*)(void* context, const AmInbound& message);
@@ -112,19 +119,24 @@ public:
     void send_reply(int dest, AmWire wire, const std::int32_t* args, const void* payload);
 
     // Delivers arrived messages, returns how many: what shared memory holds
-    // (up to a batch of 32), and up to `mpi_batch` MPI messages.  A caller
-    // waiting for one message asks for 1: each further MPI test costs a
-    // trip through MPI's progress engine before the caller sees its
-    // message.  Returns 0 at once if another thread is polling.  Not
-    // reentrant: never call it from a delivery.
+    // (up to a batch of 32), and up to `mpi_batch` MPI messages, or fewer:
+    // with `until_reply`, the MPI batch ends after the first reply.  A
+    // caller waiting for a reply asks for that, or for 1: each further MPI
+    // test costs a trip through MPI's progress engine before the caller
+    // sees its message.  Requests, which nobody waits for one by one, are
+    // served in batches.  Returns 0 at once if another thread is polling.
+    // Not reentrant: never call it from a delivery.
     static constexpr int kBatch = 32;
-    int poll(int mpi_batch = kBatch);
+    int poll(int mpi_batch = kBatch, bool until_reply = false);
 
     bool uses_shared_memory() const { return shm_memory_ != nullptr; }
     // This rank's doorbell: node peers ring it after each request they send
     // here (through MPI or shared memory), so a progress thread may sleep
     // on it (doorbell.hpp).
     DoorbellLine& doorbell() const { return *my_bell_; }
+    // Whether every rank can ring this rank's doorbell (all are on this
+    // node): then no request waits for a sleeping progress thread's timeout.
+    bool every_peer_rings() const { return every_peer_rings_; }
     int rank() const { return rank_; }
     int size() const { return size_; }
     int credits_per_peer() const { return credits_per_peer_; }
@@ -149,7 +161,7 @@ private:
     void post(Ring& ring, int slot);
     void deliver_message(char* base, int source, bool reply);
     int poll_shm();
-    int poll_mpi(int batch);
+    int poll_mpi(int batch, bool until_reply);
     bool send_shm(int dest, bool reply, const AmWire& wire, const std::int32_t* args, const void* payload,
                   std::size_t head, std::size_t total);
     void take_credit(int dest);
@@ -165,6 +177,7 @@ private:
     Deliver deliver_;
     void* context_;
     int credits_per_peer_ = 0;
+    int return_threshold_ = 1;  // owed credits returned in one credit-only message
 
     // Receiving side: the poller (recv_mutex_ holder) owns these.
     SpinLock recv_mutex_;
@@ -172,6 +185,7 @@ private:
     std::vector<int> owed_;          // per source: credits to return
     std::vector<int> owed_sources_;  // sources with owed_ > 0
     unsigned polls_ = 0;
+    unsigned idle_polls_ = 0;  // polls in a row that delivered nothing
 
     // Node-shared inboxes: this rank's, and every world rank's as mapped
     // here (nullptr for ranks on other nodes, or all when sharing is off).
@@ -186,6 +200,7 @@ private:
     std::unique_ptr<NodeMemory> bell_memory_;
     DoorbellLine* my_bell_ = nullptr;
     std::vector<DoorbellLine*> peer_bells_;
+    bool every_peer_rings_ = false;
 
     // Sending side.
     SpinLock send_mutex_;
@@ -195,6 +210,7 @@ private:
     std::vector<int> active_index_scratch_, done_scratch_;
     std::unique_ptr<std::atomic<int>[]> credits_;  // per destination
     std::atomic<int> unreturned_{0};               // requests whose credit is not back yet
+    std::atomic<unsigned> requests_sent_{0};       // for kRequestsPerPoll (a racy count is fine)
     int reply_slots_ = 0;
 };
 

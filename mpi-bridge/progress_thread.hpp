@@ -6,8 +6,9 @@
 // doorbell (doorbell.hpp), which node peers ring after each request they
 // send, with a timeout that starts at `min_sleep` and doubles while idle up
 // to `max_sleep` (requests from other nodes wait for it).  The poll
-// function reports kAppPolling while the application polls anyway: the
-// thread then naps without arming the doorbell (so senders make no wake-up
+// function reports kAppPolling while the application polls anyway (the
+// runtime also while it sends requests, which poll every few): the thread
+// then naps without arming the doorbell (so senders make no wake-up
 // syscalls), doubling up to kAppPollingMaxSleep; and kAppBlocked when it
 // found nothing while the application waits in a blocking MPI call that
 // does not poll: the timeout then stays at most kAppBlockedMaxSleep.  hwloc places it on a hardware thread

@@ -220,7 +220,7 @@ private:
     // MPI_Win_flush_local_all before every operation is complete: with
     // thousands of small puts and gets outstanding, gets later find their
     // buffers unwritten and puts send origin bytes rewritten after the
-    // flush (docs/issue15-mpichfix.md has the raw-MPI reproducer);
+    // flush (docs/cluster-path.md, "The last known failures", has the raw-MPI reproducer);
     // MPI_Win_flush and MPI_Win_flush_local to one process are right.  So
     // on the MPICH family (not Open MPI, from MPI_Get_library_version, as
     // Environment::rma_needs_target) the _all forms become one per-process

@@ -88,8 +88,9 @@ public:
     void reply(const char* routine, gasket_am_token* token, AmCategory category, std::uint8_t handler, int nargs,
                const std::int32_t* args, const void* payload, std::size_t nbytes, std::size_t long_offset);
 
-    // Runs the handlers of arrived messages (all that shared memory holds,
-    // at most one from MPI); returns how many.  Fatal, naming `routine`,
+    // Runs the handlers of arrived messages (what shared memory holds, and
+    // from MPI up to a batch of requests, ending at the first reply);
+    // returns how many.  Fatal, naming `routine`,
     // inside a handler or No-Interrupt Section.
     int poll(const char* routine);
 
@@ -137,10 +138,13 @@ private:
     static int progress_poll(void* self);
 
     Segment& segment_;
-    // Polls by application threads: while they poll, the progress thread
-    // stays asleep.
+    // Polls and requests by application threads: while they poll or send,
+    // the progress thread stays asleep (sending, it would compete with the
+    // sender for the core and the transport's receive lock; the transport
+    // polls every few requests itself).
     std::atomic<unsigned> app_polls_{0};
-    unsigned app_polls_seen_ = 0;         // progress thread only
+    std::atomic<unsigned> app_requests_{0};
+    unsigned app_activity_seen_ = 0;      // progress thread only
     std::atomic<bool> requested_{false};  // a request was sent (sticky)
     std::atomic<int> blocked_{0};         // blocking_wait_begin() minus blocking_wait_end()
     Dispatch dispatch_;

@@ -1,7 +1,7 @@
 // tests/bench/am.cpp -- bench-am: GASNet 1.8 Active Messages on Gasket
 // against raw MPI two-sided messages measured in the same run.
 //
-//   oshrun -np 2 bench-am [--iters N] [--reps R] [--stream N] [--quick]
+//   oshrun -np 2 bench-am [--iters N] [--reps R] [--stream N] [--rate-window W] [--tables LIST] [--quick]
 //   oshrun -np 2 bench-am --compute-only [--compute-iters N] [--compute-reps R]
 //
 // Default mode.  Node 0 measures against node 1; node 1 (and any further
@@ -21,6 +21,11 @@
 //    counts the N-th message replies Short0, which ends the timed loop.  Raw MPI: N MPI_Sends of 0 or 8 bytes received by an
 //    MPI_Recv loop, then a 0-byte acknowledgement.  Ratio = Gasket rate /
 //    MPI rate (< 1: Gasket is slower).
+//  - message rate, messages/s: the same stream of Medium2 requests of 8 B,
+//    64 B, 512 B and 4 KiB (the arguments are N and the size; the handler
+//    checks the length); raw MPI: MPI_Isend x N in windows of W (MPI_Waitall
+//    per window), node 1 posting W MPI_Irecv at a time (MPI_Waitall per
+//    window, each into its own buffer), then a 0-byte acknowledgement.
 // Every figure is the median over --reps timed loops after one untimed
 // warm-up loop; the loops of a row run interleaved, round by round (as in
 // bench-rma), and each ratio is the median over rounds of the ratio of the
@@ -37,6 +42,7 @@
 #include <boost/program_options.hpp>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -63,13 +69,17 @@ using namespace bench;
 constexpr gasnet_node_t kOrigin = 0;
 constexpr gasnet_node_t kTarget = 1;
 constexpr int kTag = 7;
+// Message-rate table: the payload sizes (bytes), as the issue names them.
+constexpr std::array<std::size_t, 4> kRateSizes = {8, 64, 512, 4096};
 
 struct Options {
-    long iters = 20000;                // latency: round trips per timed loop (small sizes)
-    int reps = 21;                     // timed loops per figure (median)
-    std::size_t lat_bytes = 32 << 20;  // latency: payload bytes per timed loop, at most
-    std::size_t max_long = 4 << 20;    // largest Long payload
-    long stream = 100000;              // throughput: messages per timed loop
+    long iters = 20000;                                   // latency: round trips per timed loop (small sizes)
+    int reps = 21;                                        // timed loops per figure (median)
+    std::size_t lat_bytes = 32 << 20;                     // latency: payload bytes per timed loop, at most
+    std::size_t max_long = 4 << 20;                       // largest Long payload
+    long stream = 100000;                                 // throughput: messages per timed loop
+    int rate_window = 64;                                 // message rate: raw MPI's MPI_Isend/MPI_Irecv window
+    bool latency = true, throughput = true, rate = true;  // --tables
     bool quick = false;
     // --compute-only
     bool compute_only = false;
@@ -80,7 +90,7 @@ struct Options {
 
 // Returns 0 to run, 1 to exit successfully (--help), 2 on a bad option.
 int parse_options(int argc, char** argv, Options& o) {
-    std::string lat_bytes = "32M", max_long = "4M";
+    std::string lat_bytes = "32M", max_long = "4M", tables = "latency,throughput,rate";
     po::options_description desc(
         "bench-am: GASNet Active Message latency/throughput on Gasket vs raw MPI send/recv.\n"
         "Run with 2 nodes: oshrun -np 2 bench-am [options]\nOptions");
@@ -91,6 +101,10 @@ int parse_options(int argc, char** argv, Options& o) {
         "latency: payload bytes per timed loop, at most (fewer round trips for big sizes; default 32M)")(
         "max-long", po::value<std::string>(&max_long), "largest Long payload, K/M suffix (default 4M)")(
         "stream", po::value<long>(&o.stream), "throughput: messages per timed loop (default 100000)")(
+        "rate-window", po::value<int>(&o.rate_window),
+        "message rate: raw MPI's MPI_Isend/MPI_Irecv posted per MPI_Waitall (default 64)")(
+        "tables", po::value<std::string>(&tables),
+        "default mode: the tables to measure, a comma-separated subset of latency,throughput,rate (default all)")(
         "quick",
         "smoke run: --iters 200 --reps 3 --lat-bytes 1M --stream 2000 --compute-iters 2000000 "
         "--compute-reps 2 unless given (figures not meaningful)")(
@@ -118,9 +132,26 @@ int parse_options(int argc, char** argv, Options& o) {
         return 2;
     }
     if (o.iters < 1 || o.reps < 1 || o.stream < 1 || o.stream > INT32_MAX || o.compute_iters < 1 ||
-        o.compute_reps < 1 || o.tick_us < 1) {
-        std::cerr << "bench-am: --iters, --reps, --stream, --compute-iters, --compute-reps, --tick-us must be >= 1\n";
+        o.compute_reps < 1 || o.tick_us < 1 || o.rate_window < 1) {
+        std::cerr << "bench-am: --iters, --reps, --stream, --rate-window, --compute-iters, --compute-reps, --tick-us "
+                     "must be >= 1\n";
         return 2;
+    }
+    o.latency = o.throughput = o.rate = false;
+    for (std::size_t at = 0; at <= tables.size();) {
+        std::size_t end = std::min(tables.find(',', at), tables.size());
+        const std::string t = tables.substr(at, end - at);
+        if (t == "latency")
+            o.latency = true;
+        else if (t == "throughput")
+            o.throughput = true;
+        else if (t == "rate")
+            o.rate = true;
+        else {
+            std::cerr << "bench-am: --tables: unknown table '" << t << "' (latency, throughput, rate)\n";
+            return 2;
+        }
+        at = end + 1;
     }
     o.lat_bytes = *lb;
     o.max_long = *ml;
@@ -151,6 +182,7 @@ enum : gasnet_handler_t {
     H_PONG,              // node 0: count a round trip
     H_STREAM_SHORT,      // node 1: count; the N-th replies H_STREAM_DONE
     H_STREAM_MEDIUM,     // node 1: as above, Medium 8 B
+    H_RATE_MEDIUM,       // node 1: as above, Medium of the size its second argument gives
     H_STREAM_DONE,       // node 0: a stream was counted
     H_COMMAND,           // nodes >= 1: run a raw MPI loop / quit
     H_ARRIVE,            // node 0: a node arrived at the barrier (adds its value)
@@ -220,10 +252,15 @@ void stream_medium(gasnet_token_t token, void* buf, std::size_t nbytes, gasnet_h
     (void)buf;
     stream_count(token, n);
 }
+void rate_medium(gasnet_token_t token, void* buf, std::size_t nbytes, gasnet_handlerarg_t n, gasnet_handlerarg_t size) {
+    if (long(nbytes) != size) note_failure("rate Medium nbytes", long(nbytes), size);
+    (void)buf;
+    stream_count(token, n);
+}
 void stream_done(gasnet_token_t) { g_streams_done.fetch_add(1, std::memory_order_release); }
 
 // Commands to nodes >= 1 (set by H_COMMAND, taken by the main loop).
-enum Command : int { CMD_MPI_PINGPONG = 1, CMD_MPI_STREAM = 2, CMD_QUIT = 3 };
+enum Command : int { CMD_MPI_PINGPONG = 1, CMD_MPI_STREAM = 2, CMD_QUIT = 3, CMD_MPI_RATE = 4 };
 std::atomic<int> g_cmd_kind{0};
 std::atomic<long> g_cmd_size{0}, g_cmd_n{0};
 std::atomic<bool> g_cmd_ready{false};
@@ -311,6 +348,7 @@ gasnet_handlerentry_t g_handlers[] = {
     {H_PONG, fn(&pong)},
     {H_STREAM_SHORT, fn(&stream_short)},
     {H_STREAM_MEDIUM, fn(&stream_medium)},
+    {H_RATE_MEDIUM, fn(&rate_medium)},
     {H_STREAM_DONE, fn(&stream_done)},
     {H_COMMAND, fn(&command)},
     {H_ARRIVE, fn(&arrive)},
@@ -360,6 +398,7 @@ struct Bench {
     void* peer_segment = nullptr;   // node 1's segment base (in node 1's address space)
     std::size_t max_long = 0;
     std::vector<unsigned char> src, dst;  // payload buffers (page-aligned data)
+    std::vector<unsigned char> rate_dst;  // node 1: one receive buffer per window slot (message rate)
 
     long round_trips(std::size_t size) const {
         if (size == 0) return opt.iters;
@@ -457,6 +496,43 @@ struct Bench {
         };
     }
 
+    // ---- message-rate loops (messages per second) ----
+    Loop am_rate(std::size_t size) {
+        const long n = opt.stream;
+        unsigned char* s = src.data();
+        return [=] {
+            const long done = g_streams_done.load(std::memory_order_acquire);
+            std::memset(s, 0x44, size);
+            const auto t0 = Clock::now();
+            for (long i = 0; i < n; ++i)
+                am_check(gasnet_AMRequestMedium2(kTarget, H_RATE_MEDIUM, s, size, gasnet_handlerarg_t(n),
+                                                 gasnet_handlerarg_t(size)),
+                         "gasnet_AMRequestMedium2");
+            GASNET_BLOCKUNTIL(g_streams_done.load(std::memory_order_acquire) > done);
+            return double(n) / seconds_since(t0);
+        };
+    }
+    // MPI_Isend x n in windows of opt.rate_window, MPI_Waitall per window.
+    Loop mpi_rate(std::size_t size) {
+        const long n = opt.stream;
+        const int w = opt.rate_window;
+        unsigned char* s = src.data();
+        const MPI_Comm c = comm;
+        return [=, this] {
+            std::vector<MPI_Request> req(std::size_t(w), MPI_REQUEST_NULL);
+            start_mpi(CMD_MPI_RATE, size, n);
+            const auto t0 = Clock::now();
+            for (long i = 0; i < n; i += w) {
+                const int k = int(std::min<long>(w, n - i));
+                for (int j = 0; j < k; ++j)
+                    MPI_Isend(s, int(size), MPI_BYTE, int(kTarget), kTag, c, &req[std::size_t(j)]);
+                MPI_Waitall(k, req.data(), MPI_STATUSES_IGNORE);
+            }
+            MPI_Recv(nullptr, 0, MPI_BYTE, int(kTarget), kTag, c, MPI_STATUS_IGNORE);
+            return double(n) / seconds_since(t0);
+        };
+    }
+
     // ---- node 1's side of the raw MPI loops ----
     void serve_mpi(int kind, std::size_t size, long n) {
         MPI_Send(nullptr, 0, MPI_BYTE, int(kOrigin), kTag, comm);  // ready
@@ -470,6 +546,23 @@ struct Bench {
                 }
                 MPI_Send(nullptr, 0, MPI_BYTE, int(kOrigin), kTag, comm);
             }
+        } else if (kind == CMD_MPI_RATE) {
+            // opt.rate_window receives posted at a time, each into its own
+            // buffer; the window's last buffer is checked for its length.
+            const int w = opt.rate_window;
+            std::vector<MPI_Request> req(std::size_t(w), MPI_REQUEST_NULL);
+            std::vector<MPI_Status> st(std::size_t(w), MPI_Status{});
+            for (long i = 0; i < n; i += w) {
+                const int k = int(std::min<long>(w, n - i));
+                for (int j = 0; j < k; ++j)
+                    MPI_Irecv(rate_dst.data() + std::size_t(j) * size, int(size), MPI_BYTE, int(kOrigin), kTag, comm,
+                              &req[std::size_t(j)]);
+                MPI_Waitall(k, req.data(), st.data());
+                int count = 0;
+                MPI_Get_count(&st[std::size_t(k - 1)], MPI_BYTE, &count);
+                if (count != int(size)) note_failure("MPI rate message bytes", count, long(size));
+            }
+            MPI_Send(nullptr, 0, MPI_BYTE, int(kOrigin), kTag, comm);
         } else {
             for (long i = 0; i < n; ++i) MPI_Recv(d, int(size), MPI_BYTE, int(kOrigin), kTag, comm, MPI_STATUS_IGNORE);
             MPI_Send(nullptr, 0, MPI_BYTE, int(kOrigin), kTag, comm);
@@ -543,6 +636,30 @@ struct Bench {
             "0 B / 8 B, node 1 in an MPI_Recv loop, then a 0-byte acknowledgement.  Gasket/MPI < 1: Gasket is\n"
             "slower.\n");
     }
+
+    void rate_table() {
+        std::vector<Loop> loops;
+        for (std::size_t s : kRateSizes) {
+            loops.push_back(am_rate(s));
+            loops.push_back(mpi_rate(s));
+        }
+        const Rounds f = measure(opt.reps, loops);
+        std::printf(
+            "\n### Message rate against MPI_Isend/MPI_Irecv, million messages/s (median of %d loops of %ld "
+            "messages)\n\n",
+            opt.reps, opt.stream);
+        std::printf("| request | payload | Gasket Mmsg per s | MPI Mmsg per s | Gasket/MPI |\n");
+        std::printf("|---|---:|---:|---:|---:|\n");
+        for (std::size_t k = 0; k < kRateSizes.size(); ++k)
+            std::printf("| Medium2 | %s | %.3f | %.3f | %.2f |\n", size_label(kRateSizes[k]).c_str(),
+                        f.median_of(2 * k) / 1e6, f.median_of(2 * k + 1) / 1e6, f.ratio(2 * k, 2 * k + 1));
+        std::printf(
+            "\nGasket: node 0 issues gasnet_AMRequestMedium2 back to back (no reply per message); node 1's handler\n"
+            "checks the length and counts, and the one counting the last message replies Short0.  MPI: MPI_Isend x\n"
+            "n in windows of %d (MPI_Waitall per window); node 1 posts %d MPI_Irecv at a time (MPI_Waitall per\n"
+            "window), then a 0-byte acknowledgement.  Gasket/MPI < 1: Gasket is slower.\n",
+            opt.rate_window, opt.rate_window);
+    }
 };
 
 int run_bench(Options& opt, int argc, char** argv) {
@@ -574,6 +691,7 @@ int run_bench(Options& opt, int argc, char** argv) {
     const std::size_t buf_bytes = std::max<std::size_t>({b.max_long, gasnet_AMMaxMedium(), 64});
     b.src.assign(buf_bytes, 0x11);
     b.dst.assign(buf_bytes, 0x22);
+    b.rate_dst.assign(std::size_t(opt.rate_window) * kRateSizes.back(), 0x22);
     // gasnet_init has initialized MPI (MPI_THREAD_MULTIPLE); raw MPI gets
     // its own communicator.
     mpi_check(MPI_Comm_dup(MPI_COMM_WORLD, &b.comm), "MPI_Comm_dup");
@@ -589,9 +707,11 @@ int run_bench(Options& opt, int argc, char** argv) {
             size_label(std::size_t(seg[kTarget].size)).c_str());
         std::fflush(stdout);
         const auto t0 = Clock::now();
-        b.latency_table();
+        if (opt.latency) b.latency_table();
         std::fflush(stdout);
-        b.throughput_table();
+        if (opt.throughput) b.throughput_table();
+        std::fflush(stdout);
+        if (opt.rate) b.rate_table();
         std::printf("\nload average at end %s; %.1f s measuring\n", loadavg().c_str(), seconds_since(t0));
         std::fflush(stdout);
         for (gasnet_node_t n = 1; n < nodes; ++n)

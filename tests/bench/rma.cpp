@@ -155,7 +155,7 @@ struct RawWindow {
     // inside memory an earlier window already exposes to that earlier
     // window's base (the displacement then counts from there), so a window
     // over a static array, created after shmem_init, reads and writes other
-    // globals (docs/issue15-mpichfix.md).  One over the same bytes as
+    // globals (docs/cluster-path.md, "The last known failures").  One over the same bytes as
     // Gasket's is served right, and is what Gasket's global rows use.
     void create_over_data(void* array) {
         DataSegment seg;

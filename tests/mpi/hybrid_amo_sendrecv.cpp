@@ -27,7 +27,7 @@
 namespace {
 
 constexpr int kRounds = 40;
-constexpr int kAmos = 64;  // per round and PE: past the credits (at most 16 per peer)
+constexpr int kAmos = 160;  // per round and PE: past the credits (at most 64 per peer)
 
 // Runs shmem_init with stderr sent to a file; returns what it printed.
 std::string init_capturing_stderr() {

@@ -26,6 +26,8 @@
 // segment's first and last bytes in phases of their own.
 #include "gasnet_test.hpp"
 
+#include <mpi.h>
+
 #include <algorithm>
 #include <array>
 #include <atomic>
@@ -579,6 +581,64 @@ TEST_F(AmRoundTrip, ManyInFlightFromAllNodes) {
     int missing = 0;
     for (auto& s : *seen) missing += s.load() == 0;
     EXPECT_EQ(missing, 0) << "node " << me() << ": replies that never arrived";
+}
+
+// ---- flow control: the sender's window (mpi-bridge/am_transport.hpp) ----
+// Run by the gasnet_am_window registration only, with
+// GASKET_PROGRESS_THREAD=off, so nothing serves node 1 while it waits.
+// Node 1 waits inside MPI, without a GASNet call, for a plain MPI message
+// from node 0 (MPI_Test on MPI_COMM_WORLD, which Gasket's Active Messages do
+// not use): MPI progresses, so node 0's requests reach node 1's posted
+// receives on any MPI, but no handler runs and no credit comes back.  Node
+// 0 sends kWindow Short0 requests with no reply, then that message: the
+// requests must all leave without waiting for a credit (with 16 credits
+// per destination, the 17th waited until node 1 gave up).  Node 1 gives up
+// after kWindowWaitSeconds and then serves; a second round checks that the
+// credits came back: the window is whole again.
+constexpr int kWindow = 40;
+constexpr double kWindowWaitSeconds = 2.0;
+constexpr int kWindowTag = 4242;
+std::atomic<long> g_window_handled{0};
+gasnet_handler_t h_window;
+void window_request(gasnet_token_t) { g_window_handled.fetch_add(1, std::memory_order_release); }
+const HandlerRegistrar reg_window("am_test::window_request", as_handler(&window_request), &h_window);
+
+class AmFlowControl : public GasnetTest {};
+
+TEST_F(AmFlowControl, WindowToANodeThatIsNotPolling) {
+    const char* thread = gasnet_getenv("GASKET_PROGRESS_THREAD");
+    EXPECT_TRUE(thread && std::string(thread) == "off")
+        << "run with GASKET_PROGRESS_THREAD=off (a progress thread would serve node 1 while it waits)";
+    // Read before the barrier: node 0 may leave it, and send, while node 1
+    // still serves inside it.
+    const long base = g_window_handled.load();
+    barrier();
+    for (int round = 1; round <= 2; ++round) {
+        if (me() == 1) {
+            char byte = 0;
+            MPI_Request rq;
+            ASSERT_EQ(MPI_Irecv(&byte, 1, MPI_CHAR, 0, kWindowTag, MPI_COMM_WORLD, &rq), MPI_SUCCESS);
+            int arrived = 0;
+            const double deadline = now_s() + kWindowWaitSeconds;
+            while (!arrived && now_s() < deadline) MPI_Test(&rq, &arrived, MPI_STATUS_IGNORE);
+            EXPECT_TRUE(arrived) << "round " << round << ": node 0's MPI message did not come within "
+                                 << kWindowWaitSeconds << " s of node 1 waiting inside MPI: node 0 waited for credits";
+            // Served now: node 0's requests, and the credits they need.
+            EXPECT_TRUE(wait_until([&] {
+                if (!arrived) MPI_Test(&rq, &arrived, MPI_STATUS_IGNORE);
+                return arrived && g_window_handled.load() >= base + round * kWindow;
+            })) << "round "
+                << round << ": node 1 handled " << g_window_handled.load() - base << " requests";
+        } else if (me() == 0) {
+            int bad_rc = 0;
+            for (int i = 0; i < kWindow; ++i) bad_rc += gasnet_AMRequestShort0(1, h_window) != GASNET_OK;
+            EXPECT_EQ(bad_rc, 0);
+            char byte = 1;
+            EXPECT_EQ(MPI_Send(&byte, 1, MPI_CHAR, 1, kWindowTag, MPI_COMM_WORLD), MPI_SUCCESS);
+        }
+        barrier();
+    }
+    EXPECT_EQ(g_window_handled.load() - base, me() == 1 ? 2 * kWindow : 0) << "node " << me();
 }
 
 }  // namespace
