@@ -8,6 +8,7 @@
 #include <shmemx.h>
 
 #include "src/gasp/gasp.hpp"
+#include "src/gasp/profiler_hook.hpp"
 #include "src/runtime/error.hpp"
 #include "src/runtime/job.hpp"
 
@@ -16,8 +17,8 @@ using namespace gasket;
 extern "C" {
 
 // §10.1.1, mapped onto GASP's measurement control (§3.3) on this thread:
-// level <= 0 gasp_control(ctx, 0), 1 and 2 gasp_control(ctx, 1) (2 would also
-// flush the bundled profiler, not built yet); levels above 2 are reserved
+// level <= 0 gasp_control(ctx, 0), 1 and 2 gasp_control(ctx, 1), 2 then also
+// flushes the bundled profiler (docs/profiler.md); levels above 2 are reserved
 // and change nothing.  Without a tool nothing happens.  Logged under
 // SHMEM_DEBUG.
 void shmem_pcontrol(int level, ...) noexcept {
@@ -28,6 +29,7 @@ void shmem_pcontrol(int level, ...) noexcept {
                               : "to the GASP tool");
     if (level > 2) return;
     gasp::control(level > 0 ? 1 : 0);
+    if (level == 2) gasp::flush_profiler();
 }
 
 // User events (shmemx.h), as GASP §5.3's pupc_* routines.

@@ -1,5 +1,6 @@
 // src/gasp/gasp.cpp -- attaching a GASP tool and the cold paths of delivery.
 #include "gasp.hpp"
+#include "profiler_hook.hpp"
 
 #include <dlfcn.h>
 
@@ -27,6 +28,9 @@ namespace {
 std::mutex g_start_lock;
 bool g_started = false;
 std::atomic<unsigned> g_next_user_event{GASP_SHMEM_USEREVT_START};
+// The tool's optional gasket_profile_flush (the bundled profiler's), for
+// shmem_pcontrol(2); null when the tool has none.
+void (*g_flush)() = nullptr;
 
 // The program's arguments (from /proc/self/cmdline), kept for the process's
 // life: gasp_init may keep pointers into them.
@@ -54,7 +58,7 @@ F symbol(void* lib, const char* name, const char* routine, const std::string& pa
     void* p = dlsym(lib, name);
     if (!p)
         rt::fatal(routine,
-                  "GASKET_GASP_TOOL=%s: the library does not define %s (a GASP tool defines gasp_init, "
+                  "%s: the library does not define %s (a GASP tool defines gasp_init, "
                   "gasp_event_notify, gasp_event_notifyVA, gasp_control and gasp_create_event)",
                   path.c_str(), name);
     return reinterpret_cast<F>(p);
@@ -62,10 +66,28 @@ F symbol(void* lib, const char* name, const char* routine, const std::string& pa
 
 // The tool named by GASKET_GASP_TOOL, or the gasp_* functions this process
 // links (the program's, else libgasket's weak defaults).
+// GASKET_PROFILE without GASKET_GASP_TOOL: the bundled profiler, installed
+// (and built) next to libgasket.so.
+std::string bundled_profiler() {
+    Dl_info info{};
+    std::string dir = ".";
+    if (dladdr(reinterpret_cast<void*>(&start), &info) && info.dli_fname) {
+        const std::string lib = info.dli_fname;
+        if (const auto slash = lib.rfind('/'); slash != std::string::npos) dir = lib.substr(0, slash);
+    }
+    return dir + "/libgasket-profile.so";
+}
+
 Tool find_tool(const char* routine) {
     Tool t;
-    const std::string path = rt::g_job ? rt::g_job->config.gasp_tool : std::string();
+    std::string path = rt::g_job ? rt::g_job->config.gasp_tool : std::string();
+    std::string label = "GASKET_GASP_TOOL=" + path;  // for messages
+    if (path.empty() && rt::g_job && !rt::g_job->config.profile.empty()) {
+        path = bundled_profiler();
+        label = "GASKET_PROFILE=" + rt::g_job->config.profile + ": the bundled profiler " + path;
+    }
     if (path.empty()) {
+        g_flush = reinterpret_cast<void (*)()>(dlsym(RTLD_DEFAULT, "gasket_profile_flush"));
         t.init = &::gasp_init;
         t.notify = &::gasp_event_notify;
         t.notify_va = &::gasp_event_notifyVA;
@@ -86,14 +108,14 @@ Tool find_tool(const char* routine) {
     void* lib = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL | kBind);
     if (!lib) {
         const char* why = dlerror();
-        rt::fatal(routine, "GASKET_GASP_TOOL=%s: cannot load the GASP tool: %s", path.c_str(),
-                  why ? why : "dlopen failed");
+        rt::fatal(routine, "%s: cannot load the GASP tool: %s", label.c_str(), why ? why : "dlopen failed");
     }
-    t.init = symbol<decltype(t.init)>(lib, "gasp_init", routine, path);
-    t.notify = symbol<decltype(t.notify)>(lib, "gasp_event_notify", routine, path);
-    t.notify_va = symbol<decltype(t.notify_va)>(lib, "gasp_event_notifyVA", routine, path);
-    t.control = symbol<decltype(t.control)>(lib, "gasp_control", routine, path);
-    t.create_event = symbol<decltype(t.create_event)>(lib, "gasp_create_event", routine, path);
+    t.init = symbol<decltype(t.init)>(lib, "gasp_init", routine, label);
+    t.notify = symbol<decltype(t.notify)>(lib, "gasp_event_notify", routine, label);
+    t.notify_va = symbol<decltype(t.notify_va)>(lib, "gasp_event_notifyVA", routine, label);
+    t.control = symbol<decltype(t.control)>(lib, "gasp_control", routine, label);
+    t.create_event = symbol<decltype(t.create_event)>(lib, "gasp_create_event", routine, label);
+    g_flush = reinterpret_cast<void (*)()>(dlsym(lib, "gasket_profile_flush"));
     return t;  // the library stays loaded for the process's life
 }
 
@@ -137,6 +159,12 @@ unsigned create_event(const char* routine, const char* name, const char* desc) {
         rt::fatal(routine, "no user event id left for '%s': all %u of GASP_SHMEM_USEREVT_START..END are taken",
                   name ? name : "(null)", GASP_SHMEM_USEREVT_END - GASP_SHMEM_USEREVT_START + 1);
     return id;
+}
+
+void flush_profiler() {
+    if (!gasp::on() || !g_flush) return;
+    InTool guard;
+    if (guard.active()) g_flush();
 }
 
 void notify_user(unsigned evttag, gasp_evttype_t evttype, va_list args) {

@@ -51,6 +51,13 @@ constexpr std::array kTable{
     Spec{"GASKET_GASP_TOOL", "",
          "path of a GASP tool library (gasp_init, gasp_event_notify[VA], gasp_control, gasp_create_event) loaded "
          "with dlopen at shmem_init / gasnet_attach; empty: a tool linked into the program, or none"},
+    Spec{"GASKET_PROFILE", "",
+         "attach the bundled profiler (libgasket-profile.so, when GASKET_GASP_TOOL is unset) and write its files "
+         "with this prefix (a directory: DIR/gasket-profile; on|1: ./gasket-profile); docs/profiler.md"},
+    Spec{"GASKET_PROFILE_TRACE_MAX", "100000",
+         "bundled profiler: trace events kept per PE, sampled evenly beyond it (0: no trace); read by the profiler"},
+    Spec{"GASKET_INST_ONLY", "",
+         "bundled profiler: file of gasp_shmem.h event names to measure (oshcc --inst-only); read by the profiler"},
 };
 
 po::options_description make_description() {
@@ -159,6 +166,7 @@ bool load_config(Config& out, std::string& error) {
         out.ctx_windows = int(n);
     }
     out.gasp_tool = value_of(vm, "GASKET_GASP_TOOL");
+    out.profile = value_of(vm, "GASKET_PROFILE");
     for (auto [name, field] :
          {std::pair{"GASKET_NODE_FASTPATH", &out.node_fastpath}, std::pair{"GASKET_SHARED_DATA", &out.shared_data}}) {
         std::string text = value_of(vm, name);
