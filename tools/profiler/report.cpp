@@ -103,14 +103,13 @@ json summary(const std::vector<json>& pes, int n_pes, const State& s, const std:
                 bytes[pe][peer] += m[2].get<std::uint64_t>();
             }
         }
-        per_pe.push_back({{"pe", pe},
-                          {"host", p["host"]},
-                          {"app_ns", app},
-                          {"threads", p["threads"]},
-                          {"events", p["events"]},
-                          {"trace", {{"seen", p["trace_seen"]},
-                                     {"kept", p["trace"].size()},
-                                     {"stride", p["trace_stride"]}}}});
+        per_pe.push_back(
+            {{"pe", pe},
+             {"host", p["host"]},
+             {"app_ns", app},
+             {"threads", p["threads"]},
+             {"events", p["events"]},
+             {"trace", {{"seen", p["trace_seen"]}, {"kept", p["trace"].size()}, {"stride", p["trace_stride"]}}}});
     }
     std::vector<std::pair<std::string, Stat>> sorted(ops.begin(), ops.end());
     std::stable_sort(sorted.begin(), sorted.end(),
@@ -145,20 +144,17 @@ json chrome_trace(const std::vector<json>& pes, const State& s) {
     json events = json::array();
     for (const json& p : pes) {
         const int pe = p["pe"].get<int>();
-        events.push_back({{"name", "process_name"},
-                          {"ph", "M"},
-                          {"pid", pe},
-                          {"args", {{"name", "PE " + std::to_string(pe) + " (" + p["host"].get<std::string>() + ")"}}}});
+        events.push_back(
+            {{"name", "process_name"},
+             {"ph", "M"},
+             {"pid", pe},
+             {"args", {{"name", "PE " + std::to_string(pe) + " (" + p["host"].get<std::string>() + ")"}}}});
         events.push_back({{"name", "process_sort_index"}, {"ph", "M"}, {"pid", pe}, {"args", {{"sort_index", pe}}}});
         for (const json& r : p["trace"]) {
             const std::string phase = r[2].get<std::string>();
             const std::uint64_t ts = r[4].get<std::uint64_t>();
-            json e = {{"name", r[0]},
-                      {"cat", r[1]},
-                      {"ph", phase},
-                      {"pid", pe},
-                      {"tid", r[3]},
-                      {"ts", double(ts >= origin ? ts - origin : 0) / 1000.0}};
+            json e = {{"name", r[0]}, {"cat", r[1]}, {"ph", phase},
+                      {"pid", pe},    {"tid", r[3]}, {"ts", double(ts >= origin ? ts - origin : 0) / 1000.0}};
             if (phase == "X") e["dur"] = double(r[5].get<std::uint64_t>()) / 1000.0;
             if (phase == "i") e["s"] = "t";
             json args = {{"bytes", r[6]}};
@@ -176,16 +172,15 @@ bool write_file(const State& s, const std::string& path, const json& j) {
     std::ofstream out(path, std::ios::trunc);
     if (out) out << j.dump() << '\n';
     if (out.flush()) return true;
-    std::fprintf(stderr, "gasket-profile: PE %d: GASKET_PROFILE=%s: cannot write %s: %s\n", s.my_pe,
-                 s.setting.c_str(), path.c_str(), std::strerror(errno));
+    std::fprintf(stderr, "gasket-profile: PE %d: GASKET_PROFILE=%s: cannot write %s: %s\n", s.my_pe, s.setting.c_str(),
+                 path.c_str(), std::strerror(errno));
     return false;
 }
 
 void print_table(const json& sum, const std::string& files) {
     std::fprintf(stderr, "gasket-profile: %s, %d PEs, %.6f s in the program per PE (mean); %s\n",
                  sum["program"].get<std::string>().c_str(), sum["n_pes"].get<int>(),
-                 double(sum["app_ns"].get<std::uint64_t>()) / 1e9 / std::max(1, int(sum["pes"].size())),
-                 files.c_str());
+                 double(sum["app_ns"].get<std::uint64_t>()) / 1e9 / std::max(1, int(sum["pes"].size())), files.c_str());
     std::fprintf(stderr, "gasket-profile: top operations by time (all PEs; app%% = share of the PEs' time)\n");
     std::fprintf(stderr, "gasket-profile: %-28s %10s %14s %12s %7s %10s %10s %10s\n", "operation", "calls", "bytes",
                  "total ms", "app%", "mean us", "min us", "max us");
@@ -196,8 +191,7 @@ void print_table(const json& sum, const std::string& files) {
                      op["name"].get<std::string>().c_str(), (unsigned long long)op["count"].get<std::uint64_t>(),
                      (unsigned long long)op["bytes"].get<std::uint64_t>(),
                      double(op["total_ns"].get<std::uint64_t>()) / 1e6, op["app_percent"].get<double>(),
-                     double(op["mean_ns"].get<std::uint64_t>()) / 1e3,
-                     double(op["min_ns"].get<std::uint64_t>()) / 1e3,
+                     double(op["mean_ns"].get<std::uint64_t>()) / 1e3, double(op["min_ns"].get<std::uint64_t>()) / 1e3,
                      double(op["max_ns"].get<std::uint64_t>()) / 1e3);
     }
 }

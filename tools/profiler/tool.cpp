@@ -32,7 +32,8 @@ struct Named {
     unsigned tag;
     const char* symbolic;
 };
-#define GASKET_EVENT(NAME) Named{NAME, #NAME}
+#define GASKET_EVENT(NAME) \
+    Named { NAME, #NAME }
 constexpr Named kEvents[] = {
     GASKET_EVENT(GASP_SHMEM_INIT),
     GASKET_EVENT(GASP_SHMEM_FINALIZE),
@@ -94,15 +95,15 @@ bool is_user_event(unsigned tag) { return tag >= GASP_SHMEM_USEREVT_START && tag
 // The bytes of one element of a gasp_shmem_typecode_t.
 std::uint64_t type_size(int typecode) {
     switch (typecode) {
-    case GASP_SHMEM_TYPE_INT8:
-    case GASP_SHMEM_TYPE_UINT8: return 1;
-    case GASP_SHMEM_TYPE_INT16:
-    case GASP_SHMEM_TYPE_UINT16: return 2;
-    case GASP_SHMEM_TYPE_INT32:
-    case GASP_SHMEM_TYPE_UINT32:
-    case GASP_SHMEM_TYPE_FLOAT: return 4;
-    case GASP_SHMEM_TYPE_LONGDOUBLE: return sizeof(long double);
-    default: return 8;
+        case GASP_SHMEM_TYPE_INT8:
+        case GASP_SHMEM_TYPE_UINT8: return 1;
+        case GASP_SHMEM_TYPE_INT16:
+        case GASP_SHMEM_TYPE_UINT16: return 2;
+        case GASP_SHMEM_TYPE_INT32:
+        case GASP_SHMEM_TYPE_UINT32:
+        case GASP_SHMEM_TYPE_FLOAT: return 4;
+        case GASP_SHMEM_TYPE_LONGDOUBLE: return sizeof(long double);
+        default: return 8;
     }
 }
 
@@ -121,7 +122,7 @@ std::uint64_t type_size(int typecode) {
 }
 
 bool is_directory(const std::string& path) {
-    struct stat st{};
+    struct stat st {};
     return ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
 }
 
@@ -153,7 +154,8 @@ void read_prefix(State& s) {
     const std::string probe = s.prefix + ".summary.json";
     const bool existed = ::access(probe.c_str(), F_OK) == 0;
     std::FILE* f = std::fopen(probe.c_str(), "a");
-    if (!f) die(s.my_pe, "GASKET_PROFILE=%s: cannot create %s: %s", s.setting.c_str(), probe.c_str(), std::strerror(errno));
+    if (!f)
+        die(s.my_pe, "GASKET_PROFILE=%s: cannot create %s: %s", s.setting.c_str(), probe.c_str(), std::strerror(errno));
     std::fclose(f);
     if (!existed) ::unlink(probe.c_str());
 }
@@ -211,77 +213,77 @@ bool wanted(const State& s, unsigned tag) { return is_user_event(tag) || s.only.
 // (gasp_shmem.h); -1: no target (collectives, local operations).
 void arguments(unsigned tag, va_list ap, std::uint64_t& bytes, int& peer) {
     switch (tag) {
-    case GASP_SHMEM_PUT:
-    case GASP_SHMEM_GET:
-    case GASP_SHMEM_PUT_NBI_INIT:
-    case GASP_SHMEM_GET_NBI_INIT:
-    case GASP_SHMEM_PUT_SIGNAL:
-    case GASP_GASNET_NB_PUT_INIT:
-    case GASP_GASNET_NB_GET_INIT:
-        va_arg(ap, void*);
-        peer = va_arg(ap, int);
-        va_arg(ap, void*);
-        va_arg(ap, const void*);
-        bytes = va_arg(ap, size_t) + (tag == GASP_SHMEM_PUT_SIGNAL ? sizeof(std::uint64_t) : 0);
-        return;
-    case GASP_SHMEM_AMO: {
-        va_arg(ap, void*);
-        va_arg(ap, int);
-        bytes = type_size(va_arg(ap, int));
-        va_arg(ap, void*);
-        peer = va_arg(ap, int);
-        return;
-    }
-    case GASP_SHMEM_SIGNAL_UPDATE:
-        va_arg(ap, void*);
-        va_arg(ap, std::uint64_t*);
-        va_arg(ap, std::uint64_t);
-        va_arg(ap, int);
-        peer = va_arg(ap, int);
-        bytes = sizeof(std::uint64_t);
-        return;
-    case GASP_SHMEM_BROADCAST:
-    case GASP_SHMEM_COLLECT:
-    case GASP_SHMEM_FCOLLECT:
-    case GASP_SHMEM_ALLTOALL:
-    case GASP_SHMEM_ALLTOALLS:
-        va_arg(ap, void*);
-        va_arg(ap, void*);
-        va_arg(ap, const void*);
-        bytes = va_arg(ap, size_t);
-        return;
-    case GASP_SHMEM_REDUCE:
-    case GASP_SHMEM_SCAN: {
-        va_arg(ap, void*);
-        va_arg(ap, void*);
-        va_arg(ap, const void*);
-        const std::uint64_t n = va_arg(ap, size_t);
-        va_arg(ap, int);
-        bytes = n * type_size(va_arg(ap, int));
-        return;
-    }
-    case GASP_SHMEM_MALLOC: bytes = va_arg(ap, size_t); return;
-    case GASP_SHMEM_REALLOC:
-        va_arg(ap, void*);
-        bytes = va_arg(ap, size_t);
-        return;
-    case GASP_GASNET_MEMSET:
-        peer = va_arg(ap, int);
-        va_arg(ap, void*);
-        va_arg(ap, int);
-        bytes = va_arg(ap, size_t);
-        return;
-    case GASP_GASNET_AM_REQUEST:
-    case GASP_GASNET_AM_REPLY:
-    case GASP_GASNET_AM_HANDLER: {
-        va_arg(ap, int);
-        va_arg(ap, int);
-        const int node = va_arg(ap, int);
-        bytes = va_arg(ap, size_t);
-        if (tag != GASP_GASNET_AM_HANDLER) peer = node;  // a handler's peer is the sender
-        return;
-    }
-    default: return;
+        case GASP_SHMEM_PUT:
+        case GASP_SHMEM_GET:
+        case GASP_SHMEM_PUT_NBI_INIT:
+        case GASP_SHMEM_GET_NBI_INIT:
+        case GASP_SHMEM_PUT_SIGNAL:
+        case GASP_GASNET_NB_PUT_INIT:
+        case GASP_GASNET_NB_GET_INIT:
+            va_arg(ap, void*);
+            peer = va_arg(ap, int);
+            va_arg(ap, void*);
+            va_arg(ap, const void*);
+            bytes = va_arg(ap, size_t) + (tag == GASP_SHMEM_PUT_SIGNAL ? sizeof(std::uint64_t) : 0);
+            return;
+        case GASP_SHMEM_AMO: {
+            va_arg(ap, void*);
+            va_arg(ap, int);
+            bytes = type_size(va_arg(ap, int));
+            va_arg(ap, void*);
+            peer = va_arg(ap, int);
+            return;
+        }
+        case GASP_SHMEM_SIGNAL_UPDATE:
+            va_arg(ap, void*);
+            va_arg(ap, std::uint64_t*);
+            va_arg(ap, std::uint64_t);
+            va_arg(ap, int);
+            peer = va_arg(ap, int);
+            bytes = sizeof(std::uint64_t);
+            return;
+        case GASP_SHMEM_BROADCAST:
+        case GASP_SHMEM_COLLECT:
+        case GASP_SHMEM_FCOLLECT:
+        case GASP_SHMEM_ALLTOALL:
+        case GASP_SHMEM_ALLTOALLS:
+            va_arg(ap, void*);
+            va_arg(ap, void*);
+            va_arg(ap, const void*);
+            bytes = va_arg(ap, size_t);
+            return;
+        case GASP_SHMEM_REDUCE:
+        case GASP_SHMEM_SCAN: {
+            va_arg(ap, void*);
+            va_arg(ap, void*);
+            va_arg(ap, const void*);
+            const std::uint64_t n = va_arg(ap, size_t);
+            va_arg(ap, int);
+            bytes = n * type_size(va_arg(ap, int));
+            return;
+        }
+        case GASP_SHMEM_MALLOC: bytes = va_arg(ap, size_t); return;
+        case GASP_SHMEM_REALLOC:
+            va_arg(ap, void*);
+            bytes = va_arg(ap, size_t);
+            return;
+        case GASP_GASNET_MEMSET:
+            peer = va_arg(ap, int);
+            va_arg(ap, void*);
+            va_arg(ap, int);
+            bytes = va_arg(ap, size_t);
+            return;
+        case GASP_GASNET_AM_REQUEST:
+        case GASP_GASNET_AM_REPLY:
+        case GASP_GASNET_AM_HANDLER: {
+            va_arg(ap, int);
+            va_arg(ap, int);
+            const int node = va_arg(ap, int);
+            bytes = va_arg(ap, size_t);
+            if (tag != GASP_GASNET_AM_HANDLER) peer = node;  // a handler's peer is the sender
+            return;
+        }
+        default: return;
     }
 }
 
