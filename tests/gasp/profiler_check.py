@@ -12,6 +12,9 @@
   profiler_check.py known --oshrun O --np N --program PROFILER_KNOWN
       tests/gasp/profiler_known.c: count/bytes/min/max/total per event,
       instants, measurement off, shmem_pcontrol(2)'s per-PE flush.
+  profiler_check.py threads --oshrun O --np N --program PROFILER_THREADS
+      tests/gasp/profiler_threads.c: 4 threads per PE (SHMEM_THREAD_MULTIPLE):
+      exact counts per PE, one trace thread each, puts inside their spans.
   profiler_check.py inst-only --oshrun O --np N --program PROFILER_KNOWN --inst-only FILE
       GASKET_INST_ONLY=FILE (GASP_SHMEM_PUT only): nothing else measured
       but the user events.
@@ -213,9 +216,37 @@ def check_inst_only(args, workdir):
         check(events_of(entry)["shmem_put"]["count"] == 5, f"PE {entry['pe']}: put count")
 
 
+def check_threads(args, workdir):
+    args.program_args = []
+    prefix = os.path.join(workdir, "threads")
+    out = run(args, prefix)
+    npes = args.np
+    check(out.count(": ok") == npes, "the program did not print ok on every PE")
+    summary = load(prefix + ".summary.json")
+    trace = load(prefix + ".trace.json")
+    for entry in summary["pes"]:
+        pe = entry["pe"]
+        ev = events_of(entry)
+        for name, count, nbytes in (("work", 200, 0), ("shmem_put", 200, 3200), ("shmem_amo", 200, 1600)):
+            got = ev.get(name, {})
+            check(got.get("count") == count and got.get("bytes") == nbytes,
+                  f"PE {pe}: {name} count/bytes {got.get('count')}/{got.get('bytes')}, expected {count}/{nbytes}")
+        check(entry["threads"] >= 4, f"PE {pe}: {entry['threads']} threads seen, expected the 4 workers")
+        tids = {e["tid"] for e in trace["traceEvents"] if e.get("pid") == pe and e["name"] == "work"}
+        check(len(tids) == 4, f"PE {pe}: 'work' spans on {len(tids)} trace threads, expected 4")
+    tracks = check_nesting(trace, npes)
+    # Every put is inside a "work" span of its own thread.
+    for (pid, tid), spans in tracks.items():
+        works = [s for s in spans if s[2] == "work"]
+        for start, end, name in spans:
+            if name == "shmem_put":
+                check(any(w[0] <= start and end <= w[1] + 0.002 for w in works),
+                      f"trace ({pid}, {tid}): a put outside its thread's work span")
+
+
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("mode", choices=["heat", "known", "inst-only"])
+    parser.add_argument("mode", choices=["heat", "known", "inst-only", "threads"])
     parser.add_argument("--oshrun", required=True)
     parser.add_argument("--np", type=int, required=True)
     parser.add_argument("--program", required=True)
@@ -225,7 +256,7 @@ def main():
     parser.add_argument("--inst-only")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="gasket-profile-") as workdir:
-        {"heat": check_heat, "known": check_known, "inst-only": check_inst_only}[args.mode](args, workdir)
+        {"heat": check_heat, "known": check_known, "inst-only": check_inst_only, "threads": check_threads}[args.mode](args, workdir)
     for f in failures:
         print("FAIL:", f)
     if failures:
