@@ -64,8 +64,6 @@ F symbol(void* lib, const char* name, const char* routine, const std::string& pa
     return reinterpret_cast<F>(p);
 }
 
-// The tool named by GASKET_GASP_TOOL, or the gasp_* functions this process
-// links (the program's, else libgasket's weak defaults).
 // GASKET_PROFILE without GASKET_GASP_TOOL: the bundled profiler, installed
 // (and built) next to libgasket.so.
 std::string bundled_profiler() {
@@ -78,6 +76,9 @@ std::string bundled_profiler() {
     return dir + "/libgasket-profile.so";
 }
 
+// The tool named by GASKET_GASP_TOOL, else the bundled profiler when
+// GASKET_PROFILE is set, else the gasp_* functions this process links (the
+// program's, else libgasket's weak defaults).
 Tool find_tool(const char* routine) {
     Tool t;
     std::string path = rt::g_job ? rt::g_job->config.gasp_tool : std::string();
