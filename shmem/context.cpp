@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <mutex>
 
+#include "src/gasp/gasp.hpp"
 #include "src/runtime/sync.hpp"
 #include "team.hpp"
 
@@ -14,6 +15,7 @@ using namespace gasket;
 namespace gasket::shmem {
 
 gasket_shmem_ctx g_contexts[kMaxContexts];
+rt::Context* g_untraced_default = nullptr;
 
 namespace {
 
@@ -42,6 +44,7 @@ int create(const char* routine, shmem_team_t team, long options, shmem_ctx_t* ou
         return 3;
     }
     free->ctx = std::make_unique<rt::Context>(j, t, concurrent, (options & SHMEM_CTX_NOSTORE) != 0);
+    free->untraced = gasp::on() ? nullptr : free->ctx.get();
     free->team = team;
     free->options = options;
     free->creator = std::this_thread::get_id();
@@ -59,6 +62,7 @@ void destroy(const char* routine, gasket_shmem_ctx* e) {
     std::lock_guard lock(g_table_mutex);
     auto& list = e->team->contexts;
     list.erase(std::remove(list.begin(), list.end(), reinterpret_cast<shmem_ctx_t>(e)), list.end());
+    e->untraced = nullptr;
     e->ctx.reset();
     e->team = nullptr;
 }
@@ -73,7 +77,10 @@ void bad_ctx(const char* routine, shmem_ctx_t ctx) {
               static_cast<void*>(ctx));
 }
 
+void open_untraced_path(rt::Context& default_ctx) { g_untraced_default = gasp::on() ? nullptr : &default_ctx; }
+
 void release_contexts() {
+    g_untraced_default = nullptr;
     for (auto& e : g_contexts)
         if (e.ctx) destroy("shmem_finalize", &e);
 }

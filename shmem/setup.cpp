@@ -138,6 +138,7 @@ int start(const char* routine, int requested, int* provided) {
     // GASP (§3.2): the tool's gasp_init once per process, after the runtime is
     // up; then the init event, on the first init only.
     if (gasp::start(routine) && gasp::on()) gasp::notify(GASP_SHMEM_INIT, GASP_END, requested, g_thread_level);
+    shmem::open_untraced_path(*j.default_ctx);
     return 0;
 }
 

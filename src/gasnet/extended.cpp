@@ -37,9 +37,9 @@ gasnet_handle_t all_handle() { return reinterpret_cast<gasnet_handle_t>(kAll); }
 // The transfers read only this view of the runtime's routes to the GASNet
 // segment (rt::Route: each node's segment address and size, window
 // displacement, direct mapping), filled by gasnet_attach (set_routes), so a
-// transfer's checks and target are a few loads from one line.  `nodes` is
-// 0 before attach, so one comparison rejects a call before attach and a
-// node out of range alike.
+// transfer's checks and target are a few loads from one line.  `nodes` and
+// `lean_nodes` are 0 before attach, so one comparison rejects a call before
+// attach and a node out of range alike.
 struct Routes {
     gasnet_node_t nodes = 0;
     const rt::Route* node = nullptr;
@@ -49,6 +49,9 @@ struct Routes {
     // Window::kMaxOneCall when client calls are serialized (GASNET_SEQ,
     // GASNET_PARSYNC), else 0.
     std::size_t lean_max = 0;
+    // `nodes` while no GASP tool is attached, else 0: the lean forms' node
+    // test then passes every transfer to the forms that raise the events.
+    gasnet_node_t lean_nodes = 0;
 };
 // Internal linkage: addressed relative to the code, without the GOT.
 Routes g_routes;
@@ -163,6 +166,57 @@ constexpr unsigned mode(Sync sync, bool bulk) { return unsigned(sync) | (bulk ? 
     return finish(node, sync);
 }
 
+// ---- GASP ----
+// A blocking put or get raises GASP_SHMEM_PUT / GASP_SHMEM_GET (ctx NULL,
+// strides 1, bsize = nbytes), an explicit- or implicit-handle one
+// GASP_GASNET_NB_{PUT,GET}_INIT, whose END adds the handle
+// (GASP_NB_TRIVIAL for GASNET_INVALID_HANDLE: done at once, or an
+// implicit-handle operation), S/E around the transfer (include/gasp_shmem.h).
+// With a tool attached, Routes::lean_nodes is 0, so the lean forms below
+// pass every transfer to put_cold/get_cold: without one, an event site
+// costs nothing on the lean forms (the node test they make anyway) and one
+// test of gasp::on() on the general forms.
+[[gnu::cold]] void rma_event(unsigned tag, gasp_evttype_t type, Sync sync, gasnet_node_t node, void* dest,
+                             const void* src, std::size_t nbytes, gasnet_handle_t h) {
+    void* const no_ctx = nullptr;
+    const int pe = int(node);
+    const std::ptrdiff_t one = 1;
+    if (type == GASP_END && sync != Sync::blocking)
+        gasp::notify(tag, type, no_ctx, pe, dest, src, nbytes, one, one, nbytes, static_cast<void*>(h));
+    else
+        gasp::notify(tag, type, no_ctx, pe, dest, src, nbytes, one, one, nbytes);
+}
+[[gnu::noinline, gnu::cold]] gasnet_handle_t put_traced(const char* routine, gasnet_node_t node, void* dest,
+                                                        const void* src, std::size_t nbytes, unsigned how) {
+    const Sync sync = Sync(how & 3);
+    const unsigned tag = sync == Sync::blocking ? GASP_SHMEM_PUT : GASP_GASNET_NB_PUT_INIT;
+    rma_event(tag, GASP_START, sync, node, dest, src, nbytes, GASNET_INVALID_HANDLE);
+    const gasnet_handle_t h = put_general(routine, node, dest, src, nbytes, how);
+    rma_event(tag, GASP_END, sync, node, dest, src, nbytes, h);
+    return h;
+}
+[[gnu::noinline, gnu::cold]] gasnet_handle_t get_traced(const char* routine, void* dest, gasnet_node_t node,
+                                                        const void* src, std::size_t nbytes, Sync sync) {
+    const unsigned tag = sync == Sync::blocking ? GASP_SHMEM_GET : GASP_GASNET_NB_GET_INIT;
+    rma_event(tag, GASP_START, sync, node, dest, src, nbytes, GASNET_INVALID_HANDLE);
+    const gasnet_handle_t h = get_general(routine, dest, node, src, nbytes, sync);
+    rma_event(tag, GASP_END, sync, node, dest, src, nbytes, h);
+    return h;
+}
+// Every transfer the lean forms do not take.
+[[gnu::noinline]] gasnet_handle_t put_cold(const char* routine, gasnet_node_t node, void* dest, const void* src,
+                                           std::size_t nbytes, unsigned how) {
+    if (gasp::on()) [[unlikely]]
+        return put_traced(routine, node, dest, src, nbytes, how);
+    return put_general(routine, node, dest, src, nbytes, how);
+}
+[[gnu::noinline]] gasnet_handle_t get_cold(const char* routine, void* dest, gasnet_node_t node, const void* src,
+                                           std::size_t nbytes, Sync sync) {
+    if (gasp::on()) [[unlikely]]
+        return get_traced(routine, dest, node, src, nbytes, sync);
+    return get_general(routine, dest, node, src, nbytes, sync);
+}
+
 // ---- The lean forms: the commonest cases, inline ----
 // Direct copies, and puts and gets through MPI with client calls
 // serialized of at most lean_max bytes (non-bulk puts: at most
@@ -179,7 +233,7 @@ constexpr unsigned mode(Sync sync, bool bulk) { return unsigned(sync) | (bulk ? 
 // else null; sets `offset`, the byte offset of addr in the segment.
 [[gnu::always_inline]] inline const rt::Route* lean(gasnet_node_t node, const void* addr, std::size_t nbytes,
                                                     std::size_t& offset) {
-    if (node >= g_routes.nodes) [[unlikely]]
+    if (node >= g_routes.lean_nodes) [[unlikely]]
         return nullptr;
     const rt::Route& r = g_routes.node[node];
     offset = reinterpret_cast<std::uintptr_t>(addr) - r.base;
@@ -220,7 +274,7 @@ constexpr unsigned mode(Sync sync, bool bulk) { return unsigned(sync) | (bulk ? 
             }
         }
     }
-    return put_general(routine, node, dest, src, nbytes, mode(sync, bulk));
+    return put_cold(routine, node, dest, src, nbytes, mode(sync, bulk));
 }
 
 [[gnu::always_inline]] inline gasnet_handle_t get(const char* routine, void* dest, gasnet_node_t node, const void* src,
@@ -242,7 +296,7 @@ constexpr unsigned mode(Sync sync, bool bulk) { return unsigned(sync) | (bulk ? 
             return sync == Sync::implicit ? GASNET_INVALID_HANDLE : node_handle(node);
         }
     }
-    return get_general(routine, dest, node, src, nbytes, sync);
+    return get_cold(routine, dest, node, src, nbytes, sync);
 }
 
 // memset: direct, or puts of this thread's buffer filled with the byte,
@@ -360,36 +414,12 @@ void set_routes(rt::Job& j) {
                 j.heap.window && serialized ? rt::Window::kMaxOneCall : 0};
 }
 
+void open_untraced_path() { g_routes.lean_nodes = gasp::on() ? 0 : g_routes.nodes; }
+
 }  // namespace gasket::gasnet
 
 using namespace gasket;
 using gasnet::Sync;
-
-namespace {
-
-// GASP (include/gasp_shmem.h): a blocking put or get raises GASP_SHMEM_PUT /
-// GASP_SHMEM_GET (ctx NULL, strides 1, bsize = nbytes), an explicit- or
-// implicit-handle one GASP_GASNET_NB_{PUT,GET}_INIT, whose END adds the
-// handle (GASP_NB_TRIVIAL for GASNET_INVALID_HANDLE: done at once, or an
-// implicit-handle operation).  S/E around `op`.
-template <class F>
-[[gnu::cold, gnu::noinline]] auto rma_with_events(bool is_put, Sync sync, gasnet_node_t node, void* dest,
-                                                  const void* src, size_t nbytes, F op) {
-    const unsigned tag = sync == Sync::blocking ? (is_put ? GASP_SHMEM_PUT : GASP_SHMEM_GET)
-                                                : (is_put ? GASP_GASNET_NB_PUT_INIT : GASP_GASNET_NB_GET_INIT);
-    void* const no_ctx = nullptr;
-    const int pe = int(node);
-    const std::ptrdiff_t one = 1;
-    gasp::notify(tag, GASP_START, no_ctx, pe, dest, src, nbytes, one, one, nbytes);
-    auto result = op();
-    if (sync == Sync::blocking)
-        gasp::notify(tag, GASP_END, no_ctx, pe, dest, src, nbytes, one, one, nbytes);
-    else
-        gasp::notify(tag, GASP_END, no_ctx, pe, dest, src, nbytes, one, one, nbytes, static_cast<void*>(result));
-    return result;
-}
-
-}  // namespace
 
 extern "C" {
 
@@ -397,41 +427,21 @@ extern "C" {
 // One family per synchronization: gasnet_{get,put}SUFFIX[_bulk] and
 // gasnet_memsetSUFFIX.  The non-bulk puts may reuse src at once
 // (bulk = false); the bulk ones only once synchronized.
-#define GASKET_TRANSFERS(SUFFIX, RET, SYNC)                                                                     \
-    RET gasnet_get##SUFFIX(void* dest, gasnet_node_t node, void* src, size_t nbytes) noexcept {                 \
-        const char* routine = "gasnet_get" #SUFFIX;                                                             \
-        if (gasp::on()) [[unlikely]]                                                                            \
-            return static_cast<RET>(rma_with_events(false, SYNC, node, dest, src, nbytes, [&] {                 \
-                return gasnet::get(routine, dest, node, src, nbytes, SYNC);                                     \
-            }));                                                                                                \
-        return static_cast<RET>(gasnet::get(routine, dest, node, src, nbytes, SYNC));                           \
-    }                                                                                                           \
-    RET gasnet_put##SUFFIX(gasnet_node_t node, void* dest, void* src, size_t nbytes) noexcept {                 \
-        const char* routine = "gasnet_put" #SUFFIX;                                                             \
-        if (gasp::on()) [[unlikely]]                                                                            \
-            return static_cast<RET>(rma_with_events(true, SYNC, node, dest, src, nbytes, [&] {                  \
-                return gasnet::put(routine, node, dest, src, nbytes, SYNC, false);                              \
-            }));                                                                                                \
-        return static_cast<RET>(gasnet::put(routine, node, dest, src, nbytes, SYNC, false));                    \
-    }                                                                                                           \
-    RET gasnet_get##SUFFIX##_bulk(void* dest, gasnet_node_t node, void* src, size_t nbytes) noexcept {          \
-        const char* routine = "gasnet_get" #SUFFIX "_bulk";                                                     \
-        if (gasp::on()) [[unlikely]]                                                                            \
-            return static_cast<RET>(rma_with_events(false, SYNC, node, dest, src, nbytes, [&] {                 \
-                return gasnet::get(routine, dest, node, src, nbytes, SYNC);                                     \
-            }));                                                                                                \
-        return static_cast<RET>(gasnet::get(routine, dest, node, src, nbytes, SYNC));                           \
-    }                                                                                                           \
-    RET gasnet_put##SUFFIX##_bulk(gasnet_node_t node, void* dest, void* src, size_t nbytes) noexcept {          \
-        const char* routine = "gasnet_put" #SUFFIX "_bulk";                                                     \
-        if (gasp::on()) [[unlikely]]                                                                            \
-            return static_cast<RET>(rma_with_events(true, SYNC, node, dest, src, nbytes, [&] {                  \
-                return gasnet::put(routine, node, dest, src, nbytes, SYNC, true);                               \
-            }));                                                                                                \
-        return static_cast<RET>(gasnet::put(routine, node, dest, src, nbytes, SYNC, true));                     \
-    }                                                                                                           \
-    RET gasnet_memset##SUFFIX(gasnet_node_t node, void* dest, int val, size_t nbytes) noexcept {                \
-        return static_cast<RET>(gasnet::memset_remote("gasnet_memset" #SUFFIX, node, dest, val, nbytes, SYNC)); \
+#define GASKET_TRANSFERS(SUFFIX, RET, SYNC)                                                                      \
+    RET gasnet_get##SUFFIX(void* dest, gasnet_node_t node, void* src, size_t nbytes) noexcept {                  \
+        return static_cast<RET>(gasnet::get("gasnet_get" #SUFFIX, dest, node, src, nbytes, SYNC));               \
+    }                                                                                                            \
+    RET gasnet_put##SUFFIX(gasnet_node_t node, void* dest, void* src, size_t nbytes) noexcept {                  \
+        return static_cast<RET>(gasnet::put("gasnet_put" #SUFFIX, node, dest, src, nbytes, SYNC, false));        \
+    }                                                                                                            \
+    RET gasnet_get##SUFFIX##_bulk(void* dest, gasnet_node_t node, void* src, size_t nbytes) noexcept {           \
+        return static_cast<RET>(gasnet::get("gasnet_get" #SUFFIX "_bulk", dest, node, src, nbytes, SYNC));       \
+    }                                                                                                            \
+    RET gasnet_put##SUFFIX##_bulk(gasnet_node_t node, void* dest, void* src, size_t nbytes) noexcept {           \
+        return static_cast<RET>(gasnet::put("gasnet_put" #SUFFIX "_bulk", node, dest, src, nbytes, SYNC, true)); \
+    }                                                                                                            \
+    RET gasnet_memset##SUFFIX(gasnet_node_t node, void* dest, int val, size_t nbytes) noexcept {                 \
+        return static_cast<RET>(gasnet::memset_remote("gasnet_memset" #SUFFIX, node, dest, val, nbytes, SYNC));  \
     }
 GASKET_TRANSFERS(, void, Sync::blocking)
 GASKET_TRANSFERS(_nb, gasnet_handle_t, Sync::explicit_handle)
