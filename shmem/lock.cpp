@@ -38,14 +38,17 @@ constexpr std::uint64_t kGranted = 1ULL << 63;                // each copy: the 
 std::mutex g_held_mutex;
 std::unordered_set<const long*> g_held;
 
-// The job, after checking `lock` (fatal, naming `routine`, before init or
-// when it is not symmetric).
-rt::Job& check_lock(const char* routine, long* lock) {
+// Checks `lock` (fatal, naming `routine`, when it is not symmetric).
+void check_lock_on(rt::Job& j, const char* routine, long* lock) {
     static_assert(sizeof(long) == sizeof(std::uint64_t), "the lock word is a 64-bit long");
-    rt::Job& j = rt::job(routine);
     if (!j.segment_of(lock)) j.not_symmetric(routine, lock, kHome);
     if (std::uint64_t(j.n_pes) >= (kNext >> kNextShift)) [[unlikely]]
         rt::fatal(routine, "%d PEs is more than the lock's 31-bit PE field holds", j.n_pes);
+}
+// The job, after checking `lock` (fatal, naming `routine`, before init).
+rt::Job& check_lock(const char* routine, long* lock) {
+    rt::Job& j = rt::job(routine);
+    check_lock_on(j, routine, lock);
     return j;
 }
 
@@ -71,9 +74,10 @@ void hold(long* lock) {
 }
 
 // GASP (include/gasp_shmem.h): GASP_SHMEM_SET_LOCK, _TEST_LOCK (END adds
-// the result) and _CLEAR_LOCK S/E around each routine (each makes at least
-// two AMOs: one gasp::on() test costs nothing beside them; test_lock
-// resolves its context once, not per AMO as before).
+// the result) and _CLEAR_LOCK S/E around each routine.  set_lock and
+// clear_lock wait or make several AMOs: one gasp::on() test; test_lock
+// folds it into its job test (test_lock_traced).  Each resolves the
+// default context once, not once per AMO as before.
 void set_lock(const char* routine, long* lock) {
     rt::Job& j = check_lock(routine, lock);
     rt::Context& c = *j.default_ctx;
@@ -96,9 +100,8 @@ void set_lock(const char* routine, long* lock) {
     hold(lock);
 }
 
-int test_lock(const char* routine, long* lock) {
-    rt::Job& j = check_lock(routine, lock);
-    rt::Context& c = *j.default_ctx;
+// On the default context `c` of job `j` (lock checked).
+int test_lock_on(rt::Context& c, rt::Job& j, const char* routine, long* lock) {
     const int me = j.my_pe;
     reset_node(c, routine, lock, me);
     const std::uint64_t word = amo(c, routine, lock, rt::AmoOp::fetch, 0, 0, kHome);
@@ -107,6 +110,19 @@ int test_lock(const char* routine, long* lock) {
     if (amo(c, routine, lock, rt::AmoOp::compare_swap, word | std::uint64_t(me + 1), word, kHome) != word) return 1;
     hold(lock);
     return 0;
+}
+
+// shmem_test_lock is cheap when the lock is busy (programs poll it): its
+// inline path tests shmem::untraced_default() (null before init and with a
+// tool attached) where it tested the job; this is the other path.
+[[gnu::noinline, gnu::cold]] int test_lock_traced(long* lock) {
+    const char* routine = "shmem_test_lock";
+    const bool ev = gasp::on();
+    if (ev) gasp::notify(GASP_SHMEM_TEST_LOCK, GASP_START, lock);
+    rt::Job& j = check_lock(routine, lock);
+    const int result = test_lock_on(*j.default_ctx, j, routine, lock);
+    if (ev) gasp::notify(GASP_SHMEM_TEST_LOCK, GASP_END, lock, result);
+    return result;
 }
 
 void clear_lock(const char* routine, long* lock) {
@@ -149,13 +165,12 @@ void shmem_set_lock(long* lock) noexcept {
 }
 
 int shmem_test_lock(long* lock) noexcept {
-    const bool ev = gasp::on();
-    if (ev) [[unlikely]]
-        gasp::notify(GASP_SHMEM_TEST_LOCK, GASP_START, lock);
-    const int result = test_lock("shmem_test_lock", lock);
-    if (ev) [[unlikely]]
-        gasp::notify(GASP_SHMEM_TEST_LOCK, GASP_END, lock, result);
-    return result;
+    rt::Context* c = shmem::untraced_default();
+    if (!c) [[unlikely]]
+        return test_lock_traced(lock);
+    rt::Job& j = c->job();
+    check_lock_on(j, "shmem_test_lock", lock);
+    return test_lock_on(*c, j, "shmem_test_lock", lock);
 }
 
 void shmem_clear_lock(long* lock) noexcept {

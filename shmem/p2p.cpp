@@ -56,8 +56,8 @@ rt::Job& checked(const char* routine, T* ivar) {
 // cheap and called in loops: their inline path tests
 // shmem::untraced_default() (null before shmem_init and whenever a tool is
 // attached) where it tested the job, so no test is added; null takes the
-// out-of-line path (test_traced), which checks the job (fatal before init)
-// and raises the event.
+// out-of-line path (test_traced, set_test_traced), which checks the job
+// (fatal before init) and raises the event.
 template <class T>
 void wait_until(const char* routine, T* ivar, int cmp, T target) {
     const bool ev = gasp::on();
@@ -85,36 +85,30 @@ auto wait_event(int variant, T* ivars, std::size_t n, int cmp, F&& body) {
     return result;
 }
 
-// A test of `variant` on `n` ivars: `body(job)`, whose result (1/0, an
-// index, a count) GASP_SHMEM_TEST carries as a size_t.
-template <class T, class F>
-[[gnu::noinline, gnu::cold]] auto test_traced(const char* routine, int variant, T* ivars, std::size_t n, int cmp,
-                                              F& body) {
-    auto result = body(rt::job(routine));
+// A test's body, the job being up and ivar symmetric.
+template <class T>
+int test_on(rt::Job& j, const char* routine, T* ivar, int cmp, T target) {
+    if (satisfied(routine, load(ivar), cmp, target)) return 1;
+    // Programs call test in a loop: every so often, let MPI deliver.
+    thread_local unsigned misses = 0;
+    if (++misses % 64 == 0) rt::Poller::progress(j);
+    return 0;
+}
+// Also the path of the errors (fatal: before init, ivar not symmetric).
+template <class T>
+[[gnu::noinline, gnu::cold]] int test_traced(const char* routine, T* ivar, int cmp, T target) {
+    const int result = test_on(checked(routine, ivar), routine, ivar, cmp, target);
     if (gasp::on())
-        gasp::notify(GASP_SHMEM_TEST, GASP_ATOMIC, static_cast<void*>(ivars), n, cmp, shmem::typecode<T>(), variant,
-                     static_cast<std::size_t>(result));
+        gasp::notify(GASP_SHMEM_TEST, GASP_ATOMIC, static_cast<void*>(ivar), std::size_t(1), cmp, shmem::typecode<T>(),
+                     int(GASP_SHMEM_WAIT_SINGLE), std::size_t(result));
     return result;
 }
-template <class T, class F>
-[[gnu::always_inline]] inline auto test_event(const char* routine, int variant, T* ivars, std::size_t n, int cmp,
-                                              F&& body) {
-    rt::Context* c = shmem::untraced_default();
-    if (!c) [[unlikely]]
-        return test_traced(routine, variant, ivars, n, cmp, body);
-    return body(c->job());
-}
-
 template <class T>
-[[gnu::always_inline]] inline int test(const char* routine, T* ivar, int cmp, T target) {
-    return test_event(routine, GASP_SHMEM_WAIT_SINGLE, ivar, 1, cmp, [&](rt::Job& j) {
-        if (!j.segment_of(ivar)) j.not_symmetric(routine, ivar, j.my_pe);
-        if (satisfied(routine, load(ivar), cmp, target)) return 1;
-        // Programs call test in a loop: every so often, let MPI deliver.
-        thread_local unsigned misses = 0;
-        if (++misses % 64 == 0) rt::Poller::progress(j);
-        return 0;
-    });
+int test(const char* routine, T* ivar, int cmp, T target) {
+    rt::Context* c = shmem::untraced_default();
+    if (!c || !c->job().segment_of(ivar)) [[unlikely]]
+        return test_traced(routine, ivar, cmp, target);
+    return test_on(c->job(), routine, ivar, cmp, target);
 }
 
 void check_cmp(const char* routine, int cmp) {
@@ -278,54 +272,79 @@ std::size_t test_some(rt::Job& j, const Set& s, std::size_t* indices) {
     return k;
 }
 
+// test_all/any/some: `variant` (gasp_shmem_wait_variant_t) for the event.
+enum class SetTest { all, any, some };
+template <SetTest K, class T, class Values>
+auto set_test_on(rt::Job& j, const char* routine, T* ivars, std::size_t n, std::size_t* indices, const int* status,
+                 int cmp, Values v) {
+    const auto s = ivar_set_on(routine, ivars, n, status, cmp, v);
+    if constexpr (K == SetTest::all)
+        return test_all(j, s);
+    else if constexpr (K == SetTest::any)
+        return test_any(j, s);
+    else
+        return test_some(j, s, indices);
+}
+template <SetTest K, class T, class Values>
+[[gnu::noinline, gnu::cold]] auto set_test_traced(int variant, const char* routine, T* ivars, std::size_t n,
+                                                  std::size_t* indices, const int* status, int cmp, Values v) {
+    const auto result = set_test_on<K>(rt::job(routine), routine, ivars, n, indices, status, cmp, v);
+    if (gasp::on())
+        gasp::notify(GASP_SHMEM_TEST, GASP_ATOMIC, static_cast<void*>(ivars), n, cmp, shmem::typecode<T>(), variant,
+                     static_cast<std::size_t>(result));
+    return result;
+}
+template <SetTest K, class T, class Values>
+auto set_test(int variant, const char* routine, T* ivars, std::size_t n, std::size_t* indices, const int* status,
+              int cmp, Values v) {
+    rt::Context* c = shmem::untraced_default();
+    if (!c) [[unlikely]]
+        return set_test_traced<K>(variant, routine, ivars, n, indices, status, cmp, v);
+    return set_test_on<K>(c->job(), routine, ivars, n, indices, status, cmp, v);
+}
+
 }  // namespace
 
 extern "C" {
 
 // §9.11.2-7 and §9.11.9-14 for one type: FORM is the routine's suffix,
 // VALUES how the comparison values are given.
-#define GASKET_P2P_SET_FORMS(T, N, SUFFIX, VPARAM, VALUES, V)                                                         \
-    void shmem_##N##_wait_until_all##SUFFIX(T* ivars, size_t nelems, const int* status, int cmp, VPARAM) noexcept {   \
-        wait_event<T>(GASP_SHMEM_WAIT_ALL##V, ivars, nelems, cmp, [&] {                                               \
-            rt::Job* j;                                                                                               \
-            auto s = ivar_set("shmem_" #N "_wait_until_all" #SUFFIX, ivars, nelems, status, cmp, VALUES, j);          \
-            wait_all(*j, s);                                                                                          \
-            return 0;                                                                                                 \
-        });                                                                                                           \
-    }                                                                                                                 \
-    size_t shmem_##N##_wait_until_any##SUFFIX(T* ivars, size_t nelems, const int* status, int cmp, VPARAM) noexcept { \
-        return wait_event<T>(GASP_SHMEM_WAIT_ANY##V, ivars, nelems, cmp, [&] {                                        \
-            rt::Job* j;                                                                                               \
-            auto s = ivar_set("shmem_" #N "_wait_until_any" #SUFFIX, ivars, nelems, status, cmp, VALUES, j);          \
-            return wait_any(*j, s);                                                                                   \
-        });                                                                                                           \
-    }                                                                                                                 \
-    size_t shmem_##N##_wait_until_some##SUFFIX(T* ivars, size_t nelems, size_t* indices, const int* status, int cmp,  \
-                                               VPARAM) noexcept {                                                     \
-        return wait_event<T>(GASP_SHMEM_WAIT_SOME##V, ivars, nelems, cmp, [&] {                                       \
-            rt::Job* j;                                                                                               \
-            auto s = ivar_set("shmem_" #N "_wait_until_some" #SUFFIX, ivars, nelems, status, cmp, VALUES, j);         \
-            return wait_some(*j, s, indices);                                                                         \
-        });                                                                                                           \
-    }                                                                                                                 \
-    int shmem_##N##_test_all##SUFFIX(T* ivars, size_t nelems, const int* status, int cmp, VPARAM) noexcept {          \
-        const char* routine = "shmem_" #N "_test_all" #SUFFIX;                                                        \
-        return test_event(routine, GASP_SHMEM_WAIT_ALL##V, ivars, nelems, cmp, [&](rt::Job& j) {                      \
-            return test_all(j, ivar_set_on(routine, ivars, nelems, status, cmp, VALUES));                             \
-        });                                                                                                           \
-    }                                                                                                                 \
-    size_t shmem_##N##_test_any##SUFFIX(T* ivars, size_t nelems, const int* status, int cmp, VPARAM) noexcept {       \
-        const char* routine = "shmem_" #N "_test_any" #SUFFIX;                                                        \
-        return test_event(routine, GASP_SHMEM_WAIT_ANY##V, ivars, nelems, cmp, [&](rt::Job& j) {                      \
-            return test_any(j, ivar_set_on(routine, ivars, nelems, status, cmp, VALUES));                             \
-        });                                                                                                           \
-    }                                                                                                                 \
-    size_t shmem_##N##_test_some##SUFFIX(T* ivars, size_t nelems, size_t* indices, const int* status, int cmp,        \
-                                         VPARAM) noexcept {                                                           \
-        const char* routine = "shmem_" #N "_test_some" #SUFFIX;                                                       \
-        return test_event(routine, GASP_SHMEM_WAIT_SOME##V, ivars, nelems, cmp, [&](rt::Job& j) {                     \
-            return test_some(j, ivar_set_on(routine, ivars, nelems, status, cmp, VALUES), indices);                   \
-        });                                                                                                           \
+#define GASKET_P2P_SET_FORMS(T, N, SUFFIX, VPARAM, VALUES, V)                                                          \
+    void shmem_##N##_wait_until_all##SUFFIX(T* ivars, size_t nelems, const int* status, int cmp, VPARAM) noexcept {    \
+        wait_event<T>(GASP_SHMEM_WAIT_ALL##V, ivars, nelems, cmp, [&] {                                                \
+            rt::Job* j;                                                                                                \
+            auto s = ivar_set("shmem_" #N "_wait_until_all" #SUFFIX, ivars, nelems, status, cmp, VALUES, j);           \
+            wait_all(*j, s);                                                                                           \
+            return 0;                                                                                                  \
+        });                                                                                                            \
+    }                                                                                                                  \
+    size_t shmem_##N##_wait_until_any##SUFFIX(T* ivars, size_t nelems, const int* status, int cmp, VPARAM) noexcept {  \
+        return wait_event<T>(GASP_SHMEM_WAIT_ANY##V, ivars, nelems, cmp, [&] {                                         \
+            rt::Job* j;                                                                                                \
+            auto s = ivar_set("shmem_" #N "_wait_until_any" #SUFFIX, ivars, nelems, status, cmp, VALUES, j);           \
+            return wait_any(*j, s);                                                                                    \
+        });                                                                                                            \
+    }                                                                                                                  \
+    size_t shmem_##N##_wait_until_some##SUFFIX(T* ivars, size_t nelems, size_t* indices, const int* status, int cmp,   \
+                                               VPARAM) noexcept {                                                      \
+        return wait_event<T>(GASP_SHMEM_WAIT_SOME##V, ivars, nelems, cmp, [&] {                                        \
+            rt::Job* j;                                                                                                \
+            auto s = ivar_set("shmem_" #N "_wait_until_some" #SUFFIX, ivars, nelems, status, cmp, VALUES, j);          \
+            return wait_some(*j, s, indices);                                                                          \
+        });                                                                                                            \
+    }                                                                                                                  \
+    int shmem_##N##_test_all##SUFFIX(T* ivars, size_t nelems, const int* status, int cmp, VPARAM) noexcept {           \
+        return set_test<SetTest::all>(GASP_SHMEM_WAIT_ALL##V, "shmem_" #N "_test_all" #SUFFIX, ivars, nelems, nullptr, \
+                                      status, cmp, VALUES);                                                            \
+    }                                                                                                                  \
+    size_t shmem_##N##_test_any##SUFFIX(T* ivars, size_t nelems, const int* status, int cmp, VPARAM) noexcept {        \
+        return set_test<SetTest::any>(GASP_SHMEM_WAIT_ANY##V, "shmem_" #N "_test_any" #SUFFIX, ivars, nelems, nullptr, \
+                                      status, cmp, VALUES);                                                            \
+    }                                                                                                                  \
+    size_t shmem_##N##_test_some##SUFFIX(T* ivars, size_t nelems, size_t* indices, const int* status, int cmp,         \
+                                         VPARAM) noexcept {                                                            \
+        return set_test<SetTest::some>(GASP_SHMEM_WAIT_SOME##V, "shmem_" #N "_test_some" #SUFFIX, ivars, nelems,       \
+                                       indices, status, cmp, VALUES);                                                  \
     }
 #define GASKET_P2P_SET(T, N)                                       \
     GASKET_P2P_SET_FORMS(T, N, , T cmp_value, One<T>{cmp_value}, ) \

@@ -92,8 +92,9 @@ template <bool Plain = false>
     signal_update(*c, routine, sig_addr, signal, op, pe);
 }
 
-// shmem_signal_fetch's out-of-line path (before shmem_init, or a tool
-// attached): GASP_SHMEM_SIGNAL_FETCH (A) with the value read.
+// shmem_signal_fetch's out-of-line path (before shmem_init, a tool
+// attached, or sig_addr not symmetric: fatal): GASP_SHMEM_SIGNAL_FETCH (A)
+// with the value read.
 [[gnu::noinline, gnu::cold]] std::uint64_t signal_fetch_traced(const std::uint64_t* sig_addr) {
     rt::Job& j = rt::job("shmem_signal_fetch");
     if (!j.segment_of(sig_addr)) j.not_symmetric("shmem_signal_fetch", sig_addr, j.my_pe);
@@ -149,12 +150,12 @@ GASKET_SIGNAL_UPDATE(set, rt::AmoOp::set)
 // The untraced path tests shmem::untraced_default() (null before
 // shmem_init and whenever a tool is attached) where it tested the job:
 // one null test for both.
+// A sig_addr that is not symmetric goes there too (fatal there, naming the
+// routine): a tail call, so this path needs no stack frame.
 uint64_t shmem_signal_fetch(const uint64_t* sig_addr) noexcept {
     rt::Context* c = shmem::untraced_default();
-    if (!c) [[unlikely]]
+    if (!c || !c->job().segment_of(sig_addr)) [[unlikely]]
         return signal_fetch_traced(sig_addr);
-    rt::Job& j = c->job();
-    if (!j.segment_of(sig_addr)) j.not_symmetric("shmem_signal_fetch", sig_addr, j.my_pe);
     return std::atomic_ref<uint64_t>(*const_cast<uint64_t*>(sig_addr)).load(std::memory_order_acquire);
 }
 
