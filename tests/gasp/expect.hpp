@@ -79,5 +79,4 @@ inline void start_clean() {
 
 inline const uint64_t kDefault = P(SHMEM_CTX_DEFAULT);
 
-
 }  // namespace gasp_test

@@ -66,7 +66,9 @@ TEST(GaspFamilies, Signals) {
     EXPECT_EVENTS({
         {GASP_SHMEM_PUT_SIGNAL, GASP_START, {kDefault, I(peer), P(dest), P(src), 16, 1, 1, 16, s, 1, SHMEM_SIGNAL_ADD}},
         {GASP_SHMEM_PUT_SIGNAL, GASP_END, {kDefault, I(peer), P(dest), P(src), 16, 1, 1, 16, s, 1, SHMEM_SIGNAL_ADD}},
-        {GASP_SHMEM_PUT_SIGNAL, GASP_START, {c, I(peer), P(dest + 2), P(src + 2), 16, 1, 1, 16, s, 2, SHMEM_SIGNAL_ADD}},
+        {GASP_SHMEM_PUT_SIGNAL,
+         GASP_START,
+         {c, I(peer), P(dest + 2), P(src + 2), 16, 1, 1, 16, s, 2, SHMEM_SIGNAL_ADD}},
         {GASP_SHMEM_PUT_SIGNAL, GASP_END, {c, I(peer), P(dest + 2), P(src + 2), 16, 1, 1, 16, s, 2, SHMEM_SIGNAL_ADD}},
         {GASP_SHMEM_QUIET, GASP_START, {c}},
         {GASP_SHMEM_QUIET, GASP_END, {c}},
@@ -171,11 +173,17 @@ TEST(GaspFamilies, Locks) {
         {GASP_SHMEM_CLEAR_LOCK, GASP_END, {l}},
     };
     want = want + barrier_all();
-    if (me == 0) want = want + std::vector<Want>{{GASP_SHMEM_TEST_LOCK, GASP_START, {l}}, {GASP_SHMEM_TEST_LOCK, GASP_END, {l, 0}}};
+    if (me == 0)
+        want =
+            want + std::vector<Want>{{GASP_SHMEM_TEST_LOCK, GASP_START, {l}}, {GASP_SHMEM_TEST_LOCK, GASP_END, {l, 0}}};
     want = want + barrier_all();
-    if (me == 1) want = want + std::vector<Want>{{GASP_SHMEM_TEST_LOCK, GASP_START, {l}}, {GASP_SHMEM_TEST_LOCK, GASP_END, {l, 1}}};
+    if (me == 1)
+        want =
+            want + std::vector<Want>{{GASP_SHMEM_TEST_LOCK, GASP_START, {l}}, {GASP_SHMEM_TEST_LOCK, GASP_END, {l, 1}}};
     want = want + barrier_all();
-    if (me == 0) want = want + std::vector<Want>{{GASP_SHMEM_CLEAR_LOCK, GASP_START, {l}}, {GASP_SHMEM_CLEAR_LOCK, GASP_END, {l}}};
+    if (me == 0)
+        want =
+            want + std::vector<Want>{{GASP_SHMEM_CLEAR_LOCK, GASP_START, {l}}, {GASP_SHMEM_CLEAR_LOCK, GASP_END, {l}}};
     EXPECT_EVENTS(want);
     if (me == 0) EXPECT_EQ(r0, 0);
     if (me == 1) EXPECT_EQ(r1, 1);
@@ -234,9 +242,7 @@ TEST(GaspFamilies, TeamCollectives) {
         {GASP_SHMEM_REDUCE, GASP_END, {W, P(udst), P(usrc), 2, GASP_SHMEM_REDUCE_AND, GASP_SHMEM_REDUCTION_UC}},
         {GASP_SHMEM_REDUCE, GASP_START, {W, P(ddst), P(dsrc), 1, GASP_SHMEM_REDUCE_PROD, GASP_SHMEM_REDUCTION_D}},
         {GASP_SHMEM_REDUCE, GASP_END, {W, P(ddst), P(dsrc), 1, GASP_SHMEM_REDUCE_PROD, GASP_SHMEM_REDUCTION_D}},
-        {GASP_SHMEM_REDUCE,
-         GASP_START,
-         {W, P(cdst), P(csrc), 1, GASP_SHMEM_REDUCE_SUM, GASP_SHMEM_REDUCTION_COMPLEXD}},
+        {GASP_SHMEM_REDUCE, GASP_START, {W, P(cdst), P(csrc), 1, GASP_SHMEM_REDUCE_SUM, GASP_SHMEM_REDUCTION_COMPLEXD}},
         {GASP_SHMEM_REDUCE, GASP_END, {W, P(cdst), P(csrc), 1, GASP_SHMEM_REDUCE_SUM, GASP_SHMEM_REDUCTION_COMPLEXD}},
         {GASP_SHMEM_SCAN, GASP_START, {W, P(idst + 40), P(isrc), 1, GASP_SHMEM_REDUCE_SUM, GASP_SHMEM_REDUCTION_I, 0}},
         {GASP_SHMEM_SCAN, GASP_END, {W, P(idst + 40), P(isrc), 1, GASP_SHMEM_REDUCE_SUM, GASP_SHMEM_REDUCTION_I, 0}},
@@ -276,8 +282,9 @@ TEST(GaspFamilies, TeamCollectives) {
 }
 
 TEST(GaspFamilies, ActiveSetCollectives) {
-    constexpr std::size_t kSync = std::max({std::size_t(SHMEM_BCAST_SYNC_SIZE), std::size_t(SHMEM_COLLECT_SYNC_SIZE),
-                                            std::size_t(SHMEM_ALLTOALLS_SYNC_SIZE), std::size_t(SHMEM_REDUCE_SYNC_SIZE)});
+    constexpr std::size_t kSync =
+        std::max({std::size_t(SHMEM_BCAST_SYNC_SIZE), std::size_t(SHMEM_COLLECT_SYNC_SIZE),
+                  std::size_t(SHMEM_ALLTOALLS_SYNC_SIZE), std::size_t(SHMEM_REDUCE_SYNC_SIZE)});
     static long psync[4][kSync];
     static long pwrk[SHMEM_REDUCE_MIN_WRKDATA_SIZE];
     static int64_t src[8], dst[64];
