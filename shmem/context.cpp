@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <mutex>
 
+#include "events.hpp"
 #include "src/gasp/gasp.hpp"
 #include "src/runtime/sync.hpp"
 #include "team.hpp"
@@ -94,12 +95,23 @@ std::vector<shmem_ctx_t> contexts_of(shmem_team_t team) {
 
 extern "C" {
 
+// GASP (include/gasp_shmem.h): GASP_SHMEM_CTX_CREATE (A) after a create,
+// with the new handle (SHMEM_CTX_INVALID when none was made);
+// GASP_SHMEM_CTX_DESTROY (A) before a destroy (none for SHMEM_CTX_INVALID,
+// a no-op).
 int shmem_ctx_create(long options, shmem_ctx_t* ctx) noexcept {
-    return shmem::create("shmem_ctx_create", SHMEM_TEAM_WORLD, options, ctx);
+    const int rc = shmem::create("shmem_ctx_create", SHMEM_TEAM_WORLD, options, ctx);
+    if (gasp::on()) [[unlikely]]
+        gasp::notify(GASP_SHMEM_CTX_CREATE, GASP_ATOMIC, static_cast<void*>(*ctx), options,
+                     shmem::event_handle(SHMEM_TEAM_WORLD));
+    return rc;
 }
 
 int shmem_team_create_ctx(shmem_team_t team, long options, shmem_ctx_t* ctx) noexcept {
-    return shmem::create("shmem_team_create_ctx", team, options, ctx);
+    const int rc = shmem::create("shmem_team_create_ctx", team, options, ctx);
+    if (gasp::on()) [[unlikely]]
+        gasp::notify(GASP_SHMEM_CTX_CREATE, GASP_ATOMIC, static_cast<void*>(*ctx), options, shmem::event_handle(team));
+    return rc;
 }
 
 void shmem_ctx_destroy(shmem_ctx_t ctx) noexcept {
@@ -111,6 +123,8 @@ void shmem_ctx_destroy(shmem_ctx_t ctx) noexcept {
     if ((e->options & SHMEM_CTX_PRIVATE) && e->creator != std::this_thread::get_id())
         rt::fatal(routine, "context %p is SHMEM_CTX_PRIVATE and this is not the thread that created it",
                   static_cast<void*>(ctx));
+    if (gasp::on()) [[unlikely]]
+        gasp::notify(GASP_SHMEM_CTX_DESTROY, GASP_ATOMIC, static_cast<void*>(ctx));
     shmem::destroy(routine, e);
 }
 

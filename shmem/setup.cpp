@@ -185,6 +185,10 @@ void shmem_query_initialized(int* initialized) noexcept {
 }
 
 void shmem_global_exit(int status) noexcept {
+    // GASP: GASP_SHMEM_GLOBAL_EXIT (A) while the job is still up, so that the
+    // tool gets it (and may save its data) before the processes end.
+    if (gasp::on()) [[unlikely]]
+        gasp::notify(GASP_SHMEM_GLOBAL_EXIT, GASP_ATOMIC, status);
     std::fflush(stdout);
     std::fflush(stderr);
     rt::abort_job(status);

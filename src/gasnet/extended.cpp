@@ -306,8 +306,8 @@ constexpr unsigned mode(Sync sync, bool bulk) { return unsigned(sync) | (bulk ? 
 // locally).  Not a flush per call: on MPIs whose RMA needs the target
 // inside MPI (MPICH), 65535 memset_nbi each waiting for a round trip to a
 // busy target took over a minute on a loaded machine.
-gasnet_handle_t memset_remote(const char* routine, gasnet_node_t node, void* dest, int val, std::size_t nbytes,
-                              Sync sync) {
+gasnet_handle_t memset_untraced(const char* routine, gasnet_node_t node, void* dest, int val, std::size_t nbytes,
+                                Sync sync) {
     const rt::Target t = locate(routine, node, dest, nbytes);
     if (nbytes == 0) return GASNET_INVALID_HANDLE;
     if (t.direct) {
@@ -323,6 +323,34 @@ gasnet_handle_t memset_remote(const char* routine, gasnet_node_t node, void* des
         h = put_general(routine, node, static_cast<char*>(dest) + done, fill.data(), std::min(chunk, nbytes - done),
                         mode(sync, false));
     return h;
+}
+
+// GASP: GASP_GASNET_MEMSET S/E around every memset (END adds the handle,
+// GASP_NB_TRIVIAL for GASNET_INVALID_HANDLE).  A memset costs a memory
+// fence at least (tens of ns): one gasp::on() test.
+[[gnu::noinline, gnu::cold]] gasnet_handle_t memset_traced(const char* routine, gasnet_node_t node, void* dest, int val,
+                                                           std::size_t nbytes, Sync sync) {
+    gasp::notify(GASP_GASNET_MEMSET, GASP_START, int(node), dest, val, nbytes);
+    const gasnet_handle_t h = memset_untraced(routine, node, dest, val, nbytes, sync);
+    gasp::notify(GASP_GASNET_MEMSET, GASP_END, int(node), dest, val, nbytes, static_cast<void*>(h));
+    return h;
+}
+gasnet_handle_t memset_remote(const char* routine, gasnet_node_t node, void* dest, int val, std::size_t nbytes,
+                              Sync sync) {
+    if (gasp::on()) [[unlikely]]
+        return memset_traced(routine, node, dest, val, nbytes, sync);
+    return memset_untraced(routine, node, dest, val, nbytes, sync);
+}
+
+// GASP: GASP_GASNET_NB_SYNC S/E around a sync that has something to
+// complete (a valid handle; implicit-handle operations outstanding on the
+// thread), with the sync's kind (gasp_gasnet_sync_t).  A sync with nothing
+// to complete raises nothing: it costs a few instructions, which a test
+// would slow measurably, and §5.4.6 tells tools to ignore syncs of
+// GASP_NB_TRIVIAL anyway.  Where there is something to complete the sync is
+// an MPI flush (hundreds of ns): one gasp::on() test there.
+[[gnu::cold]] void sync_event(gasp_evttype_t type, void* handle, int kind, std::size_t count) {
+    gasp::notify(GASP_GASNET_NB_SYNC, type, handle, kind, count, int(GASNET_OK));
 }
 
 // Completes what handle h stands for.  A valid handle was made by an MPI
@@ -345,11 +373,24 @@ void complete(gasnet_handle_t h) {
 // the first valid handle, one pass of plain arithmetic, which vectorizes:
 // a handle's low two bits are 0 (invalid), kNode or kAll, so
 // ((v & 3) + 1) >> 1 is 1 exactly for valid ones.
-void complete_all(gasnet_handle_t* handles, std::size_t n) {
+void complete_from(gasnet_handle_t* handles, std::size_t n, std::size_t i);
+[[gnu::noinline, gnu::cold]] void complete_all_traced(gasnet_handle_t* handles, std::size_t n, std::size_t i,
+                                                      int kind) {
+    sync_event(GASP_START, static_cast<void*>(handles), kind, n);
+    complete_from(handles, n, i);
+    sync_event(GASP_END, static_cast<void*>(handles), kind, n);
+}
+void complete_all(gasnet_handle_t* handles, std::size_t n, int kind) {
     static_assert(sizeof(gasnet_handle_t) == sizeof(std::uintptr_t) && kNode == 1 && kAll == 2);
     std::size_t i = 0;
     while (i < n && handles[i] == GASNET_INVALID_HANDLE) ++i;
     if (i == n) return;
+    if (gasp::on()) [[unlikely]]
+        return complete_all_traced(handles, n, i, kind);
+    complete_from(handles, n, i);
+}
+// complete_all from handles[i], the first valid one.
+void complete_from(gasnet_handle_t* handles, std::size_t n, std::size_t i) {
     const auto first = reinterpret_cast<std::uintptr_t>(handles[i]);
     std::uintptr_t differ = 0;
     for (; i < n; ++i) {
@@ -372,15 +413,38 @@ static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "value put/get copy the
 // gasnet_wait_syncnbi_{puts,gets,all}: completes everything on the
 // segment window (both kinds) if this thread issued an implicit-handle
 // operation since its last synchronization.
-void sync_implicit(const char* routine) {
-    ThreadState& t = t_self;
-    if (t.in_region) [[unlikely]]
-        rt::fatal(routine, "called inside an access region (GASNet 1.8 §3.3.6)");
-    if (!t.issued) return;
+void flush_implicit(ThreadState& t) {
     t.bounce.issue_run();  // the flush completes puts too, so none may stay unsent
     g_routes.ctx->flush_all();
     t.issued = false;
     t.bounce.completed();
+}
+[[gnu::noinline, gnu::cold]] void flush_implicit_traced(ThreadState& t, int kind) {
+    sync_event(GASP_START, GASP_NB_TRIVIAL, kind, 0);
+    flush_implicit(t);
+    sync_event(GASP_END, GASP_NB_TRIVIAL, kind, 0);
+}
+void sync_implicit(const char* routine, int kind) {
+    ThreadState& t = t_self;
+    if (t.in_region) [[unlikely]]
+        rt::fatal(routine, "called inside an access region (GASNet 1.8 §3.3.6)");
+    if (!t.issued) return;
+    if (gasp::on()) [[unlikely]]
+        return flush_implicit_traced(t, kind);
+    flush_implicit(t);
+}
+
+// An explicit handle's sync (gasnet_wait_syncnb, gasnet_try_syncnb).
+[[gnu::noinline, gnu::cold]] void complete_traced(gasnet_handle_t h, int kind) {
+    sync_event(GASP_START, static_cast<void*>(h), kind, 1);
+    complete(h);
+    sync_event(GASP_END, static_cast<void*>(h), kind, 1);
+}
+inline void sync_one(gasnet_handle_t h, int kind) {
+    if (!h) return;
+    if (gasp::on()) [[unlikely]]
+        return complete_traced(h, kind);
+    complete(h);
 }
 
 void begin_region() {
@@ -450,40 +514,46 @@ GASKET_TRANSFERS(_nbi, void, Sync::implicit)
 
 // ---- §3.3.3 explicit synchronization.  Completing is an MPI flush, which
 // needs nothing from the target, so try completes too and returns GASNET_OK.
-void gasnet_wait_syncnb(gasnet_handle_t handle) noexcept { gasnet::complete(handle); }
+void gasnet_wait_syncnb(gasnet_handle_t handle) noexcept { gasnet::sync_one(handle, GASP_GASNET_SYNC_WAIT_NB); }
 int gasnet_try_syncnb(gasnet_handle_t handle) noexcept {
-    gasnet::complete(handle);
+    gasnet::sync_one(handle, GASP_GASNET_SYNC_TRY_NB);
     return GASNET_OK;
 }
 void gasnet_wait_syncnb_all(gasnet_handle_t* handles, size_t numhandles) noexcept {
-    gasnet::complete_all(handles, numhandles);
+    gasnet::complete_all(handles, numhandles, GASP_GASNET_SYNC_WAIT_NB_ALL);
 }
 int gasnet_try_syncnb_all(gasnet_handle_t* handles, size_t numhandles) noexcept {
-    gasnet_wait_syncnb_all(handles, numhandles);
+    gasnet::complete_all(handles, numhandles, GASP_GASNET_SYNC_TRY_NB_ALL);
     return GASNET_OK;
 }
 void gasnet_wait_syncnb_some(gasnet_handle_t* handles, size_t numhandles) noexcept {
-    gasnet_wait_syncnb_all(handles, numhandles);
+    gasnet::complete_all(handles, numhandles, GASP_GASNET_SYNC_WAIT_NB_SOME);
 }
 int gasnet_try_syncnb_some(gasnet_handle_t* handles, size_t numhandles) noexcept {
-    gasnet_wait_syncnb_all(handles, numhandles);
+    gasnet::complete_all(handles, numhandles, GASP_GASNET_SYNC_TRY_NB_SOME);
     return GASNET_OK;
 }
 
 // ---- §3.3.5 implicit synchronization ----
-void gasnet_wait_syncnbi_gets(void) noexcept { gasnet::sync_implicit("gasnet_wait_syncnbi_gets"); }
-void gasnet_wait_syncnbi_puts(void) noexcept { gasnet::sync_implicit("gasnet_wait_syncnbi_puts"); }
-void gasnet_wait_syncnbi_all(void) noexcept { gasnet::sync_implicit("gasnet_wait_syncnbi_all"); }
+void gasnet_wait_syncnbi_gets(void) noexcept {
+    gasnet::sync_implicit("gasnet_wait_syncnbi_gets", GASP_GASNET_SYNC_WAIT_NBI_GETS);
+}
+void gasnet_wait_syncnbi_puts(void) noexcept {
+    gasnet::sync_implicit("gasnet_wait_syncnbi_puts", GASP_GASNET_SYNC_WAIT_NBI_PUTS);
+}
+void gasnet_wait_syncnbi_all(void) noexcept {
+    gasnet::sync_implicit("gasnet_wait_syncnbi_all", GASP_GASNET_SYNC_WAIT_NBI_ALL);
+}
 int gasnet_try_syncnbi_gets(void) noexcept {
-    gasnet::sync_implicit("gasnet_try_syncnbi_gets");
+    gasnet::sync_implicit("gasnet_try_syncnbi_gets", GASP_GASNET_SYNC_TRY_NBI_GETS);
     return GASNET_OK;
 }
 int gasnet_try_syncnbi_puts(void) noexcept {
-    gasnet::sync_implicit("gasnet_try_syncnbi_puts");
+    gasnet::sync_implicit("gasnet_try_syncnbi_puts", GASP_GASNET_SYNC_TRY_NBI_PUTS);
     return GASNET_OK;
 }
 int gasnet_try_syncnbi_all(void) noexcept {
-    gasnet::sync_implicit("gasnet_try_syncnbi_all");
+    gasnet::sync_implicit("gasnet_try_syncnbi_all", GASP_GASNET_SYNC_TRY_NBI_ALL);
     return GASNET_OK;
 }
 
