@@ -38,7 +38,8 @@
  * inner one of nested inits).  END is raised after the job has ended: a
  * tool must not call OpenSHMEM from it. */
 #define GASP_SHMEM_FINALIZE 0x53480002u
-/* A: int status. */
+/* A, before the job is ended (the tool may flush its data from it): int
+ * status. */
 #define GASP_SHMEM_GLOBAL_EXIT 0x53480003u
 /* S/E: void *team (shmem_barrier_all: SHMEM_TEAM_WORLD). */
 #define GASP_SHMEM_BARRIER_ALL 0x53480004u
@@ -85,18 +86,32 @@
  * (gasp_shmem_amo_op_t), int typecode (gasp_shmem_typecode_t), void *dest,
  * int pe, int is_fetching, int is_nbi. */
 #define GASP_SHMEM_AMO 0x53480014u
-/* S/E: the arguments of GASP_SHMEM_PUT, then uint64_t *sig_addr,
- * uint64_t signal, int sig_op. */
+/* S/E around a put with signal, blocking or _nbi (both complete before
+ * returning): the arguments of GASP_SHMEM_PUT (contiguous: strides 1,
+ * bsize = nbytes), then uint64_t *sig_addr, uint64_t signal, int sig_op
+ * (SHMEM_SIGNAL_SET or SHMEM_SIGNAL_ADD). */
 #define GASP_SHMEM_PUT_SIGNAL 0x53480015u
-/* A: void *ctx, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe. */
+/* A, before the update is issued: void *ctx, uint64_t *sig_addr, uint64_t
+ * signal, int sig_op (shmem_signal_add: SHMEM_SIGNAL_ADD; shmem_signal_set:
+ * SHMEM_SIGNAL_SET), int pe. */
 #define GASP_SHMEM_SIGNAL_UPDATE 0x53480016u
-/* S/E: uint64_t *sig_addr, int cmp, uint64_t cmp_value. */
+/* S/E: uint64_t *sig_addr, int cmp (SHMEM_CMP_*), uint64_t cmp_value. */
 #define GASP_SHMEM_SIGNAL_WAIT_UNTIL 0x53480017u
-/* S/E: void *ivars, size_t nelems, int cmp, int typecode, int variant. */
+/* S/E: void *ivars, size_t nelems, int cmp (SHMEM_CMP_*), int typecode
+ * (gasp_shmem_typecode_t), int variant (gasp_shmem_wait_variant_t).
+ * shmem_TYPE_wait_until and the deprecated shmem_wait forms: nelems 1,
+ * variant GASP_SHMEM_WAIT_SINGLE (shmem_wait: cmp SHMEM_CMP_NE). */
 #define GASP_SHMEM_WAIT_UNTIL 0x53480018u
-/* A: the arguments of GASP_SHMEM_WAIT_UNTIL, then int result. */
+/* A, after the test: the arguments of GASP_SHMEM_WAIT_UNTIL, then size_t
+ * result (what the routine returns: 1 or 0 for test and test_all; the
+ * index for test_any, SIZE_MAX when none; the count for test_some). */
 #define GASP_SHMEM_TEST 0x53480019u
-/* S/E: void *team, void *dest, const void *src, size_t nbytes, int root. */
+/* S/E: void *team, void *dest, const void *src, size_t nbytes, int root
+ * (as the program passed it, relative to the team or active set).  For
+ * every collective below, the deprecated active-set forms (shmem_broadcast32,
+ * shmem_collect64, shmem_TYPE_OP_to_all, ...) pass team NULL
+ * (SHMEM_TEAM_INVALID: they have no team), and nbytes is what this PE
+ * sends (collect: its own contribution; alltoall(s): one PE's block). */
 #define GASP_SHMEM_BROADCAST 0x5348001Au
 /* S/E: void *team, void *dest, const void *src, size_t nbytes. */
 #define GASP_SHMEM_COLLECT 0x5348001Bu
@@ -104,25 +119,37 @@
 #define GASP_SHMEM_FCOLLECT 0x5348001Cu
 /* S/E: void *team, void *dest, const void *src, size_t nbytes. */
 #define GASP_SHMEM_ALLTOALL 0x5348001Du
-/* S/E: as GASP_SHMEM_ALLTOALL, then ptrdiff_t dst_stride, ptrdiff_t sst_stride. */
+/* S/E: as GASP_SHMEM_ALLTOALL, then ptrdiff_t dst_stride, ptrdiff_t
+ * sst_stride (in elements, as the program passed them). */
 #define GASP_SHMEM_ALLTOALLS 0x5348001Eu
-/* S/E: void *team, void *dest, const void *src, size_t nreduce, int op
- * (gasp_shmem_reduce_op_t), int typecode (gasp_shmem_typecode_t). */
+/* S/E: void *team, void *dest, const void *src, size_t nreduce (elements),
+ * int op (gasp_shmem_reduce_op_t), int type (gasp_shmem_reduction_t: the
+ * C type the routine names). */
 #define GASP_SHMEM_REDUCE 0x5348001Fu
-/* S/E: as GASP_SHMEM_REDUCE, then int exclusive. */
+/* S/E: as GASP_SHMEM_REDUCE (op GASP_SHMEM_REDUCE_SUM), then int exclusive
+ * (shmem_TYPE_sum_exscan: 1; _inscan: 0). */
 #define GASP_SHMEM_SCAN 0x53480020u
-/* S/E: void *parent_team, then E adds void *new_team. */
+/* S: void *parent_team; E: void *parent_team, void *new_team, void
+ * *yaxis_team.  shmem_team_split_strided: new_team is the new team,
+ * yaxis_team NULL; shmem_team_split_2d: the x-axis and y-axis teams.
+ * SHMEM_TEAM_INVALID (NULL) where no team was made. */
 #define GASP_SHMEM_TEAM_SPLIT 0x53480021u
 /* S/E: void *team. */
 #define GASP_SHMEM_TEAM_DESTROY 0x53480022u
-/* A: void *ctx, long options. */
+/* A, after shmem_ctx_create / shmem_team_create_ctx: void *ctx (the new
+ * context; SHMEM_CTX_INVALID, NULL, when none was made), long options,
+ * void *team (shmem_ctx_create: SHMEM_TEAM_WORLD). */
 #define GASP_SHMEM_CTX_CREATE 0x53480023u
-/* A: void *ctx. */
+/* A, before the context is destroyed: void *ctx.  shmem_team_destroy
+ * raises one for each context it destroys with the team. */
 #define GASP_SHMEM_CTX_DESTROY 0x53480024u
 /* A: void *ctx, long options. */
 #define GASP_SHMEM_SESSION_START 0x53480025u
 /* A: void *ctx. */
 #define GASP_SHMEM_SESSION_STOP 0x53480026u
+/* A, after the read: uint64_t *sig_addr, uint64_t value (what
+ * shmem_signal_fetch returns). */
+#define GASP_SHMEM_SIGNAL_FETCH 0x53480027u
 
 /* ---- GASNet implementation events (§5.5's GASP_X_Y): 0x47530000 + n ---
  * GASNet's blocking puts and gets raise GASP_SHMEM_PUT / GASP_SHMEM_GET
@@ -138,14 +165,26 @@
 #define GASP_GASNET_BARRIER_TRY 0x47530004u
 /* S/E: void *hsl. */
 #define GASP_GASNET_HSL_LOCK 0x47530005u
-/* S/E: int node, void *dest, int value, size_t nbytes. */
+/* S/E around gasnet_memset, _nb and _nbi (for the last two: around the
+ * initiation; the syncs complete them, GASP_GASNET_NB_SYNC): S: int node,
+ * void *dest, int value, size_t nbytes; E: the same, then void *handle (the
+ * gasnet_handle_t; GASP_NB_TRIVIAL for the blocking and _nbi forms and
+ * when it completed at once). */
 #define GASP_GASNET_MEMSET 0x47530006u
 /* S/E: the arguments of GASP_SHMEM_PUT (ctx NULL); E adds void *handle
  * (the gasnet_handle_t; GASP_NB_TRIVIAL when it completed inline). */
 #define GASP_GASNET_NB_PUT_INIT 0x47530007u
 /* S/E: as GASP_GASNET_NB_PUT_INIT, for gets. */
 #define GASP_GASNET_NB_GET_INIT 0x47530008u
-/* S/E: void *handle. */
+/* S/E around a sync that has something to complete (a valid handle; for
+ * the implicit-handle syncs, operations this thread initiated since its
+ * last sync); a sync with nothing to complete raises nothing.  void
+ * *handle, int kind (gasp_gasnet_sync_t), size_t count, int result.
+ * gasnet_wait_syncnb / try_syncnb: the handle, count 1; _all/_some: handle
+ * the address of the program's array (the handles are invalid after the
+ * sync), count its length; wait/try_syncnbi_*: GASP_NB_TRIVIAL, count 0.
+ * result: what a try returns (Gasket's syncs complete at once: GASNET_OK;
+ * GASNET_OK for the waits too). */
 #define GASP_GASNET_NB_SYNC 0x47530009u
 /* S/E: int category (gasp_gasnet_am_category_t), int handler (the
  * gasnet_handler_t index), int peer (node), size_t nbytes (payload, 0 for
@@ -207,6 +246,65 @@ typedef enum {
     GASP_SHMEM_REDUCE_SUM,
     GASP_SHMEM_REDUCE_PROD
 } gasp_shmem_reduce_op_t;
+
+/* GASP_SHMEM_WAIT_UNTIL's and GASP_SHMEM_TEST's variant: which routine. */
+typedef enum {
+    GASP_SHMEM_WAIT_SINGLE = 1, /* wait_until, test, the deprecated wait */
+    GASP_SHMEM_WAIT_ALL,
+    GASP_SHMEM_WAIT_ANY,
+    GASP_SHMEM_WAIT_SOME,
+    GASP_SHMEM_WAIT_ALL_VECTOR,
+    GASP_SHMEM_WAIT_ANY_VECTOR,
+    GASP_SHMEM_WAIT_SOME_VECTOR
+} gasp_shmem_wait_variant_t;
+
+/* GASP_SHMEM_REDUCE's and GASP_SHMEM_SCAN's type: the C type the routine
+ * names.  The first eleven are gasp_upc_reduction_t's (§5.4, same order and
+ * values: C is signed char, as in UPC); then the types UPC lacks. */
+typedef enum {
+    GASP_SHMEM_REDUCTION_C = 0,
+    GASP_SHMEM_REDUCTION_UC,
+    GASP_SHMEM_REDUCTION_S,
+    GASP_SHMEM_REDUCTION_US,
+    GASP_SHMEM_REDUCTION_I,
+    GASP_SHMEM_REDUCTION_UI,
+    GASP_SHMEM_REDUCTION_L,
+    GASP_SHMEM_REDUCTION_UL,
+    GASP_SHMEM_REDUCTION_F,
+    GASP_SHMEM_REDUCTION_D,
+    GASP_SHMEM_REDUCTION_LD,
+    GASP_SHMEM_REDUCTION_CHAR, /* plain char */
+    GASP_SHMEM_REDUCTION_LL,
+    GASP_SHMEM_REDUCTION_ULL,
+    GASP_SHMEM_REDUCTION_INT8,
+    GASP_SHMEM_REDUCTION_INT16,
+    GASP_SHMEM_REDUCTION_INT32,
+    GASP_SHMEM_REDUCTION_INT64,
+    GASP_SHMEM_REDUCTION_UINT8,
+    GASP_SHMEM_REDUCTION_UINT16,
+    GASP_SHMEM_REDUCTION_UINT32,
+    GASP_SHMEM_REDUCTION_UINT64,
+    GASP_SHMEM_REDUCTION_SIZE,
+    GASP_SHMEM_REDUCTION_PTRDIFF,
+    GASP_SHMEM_REDUCTION_COMPLEXF,
+    GASP_SHMEM_REDUCTION_COMPLEXD
+} gasp_shmem_reduction_t;
+
+/* GASP_GASNET_NB_SYNC's kind: which sync routine. */
+typedef enum {
+    GASP_GASNET_SYNC_WAIT_NB = 1, /* gasnet_wait_syncnb */
+    GASP_GASNET_SYNC_TRY_NB,
+    GASP_GASNET_SYNC_WAIT_NB_ALL,
+    GASP_GASNET_SYNC_TRY_NB_ALL,
+    GASP_GASNET_SYNC_WAIT_NB_SOME,
+    GASP_GASNET_SYNC_TRY_NB_SOME,
+    GASP_GASNET_SYNC_WAIT_NBI_ALL, /* gasnet_wait_syncnbi_all */
+    GASP_GASNET_SYNC_TRY_NBI_ALL,
+    GASP_GASNET_SYNC_WAIT_NBI_GETS,
+    GASP_GASNET_SYNC_TRY_NBI_GETS,
+    GASP_GASNET_SYNC_WAIT_NBI_PUTS,
+    GASP_GASNET_SYNC_TRY_NBI_PUTS
+} gasp_gasnet_sync_t;
 
 /* GASP_GASNET_AM_*'s category. */
 typedef enum {

@@ -5,31 +5,9 @@
 #include "coll.hpp"
 #include "events.hpp"
 
-#include <type_traits>
-
 using namespace gasket;
 
-namespace {
-
-// GASP: `tag` S/E around `sync` (include/gasp_shmem.h), with `args`.
-template <class F, class... Args>
-auto with_event(unsigned tag, F sync, Args... args) {
-    const bool ev = gasp::on();
-    if (ev) [[unlikely]]
-        gasp::notify(tag, GASP_START, args...);
-    if constexpr (std::is_void_v<decltype(sync())>) {
-        sync();
-        if (ev) [[unlikely]]
-            gasp::notify(tag, GASP_END, args...);
-    } else {
-        auto result = sync();
-        if (ev) [[unlikely]]
-            gasp::notify(tag, GASP_END, args...);
-        return result;
-    }
-}
-
-}  // namespace
+using shmem::with_event;
 
 extern "C" {
 

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <mutex>
 
+#include "events.hpp"
+#include "src/gasp/gasp.hpp"
 #include "src/runtime/sync.hpp"
 #include "team.hpp"
 
@@ -14,6 +16,7 @@ using namespace gasket;
 namespace gasket::shmem {
 
 gasket_shmem_ctx g_contexts[kMaxContexts];
+rt::Context* g_untraced_default = nullptr;
 
 namespace {
 
@@ -42,6 +45,7 @@ int create(const char* routine, shmem_team_t team, long options, shmem_ctx_t* ou
         return 3;
     }
     free->ctx = std::make_unique<rt::Context>(j, t, concurrent, (options & SHMEM_CTX_NOSTORE) != 0);
+    free->untraced = gasp::on() ? nullptr : free->ctx.get();
     free->team = team;
     free->options = options;
     free->creator = std::this_thread::get_id();
@@ -59,6 +63,7 @@ void destroy(const char* routine, gasket_shmem_ctx* e) {
     std::lock_guard lock(g_table_mutex);
     auto& list = e->team->contexts;
     list.erase(std::remove(list.begin(), list.end(), reinterpret_cast<shmem_ctx_t>(e)), list.end());
+    e->untraced = nullptr;
     e->ctx.reset();
     e->team = nullptr;
 }
@@ -73,7 +78,10 @@ void bad_ctx(const char* routine, shmem_ctx_t ctx) {
               static_cast<void*>(ctx));
 }
 
+void open_untraced_path(rt::Context& default_ctx) { g_untraced_default = gasp::on() ? nullptr : &default_ctx; }
+
 void release_contexts() {
+    g_untraced_default = nullptr;
     for (auto& e : g_contexts)
         if (e.ctx) destroy("shmem_finalize", &e);
 }
@@ -87,12 +95,23 @@ std::vector<shmem_ctx_t> contexts_of(shmem_team_t team) {
 
 extern "C" {
 
+// GASP (include/gasp_shmem.h): GASP_SHMEM_CTX_CREATE (A) after a create,
+// with the new handle (SHMEM_CTX_INVALID when none was made);
+// GASP_SHMEM_CTX_DESTROY (A) before a destroy (none for SHMEM_CTX_INVALID,
+// a no-op).
 int shmem_ctx_create(long options, shmem_ctx_t* ctx) noexcept {
-    return shmem::create("shmem_ctx_create", SHMEM_TEAM_WORLD, options, ctx);
+    const int rc = shmem::create("shmem_ctx_create", SHMEM_TEAM_WORLD, options, ctx);
+    if (gasp::on()) [[unlikely]]
+        gasp::notify(GASP_SHMEM_CTX_CREATE, GASP_ATOMIC, static_cast<void*>(*ctx), options,
+                     shmem::event_handle(SHMEM_TEAM_WORLD));
+    return rc;
 }
 
 int shmem_team_create_ctx(shmem_team_t team, long options, shmem_ctx_t* ctx) noexcept {
-    return shmem::create("shmem_team_create_ctx", team, options, ctx);
+    const int rc = shmem::create("shmem_team_create_ctx", team, options, ctx);
+    if (gasp::on()) [[unlikely]]
+        gasp::notify(GASP_SHMEM_CTX_CREATE, GASP_ATOMIC, static_cast<void*>(*ctx), options, shmem::event_handle(team));
+    return rc;
 }
 
 void shmem_ctx_destroy(shmem_ctx_t ctx) noexcept {
@@ -104,6 +123,8 @@ void shmem_ctx_destroy(shmem_ctx_t ctx) noexcept {
     if ((e->options & SHMEM_CTX_PRIVATE) && e->creator != std::this_thread::get_id())
         rt::fatal(routine, "context %p is SHMEM_CTX_PRIVATE and this is not the thread that created it",
                   static_cast<void*>(ctx));
+    if (gasp::on()) [[unlikely]]
+        gasp::notify(GASP_SHMEM_CTX_DESTROY, GASP_ATOMIC, static_cast<void*>(ctx));
     shmem::destroy(routine, e);
 }
 

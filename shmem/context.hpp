@@ -29,6 +29,7 @@ struct gasket_shmem_session {
 
 struct gasket_shmem_ctx {
     std::unique_ptr<gasket::rt::Context> ctx;  // null: the entry is free
+    gasket::rt::Context* untraced = nullptr;   // ctx.get() while no GASP tool is attached, else null
     shmem_team_t team = nullptr;               // the team it was made from
     long options = 0;                          // SHMEM_CTX_* bits
     std::thread::id creator;                   // SHMEM_CTX_PRIVATE: the only thread allowed
@@ -65,7 +66,47 @@ inline rt::Context& context_of(const char* routine, shmem_ctx_t ctx) {
 // The default context (the plain, context-less routines).
 inline rt::Context& default_context(const char* routine) { return rt::default_context(routine); }
 
-// Frees every live context (shmem_finalize, before the job goes).
+// ---- The untraced path of the hot routines (RMA, AMO, fence/quiet) ----
+// They resolve their handle with untraced_context(): the runtime context
+// when the handle is good, the job is up and no GASP tool is attached
+// (src/gasp/), else nullptr.  So the one null test they make sends "not
+// initialized", "bad handle" and "a tool is attached" alike to their
+// out-of-line path, which sorts them out (context_of: fatal; else the
+// operation with its events around it), and without a tool an event site
+// costs no instruction more than resolving the handle did before GASP
+// (docs/gasp.md, "Cost without a tool").
+
+// The default context while no tool is attached, between shmem_init and
+// the last shmem_finalize; else nullptr.
+extern rt::Context* g_untraced_default;
+// What the routines without a ctx argument resolve to.
+[[gnu::always_inline]] inline rt::Context* untraced_default() { return g_untraced_default; }
+// What `ctx` resolves to on the untraced path (nullptr: take the
+// out-of-line path, which calls context_of(routine, ctx)).
+[[gnu::always_inline]] inline rt::Context* untraced_context(shmem_ctx_t ctx) {
+    if (ctx == SHMEM_CTX_DEFAULT) [[likely]]
+        return g_untraced_default;
+    gasket_shmem_ctx* e = entry_of(ctx);
+    return e ? e->untraced : nullptr;
+}
+// The out-of-line path's context.  The routines without a ctx argument
+// (Plain) pass `h` = nullptr, a constant, so their inline path loads
+// nothing for it (SHMEM_CTX_DEFAULT is a load); the ctx forms pass the
+// program's handle, which context_of checks.
+template <bool Plain>
+inline rt::Context& context_of_form(const char* routine, shmem_ctx_t h) {
+    if constexpr (Plain)
+        return default_context(routine);
+    else
+        return context_of(routine, h);
+}
+// At the end of the first shmem_init: opens the untraced path for the
+// default context, unless a tool is attached (then every hot routine takes
+// its out-of-line path, which raises the events).
+void open_untraced_path(rt::Context& default_ctx);
+
+// Frees every live context and closes the untraced path (shmem_finalize,
+// before the job goes).
 void release_contexts();
 // The live contexts made from `team` (a copy, taken under the table's lock).
 std::vector<shmem_ctx_t> contexts_of(shmem_team_t team);

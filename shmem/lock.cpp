@@ -20,6 +20,7 @@
 #include <unordered_set>
 
 #include "context.hpp"
+#include "events.hpp"
 #include "src/runtime/amo.hpp"
 #include "src/runtime/sync.hpp"
 
@@ -37,16 +38,24 @@ constexpr std::uint64_t kGranted = 1ULL << 63;                // each copy: the 
 std::mutex g_held_mutex;
 std::unordered_set<const long*> g_held;
 
-void check_lock(const char* routine, long* lock) {
+// Checks `lock` (fatal, naming `routine`, when it is not symmetric).
+void check_lock_on(rt::Job& j, const char* routine, long* lock) {
     static_assert(sizeof(long) == sizeof(std::uint64_t), "the lock word is a 64-bit long");
-    rt::Job& j = rt::job(routine);
     if (!j.segment_of(lock)) j.not_symmetric(routine, lock, kHome);
     if (std::uint64_t(j.n_pes) >= (kNext >> kNextShift)) [[unlikely]]
         rt::fatal(routine, "%d PEs is more than the lock's 31-bit PE field holds", j.n_pes);
 }
+// The job, after checking `lock` (fatal, naming `routine`, before init).
+rt::Job& check_lock(const char* routine, long* lock) {
+    rt::Job& j = rt::job(routine);
+    check_lock_on(j, routine, lock);
+    return j;
+}
 
-std::uint64_t amo(const char* routine, long* lock, rt::AmoOp op, std::uint64_t value, std::uint64_t cond, int pe) {
-    return rt::amo(shmem::default_context(routine), routine, lock, 8, op, value, cond, pe);
+// On the default context `c` (resolved once per call, not per AMO).
+std::uint64_t amo(rt::Context& c, const char* routine, long* lock, rt::AmoOp op, std::uint64_t value,
+                  std::uint64_t cond, int pe) {
+    return rt::amo(c, routine, lock, 8, op, value, cond, pe);
 }
 
 // This PE's own copy (its queue node), read atomically.
@@ -54,7 +63,9 @@ std::uint64_t own(long* lock) { return rt::apply_atomic(lock, 8, rt::AmoOp::fetc
 
 // Clears this PE's queue node (successor, granted) before it joins the
 // queue: nobody writes it while this PE is outside the queue.
-void reset_node(const char* routine, long* lock, int me) { amo(routine, lock, rt::AmoOp::fetch_and, kTail, 0, me); }
+void reset_node(rt::Context& c, const char* routine, long* lock, int me) {
+    amo(c, routine, lock, rt::AmoOp::fetch_and, kTail, 0, me);
+}
 
 void hold(long* lock) {
     std::atomic_thread_fence(std::memory_order_acquire);
@@ -62,67 +73,77 @@ void hold(long* lock) {
     g_held.insert(lock);
 }
 
-}  // namespace
-
-extern "C" {
-
-void shmem_set_lock(long* lock) noexcept {
-    const char* routine = "shmem_set_lock";
-    check_lock(routine, lock);
-    rt::Job& j = rt::job(routine);
+// GASP (include/gasp_shmem.h): GASP_SHMEM_SET_LOCK, _TEST_LOCK (END adds
+// the result) and _CLEAR_LOCK S/E around each routine.  set_lock and
+// clear_lock wait or make several AMOs: one gasp::on() test; test_lock
+// folds it into its job test (test_lock_traced).  Each resolves the
+// default context once, not once per AMO as before.
+void set_lock(const char* routine, long* lock) {
+    rt::Job& j = check_lock(routine, lock);
+    rt::Context& c = *j.default_ctx;
     const int me = j.my_pe;
-    reset_node(routine, lock, me);
+    reset_node(c, routine, lock, me);
     // Become the tail, keeping home's own node bits; the first guess is a
     // free lock with home's node clear.
     std::uint64_t word = 0;
     for (;;) {
         const std::uint64_t seen =
-            amo(routine, lock, rt::AmoOp::compare_swap, (word & ~kTail) | std::uint64_t(me + 1), word, kHome);
+            amo(c, routine, lock, rt::AmoOp::compare_swap, (word & ~kTail) | std::uint64_t(me + 1), word, kHome);
         if (seen == word) break;
         word = seen;
     }
     if (const std::uint64_t prev = word & kTail) {
-        amo(routine, lock, rt::AmoOp::fetch_or, std::uint64_t(me + 1) << kNextShift, 0, int(prev - 1));
+        amo(c, routine, lock, rt::AmoOp::fetch_or, std::uint64_t(me + 1) << kNextShift, 0, int(prev - 1));
         rt::Poller poller(j);
         while (!(own(lock) & kGranted)) poller.pause();
     }
     hold(lock);
 }
 
-int shmem_test_lock(long* lock) noexcept {
-    const char* routine = "shmem_test_lock";
-    check_lock(routine, lock);
-    rt::Job& j = rt::job(routine);
+// On the default context `c` of job `j` (lock checked).
+int test_lock_on(rt::Context& c, rt::Job& j, const char* routine, long* lock) {
     const int me = j.my_pe;
-    reset_node(routine, lock, me);
-    const std::uint64_t word = amo(routine, lock, rt::AmoOp::fetch, 0, 0, kHome);
+    reset_node(c, routine, lock, me);
+    const std::uint64_t word = amo(c, routine, lock, rt::AmoOp::fetch, 0, 0, kHome);
     if (word & kTail) return 1;  // held, or waited for
     // Free: become the tail, if nobody did first.
-    if (amo(routine, lock, rt::AmoOp::compare_swap, word | std::uint64_t(me + 1), word, kHome) != word) return 1;
+    if (amo(c, routine, lock, rt::AmoOp::compare_swap, word | std::uint64_t(me + 1), word, kHome) != word) return 1;
     hold(lock);
     return 0;
 }
 
-void shmem_clear_lock(long* lock) noexcept {
-    const char* routine = "shmem_clear_lock";
-    check_lock(routine, lock);
+// shmem_test_lock is cheap when the lock is busy (programs poll it): its
+// inline path tests shmem::untraced_default() (null before init and with a
+// tool attached) where it tested the job; this is the other path.
+[[gnu::noinline, gnu::cold]] int test_lock_traced(long* lock) {
+    const char* routine = "shmem_test_lock";
+    const bool ev = gasp::on();
+    if (ev) gasp::notify(GASP_SHMEM_TEST_LOCK, GASP_START, lock);
+    rt::Job& j = check_lock(routine, lock);
+    const int result = test_lock_on(*j.default_ctx, j, routine, lock);
+    if (ev) gasp::notify(GASP_SHMEM_TEST_LOCK, GASP_END, lock, result);
+    return result;
+}
+
+void clear_lock(const char* routine, long* lock) {
+    rt::Job& j = check_lock(routine, lock);
     {
         std::lock_guard guard(g_held_mutex);
         if (g_held.erase(lock) == 0)
             rt::fatal(routine, "lock %p is not held by this PE (shmem_set_lock or shmem_test_lock first)",
                       static_cast<void*>(lock));
     }
-    rt::Job& j = rt::job(routine);
+    rt::Context& c = *j.default_ctx;
     const std::uint64_t mine = std::uint64_t(j.my_pe + 1);
     // Everything done under the lock is complete before the next holder
     // may start.
-    rt::quiet(shmem::default_context(routine), routine);
+    rt::quiet(c, routine);
     std::uint64_t next = (own(lock) & kNext) >> kNextShift;
     if (next == 0) {
         // No successor linked yet: free the lock if this PE is still the
         // tail (home's node bits kept).
         for (std::uint64_t word = mine;;) {
-            const std::uint64_t seen = amo(routine, lock, rt::AmoOp::compare_swap, word & ~kTail, word, kHome);
+            const std::uint64_t seen = amo(c, routine, lock, rt::AmoOp::compare_swap, word & ~kTail, word, kHome);
             if (seen == word) return;
             if ((seen & kTail) != mine) break;  // a successor swapped itself in
             word = seen;
@@ -131,7 +152,30 @@ void shmem_clear_lock(long* lock) noexcept {
         rt::Poller poller(j);
         while ((next = (own(lock) & kNext) >> kNextShift) == 0) poller.pause();
     }
-    amo(routine, lock, rt::AmoOp::fetch_or, kGranted, 0, int(next - 1));
+    amo(c, routine, lock, rt::AmoOp::fetch_or, kGranted, 0, int(next - 1));
+}
+
+}  // namespace
+
+extern "C" {
+
+void shmem_set_lock(long* lock) noexcept {
+    shmem::with_event(
+        GASP_SHMEM_SET_LOCK, [&] { set_lock("shmem_set_lock", lock); }, lock);
+}
+
+int shmem_test_lock(long* lock) noexcept {
+    rt::Context* c = shmem::untraced_default();
+    if (!c) [[unlikely]]
+        return test_lock_traced(lock);
+    rt::Job& j = c->job();
+    check_lock_on(j, "shmem_test_lock", lock);
+    return test_lock_on(*c, j, "shmem_test_lock", lock);
+}
+
+void shmem_clear_lock(long* lock) noexcept {
+    shmem::with_event(
+        GASP_SHMEM_CLEAR_LOCK, [&] { clear_lock("shmem_clear_lock", lock); }, lock);
 }
 
 }  // extern "C"

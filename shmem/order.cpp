@@ -1,10 +1,10 @@
 // shmem/order.cpp -- §9.12 memory ordering: fence, quiet, pe_quiet, on the
 // default context or on one context (its operations only).  Each raises its
 // GASP event (S/E, include/gasp_shmem.h) around the runtime's call; with a
-// tool attached the call goes out of line (*_traced), so the path without
-// one is the runtime call and one test of gasp::on().  `h` is the handle
-// the program named, nullptr for the forms without one (reported as
-// SHMEM_CTX_DEFAULT).
+// tool attached fence and quiet go out of line (*_traced), so the path
+// without one is the runtime call, reached through the handle's null test
+// (shmem::untraced_context).  `h` is the handle the program named,
+// nullptr (reported as SHMEM_CTX_DEFAULT) for the forms without one.
 #include <shmem.h>
 
 #include "context.hpp"
@@ -15,26 +15,38 @@ using namespace gasket;
 
 namespace {
 
-[[gnu::noinline, gnu::cold]] void fence_traced(rt::Context& c, shmem_ctx_t h, const char* routine) {
-    gasp::notify(GASP_SHMEM_FENCE, GASP_START, shmem::event_handle(h));
+// fence and quiet: `c` is shmem::untraced_context's answer for `h`; null
+// (before shmem_init, a bad handle, a tool attached) takes the out-of-line
+// *_traced path, which resolves `h` (fatal, naming the routine) and raises
+// the events when a tool is attached.
+template <bool Plain>
+[[gnu::noinline, gnu::cold]] void fence_traced(shmem_ctx_t h, const char* routine) {
+    rt::Context& c = shmem::context_of_form<Plain>(routine, h);
+    const bool ev = gasp::on();
+    if (ev) gasp::notify(GASP_SHMEM_FENCE, GASP_START, shmem::event_handle(h));
     rt::fence(c, routine);
-    gasp::notify(GASP_SHMEM_FENCE, GASP_END, shmem::event_handle(h));
+    if (ev) gasp::notify(GASP_SHMEM_FENCE, GASP_END, shmem::event_handle(h));
 }
-[[gnu::always_inline]] inline void fence(rt::Context& c, shmem_ctx_t h, const char* routine) {
-    if (gasp::on()) [[unlikely]]
-        return fence_traced(c, h, routine);
-    rt::fence(c, routine);
+template <bool Plain = false>
+[[gnu::always_inline]] inline void fence(rt::Context* c, shmem_ctx_t h, const char* routine) {
+    if (!c) [[unlikely]]
+        return fence_traced<Plain>(h, routine);
+    rt::fence(*c, routine);
 }
 
-[[gnu::noinline, gnu::cold]] void quiet_traced(rt::Context& c, shmem_ctx_t h, const char* routine) {
-    gasp::notify(GASP_SHMEM_QUIET, GASP_START, shmem::event_handle(h));
+template <bool Plain>
+[[gnu::noinline, gnu::cold]] void quiet_traced(shmem_ctx_t h, const char* routine) {
+    rt::Context& c = shmem::context_of_form<Plain>(routine, h);
+    const bool ev = gasp::on();
+    if (ev) gasp::notify(GASP_SHMEM_QUIET, GASP_START, shmem::event_handle(h));
     rt::quiet(c, routine);
-    gasp::notify(GASP_SHMEM_QUIET, GASP_END, shmem::event_handle(h));
+    if (ev) gasp::notify(GASP_SHMEM_QUIET, GASP_END, shmem::event_handle(h));
 }
-[[gnu::always_inline]] inline void quiet(rt::Context& c, shmem_ctx_t h, const char* routine) {
-    if (gasp::on()) [[unlikely]]
-        return quiet_traced(c, h, routine);
-    rt::quiet(c, routine);
+template <bool Plain = false>
+[[gnu::always_inline]] inline void quiet(rt::Context* c, shmem_ctx_t h, const char* routine) {
+    if (!c) [[unlikely]]
+        return quiet_traced<Plain>(h, routine);
+    rt::quiet(*c, routine);
 }
 
 void pe_quiet(rt::Context& c, shmem_ctx_t h, const char* routine, const int* target_pes, size_t npes) {
@@ -51,17 +63,17 @@ void pe_quiet(rt::Context& c, shmem_ctx_t h, const char* routine, const int* tar
 
 extern "C" {
 
-void shmem_fence(void) noexcept { fence(shmem::default_context("shmem_fence"), nullptr, "shmem_fence"); }
+void shmem_fence(void) noexcept { fence<true>(shmem::untraced_default(), nullptr, "shmem_fence"); }
 void shmem_ctx_fence(shmem_ctx_t ctx) noexcept {
     const char* routine = "shmem_ctx_fence";
     if (ctx == SHMEM_CTX_INVALID) return;  // §9.12.1: no operation
-    fence(shmem::context_of(routine, ctx), ctx, routine);
+    fence(shmem::untraced_context(ctx), ctx, routine);
 }
-void shmem_quiet(void) noexcept { quiet(shmem::default_context("shmem_quiet"), nullptr, "shmem_quiet"); }
+void shmem_quiet(void) noexcept { quiet<true>(shmem::untraced_default(), nullptr, "shmem_quiet"); }
 void shmem_ctx_quiet(shmem_ctx_t ctx) noexcept {
     const char* routine = "shmem_ctx_quiet";
     if (ctx == SHMEM_CTX_INVALID) return;  // §9.12.2: no operation
-    quiet(shmem::context_of(routine, ctx), ctx, routine);
+    quiet(shmem::untraced_context(ctx), ctx, routine);
 }
 void shmem_pe_quiet(const int* target_pes, size_t npes) noexcept {
     const char* routine = "shmem_pe_quiet";

@@ -9,6 +9,8 @@
 #include <atomic>
 #include <cstdint>
 
+#include "context.hpp"
+#include "events.hpp"
 #include "src/runtime/collective.hpp"
 #include "src/runtime/sync.hpp"
 
@@ -47,21 +49,66 @@ rt::Job& checked(const char* routine, T* ivar) {
     return j;
 }
 
+// GASP (include/gasp_shmem.h): GASP_SHMEM_WAIT_UNTIL S/E around a wait,
+// GASP_SHMEM_SIGNAL_WAIT_UNTIL S/E around shmem_signal_wait_until,
+// GASP_SHMEM_TEST (A, after the test, with its result) for a test.  Waits
+// block (microseconds at least): one gasp::on() test around them.  Tests are
+// cheap and called in loops: their inline path tests
+// shmem::untraced_default() (null before shmem_init and whenever a tool is
+// attached) where it tested the job, so no test is added; null takes the
+// out-of-line path (test_traced, set_test_traced), which checks the job
+// (fatal before init) and raises the event.
 template <class T>
 void wait_until(const char* routine, T* ivar, int cmp, T target) {
+    const bool ev = gasp::on();
+    if (ev) [[unlikely]]
+        gasp::notify(GASP_SHMEM_WAIT_UNTIL, GASP_START, static_cast<void*>(ivar), std::size_t(1), cmp,
+                     shmem::typecode<T>(), int(GASP_SHMEM_WAIT_SINGLE));
     rt::Job& j = checked(routine, ivar);
     rt::Poller poller(j);
     while (!satisfied(routine, load(ivar), cmp, target)) poller.pause();
+    if (ev) [[unlikely]]
+        gasp::notify(GASP_SHMEM_WAIT_UNTIL, GASP_END, static_cast<void*>(ivar), std::size_t(1), cmp,
+                     shmem::typecode<T>(), int(GASP_SHMEM_WAIT_SINGLE));
 }
 
+// A wait of `variant` on `n` ivars: `body()` between the events.
+template <class T, class F>
+auto wait_event(int variant, T* ivars, std::size_t n, int cmp, F&& body) {
+    const bool ev = gasp::on();
+    if (ev) [[unlikely]]
+        gasp::notify(GASP_SHMEM_WAIT_UNTIL, GASP_START, static_cast<void*>(ivars), n, cmp, shmem::typecode<T>(),
+                     variant);
+    auto result = body();
+    if (ev) [[unlikely]]
+        gasp::notify(GASP_SHMEM_WAIT_UNTIL, GASP_END, static_cast<void*>(ivars), n, cmp, shmem::typecode<T>(), variant);
+    return result;
+}
+
+// A test's body, the job being up and ivar symmetric.
 template <class T>
-int test(const char* routine, T* ivar, int cmp, T target) {
-    rt::Job& j = checked(routine, ivar);
+int test_on(rt::Job& j, const char* routine, T* ivar, int cmp, T target) {
     if (satisfied(routine, load(ivar), cmp, target)) return 1;
     // Programs call test in a loop: every so often, let MPI deliver.
     thread_local unsigned misses = 0;
     if (++misses % 64 == 0) rt::Poller::progress(j);
     return 0;
+}
+// Also the path of the errors (fatal: before init, ivar not symmetric).
+template <class T>
+[[gnu::noinline, gnu::cold]] int test_traced(const char* routine, T* ivar, int cmp, T target) {
+    const int result = test_on(checked(routine, ivar), routine, ivar, cmp, target);
+    if (gasp::on())
+        gasp::notify(GASP_SHMEM_TEST, GASP_ATOMIC, static_cast<void*>(ivar), std::size_t(1), cmp, shmem::typecode<T>(),
+                     int(GASP_SHMEM_WAIT_SINGLE), std::size_t(result));
+    return result;
+}
+template <class T>
+int test(const char* routine, T* ivar, int cmp, T target) {
+    rt::Context* c = shmem::untraced_default();
+    if (!c || !c->job().segment_of(ivar)) [[unlikely]]
+        return test_traced(routine, ivar, cmp, target);
+    return test_on(c->job(), routine, ivar, cmp, target);
 }
 
 void check_cmp(const char* routine, int cmp) {
@@ -121,10 +168,9 @@ struct IvarSet {
     }
 };
 
+// The set's checks, the job being up.
 template <class T, class Values>
-IvarSet<T, Values> ivar_set(const char* routine, T* ivars, std::size_t n, const int* status, int cmp, Values v,
-                            rt::Job*& j) {
-    j = &rt::job(routine);
+IvarSet<T, Values> ivar_set_on(const char* routine, T* ivars, std::size_t n, const int* status, int cmp, Values v) {
     check_cmp(routine, cmp);
     // nelems ivars, all in one segment; nelems times the size checked
     // first (a wrapping count made ivars + n - 1 land back on ivars).
@@ -132,6 +178,12 @@ IvarSet<T, Values> ivar_set(const char* routine, T* ivars, std::size_t n, const 
     return {routine, ivars, n, status, cmp, v};
 }
 
+template <class T, class Values>
+IvarSet<T, Values> ivar_set(const char* routine, T* ivars, std::size_t n, const int* status, int cmp, Values v,
+                            rt::Job*& j) {
+    j = &rt::job(routine);
+    return ivar_set_on(routine, ivars, n, status, cmp, v);
+}
 // §9.11.3, §9.11.10: "a series of calls to shmem_test_any must eventually
 // return i" for every satisfied i.  Each thread remembers, for the last few
 // ivars arrays it passed to an _any routine, the index after the one
@@ -220,59 +272,101 @@ std::size_t test_some(rt::Job& j, const Set& s, std::size_t* indices) {
     return k;
 }
 
+// test_all/any/some: `variant` (gasp_shmem_wait_variant_t) for the event.
+enum class SetTest { all, any, some };
+template <SetTest K, class T, class Values>
+auto set_test_on(rt::Job& j, const char* routine, T* ivars, std::size_t n, std::size_t* indices, const int* status,
+                 int cmp, Values v) {
+    const auto s = ivar_set_on(routine, ivars, n, status, cmp, v);
+    if constexpr (K == SetTest::all)
+        return test_all(j, s);
+    else if constexpr (K == SetTest::any)
+        return test_any(j, s);
+    else
+        return test_some(j, s, indices);
+}
+template <SetTest K, class T, class Values>
+[[gnu::noinline, gnu::cold]] auto set_test_traced(int variant, const char* routine, T* ivars, std::size_t n,
+                                                  std::size_t* indices, const int* status, int cmp, Values v) {
+    const auto result = set_test_on<K>(rt::job(routine), routine, ivars, n, indices, status, cmp, v);
+    if (gasp::on())
+        gasp::notify(GASP_SHMEM_TEST, GASP_ATOMIC, static_cast<void*>(ivars), n, cmp, shmem::typecode<T>(), variant,
+                     static_cast<std::size_t>(result));
+    return result;
+}
+template <SetTest K, class T, class Values>
+auto set_test(int variant, const char* routine, T* ivars, std::size_t n, std::size_t* indices, const int* status,
+              int cmp, Values v) {
+    rt::Context* c = shmem::untraced_default();
+    if (!c) [[unlikely]]
+        return set_test_traced<K>(variant, routine, ivars, n, indices, status, cmp, v);
+    return set_test_on<K>(c->job(), routine, ivars, n, indices, status, cmp, v);
+}
+
 }  // namespace
 
 extern "C" {
 
 // §9.11.2-7 and §9.11.9-14 for one type: FORM is the routine's suffix,
 // VALUES how the comparison values are given.
-#define GASKET_P2P_SET_FORMS(T, N, SUFFIX, VPARAM, VALUES)                                                            \
-    void shmem_##N##_wait_until_all##SUFFIX(T* ivars, size_t nelems, const int* status, int cmp, VPARAM) noexcept {   \
-        rt::Job* j;                                                                                                   \
-        auto s = ivar_set("shmem_" #N "_wait_until_all" #SUFFIX, ivars, nelems, status, cmp, VALUES, j);              \
-        wait_all(*j, s);                                                                                              \
-    }                                                                                                                 \
-    size_t shmem_##N##_wait_until_any##SUFFIX(T* ivars, size_t nelems, const int* status, int cmp, VPARAM) noexcept { \
-        rt::Job* j;                                                                                                   \
-        auto s = ivar_set("shmem_" #N "_wait_until_any" #SUFFIX, ivars, nelems, status, cmp, VALUES, j);              \
-        return wait_any(*j, s);                                                                                       \
-    }                                                                                                                 \
-    size_t shmem_##N##_wait_until_some##SUFFIX(T* ivars, size_t nelems, size_t* indices, const int* status, int cmp,  \
-                                               VPARAM) noexcept {                                                     \
-        rt::Job* j;                                                                                                   \
-        auto s = ivar_set("shmem_" #N "_wait_until_some" #SUFFIX, ivars, nelems, status, cmp, VALUES, j);             \
-        return wait_some(*j, s, indices);                                                                             \
-    }                                                                                                                 \
-    int shmem_##N##_test_all##SUFFIX(T* ivars, size_t nelems, const int* status, int cmp, VPARAM) noexcept {          \
-        rt::Job* j;                                                                                                   \
-        auto s = ivar_set("shmem_" #N "_test_all" #SUFFIX, ivars, nelems, status, cmp, VALUES, j);                    \
-        return test_all(*j, s);                                                                                       \
-    }                                                                                                                 \
-    size_t shmem_##N##_test_any##SUFFIX(T* ivars, size_t nelems, const int* status, int cmp, VPARAM) noexcept {       \
-        rt::Job* j;                                                                                                   \
-        auto s = ivar_set("shmem_" #N "_test_any" #SUFFIX, ivars, nelems, status, cmp, VALUES, j);                    \
-        return test_any(*j, s);                                                                                       \
-    }                                                                                                                 \
-    size_t shmem_##N##_test_some##SUFFIX(T* ivars, size_t nelems, size_t* indices, const int* status, int cmp,        \
-                                         VPARAM) noexcept {                                                           \
-        rt::Job* j;                                                                                                   \
-        auto s = ivar_set("shmem_" #N "_test_some" #SUFFIX, ivars, nelems, status, cmp, VALUES, j);                   \
-        return test_some(*j, s, indices);                                                                             \
+#define GASKET_P2P_SET_FORMS(T, N, SUFFIX, VPARAM, VALUES, V)                                                          \
+    void shmem_##N##_wait_until_all##SUFFIX(T* ivars, size_t nelems, const int* status, int cmp, VPARAM) noexcept {    \
+        wait_event<T>(GASP_SHMEM_WAIT_ALL##V, ivars, nelems, cmp, [&] {                                                \
+            rt::Job* j;                                                                                                \
+            auto s = ivar_set("shmem_" #N "_wait_until_all" #SUFFIX, ivars, nelems, status, cmp, VALUES, j);           \
+            wait_all(*j, s);                                                                                           \
+            return 0;                                                                                                  \
+        });                                                                                                            \
+    }                                                                                                                  \
+    size_t shmem_##N##_wait_until_any##SUFFIX(T* ivars, size_t nelems, const int* status, int cmp, VPARAM) noexcept {  \
+        return wait_event<T>(GASP_SHMEM_WAIT_ANY##V, ivars, nelems, cmp, [&] {                                         \
+            rt::Job* j;                                                                                                \
+            auto s = ivar_set("shmem_" #N "_wait_until_any" #SUFFIX, ivars, nelems, status, cmp, VALUES, j);           \
+            return wait_any(*j, s);                                                                                    \
+        });                                                                                                            \
+    }                                                                                                                  \
+    size_t shmem_##N##_wait_until_some##SUFFIX(T* ivars, size_t nelems, size_t* indices, const int* status, int cmp,   \
+                                               VPARAM) noexcept {                                                      \
+        return wait_event<T>(GASP_SHMEM_WAIT_SOME##V, ivars, nelems, cmp, [&] {                                        \
+            rt::Job* j;                                                                                                \
+            auto s = ivar_set("shmem_" #N "_wait_until_some" #SUFFIX, ivars, nelems, status, cmp, VALUES, j);          \
+            return wait_some(*j, s, indices);                                                                          \
+        });                                                                                                            \
+    }                                                                                                                  \
+    int shmem_##N##_test_all##SUFFIX(T* ivars, size_t nelems, const int* status, int cmp, VPARAM) noexcept {           \
+        return set_test<SetTest::all>(GASP_SHMEM_WAIT_ALL##V, "shmem_" #N "_test_all" #SUFFIX, ivars, nelems, nullptr, \
+                                      status, cmp, VALUES);                                                            \
+    }                                                                                                                  \
+    size_t shmem_##N##_test_any##SUFFIX(T* ivars, size_t nelems, const int* status, int cmp, VPARAM) noexcept {        \
+        return set_test<SetTest::any>(GASP_SHMEM_WAIT_ANY##V, "shmem_" #N "_test_any" #SUFFIX, ivars, nelems, nullptr, \
+                                      status, cmp, VALUES);                                                            \
+    }                                                                                                                  \
+    size_t shmem_##N##_test_some##SUFFIX(T* ivars, size_t nelems, size_t* indices, const int* status, int cmp,         \
+                                         VPARAM) noexcept {                                                            \
+        return set_test<SetTest::some>(GASP_SHMEM_WAIT_SOME##V, "shmem_" #N "_test_some" #SUFFIX, ivars, nelems,       \
+                                       indices, status, cmp, VALUES);                                                  \
     }
-#define GASKET_P2P_SET(T, N)                                     \
-    GASKET_P2P_SET_FORMS(T, N, , T cmp_value, One<T>{cmp_value}) \
-    GASKET_P2P_SET_FORMS(T, N, _vector, const T* cmp_values, PerElement<T>{cmp_values})
+#define GASKET_P2P_SET(T, N)                                       \
+    GASKET_P2P_SET_FORMS(T, N, , T cmp_value, One<T>{cmp_value}, ) \
+    GASKET_P2P_SET_FORMS(T, N, _vector, const T* cmp_values, PerElement<T>{cmp_values}, _VECTOR)
 GASKET_P2P_SET_TYPES(GASKET_P2P_SET)
 #undef GASKET_P2P_SET
 #undef GASKET_P2P_SET_FORMS
 
 uint64_t shmem_signal_wait_until(uint64_t* sig_addr, int cmp, uint64_t cmp_value) noexcept {
     const char* routine = "shmem_signal_wait_until";
+    const bool ev = gasp::on();
+    if (ev) [[unlikely]]
+        gasp::notify(GASP_SHMEM_SIGNAL_WAIT_UNTIL, GASP_START, sig_addr, cmp, cmp_value);
     rt::Job& j = checked(routine, sig_addr);
     rt::Poller poller(j);
     for (;;) {
         const uint64_t value = load(sig_addr);  // the value that satisfied the wait is the one returned
-        if (satisfied(routine, value, cmp, cmp_value)) return value;
+        if (satisfied(routine, value, cmp, cmp_value)) {
+            if (ev) [[unlikely]]
+                gasp::notify(GASP_SHMEM_SIGNAL_WAIT_UNTIL, GASP_END, sig_addr, cmp, cmp_value);
+            return value;
+        }
         poller.pause();
     }
 }

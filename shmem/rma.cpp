@@ -17,8 +17,7 @@ namespace {
 // S/E around it, an nbi one GASP_SHMEM_{PUT,GET}_NBI_INIT S/E around its
 // initiation (END adds the ctx as the handle).  `h` is the handle the
 // program named (nullptr, standing for SHMEM_CTX_DEFAULT, for the forms
-// without one); it is only
-// read when a tool is attached.
+// without one); it is only read on the out-of-line path.
 constexpr bool is_nbi(Completion c) { return c == Completion::joined || c == Completion::deferred; }
 
 template <Completion C>
@@ -31,22 +30,30 @@ template <Completion C>
         gasp::notify(is_nbi(C) ? nbi : blocking, type, shmem::event_handle(h), pe, dest, src, bytes, dst, sst, bsize);
 }
 
-// With a tool attached, the whole operation goes out of line here, so the
-// inline path below keeps its shape (one load and branch added, the runtime
-// call still last).
-template <Completion C>
-[[gnu::noinline, gnu::cold]] void put_traced(rt::Context& ctx, shmem_ctx_t h, const char* routine, void* dest,
-                                             const void* src, std::size_t bytes, int pe) {
-    rma_event<C>(GASP_SHMEM_PUT, GASP_SHMEM_PUT_NBI_INIT, GASP_START, h, pe, dest, src, bytes, 1, 1, bytes);
+// The out-of-line path of the contiguous forms (taken when
+// shmem::untraced_context gave nullptr: before shmem_init, a bad handle,
+// or a tool attached): resolves the handle (fatal, naming the routine),
+// checks the size, and runs the operation, with its events around it when
+// a tool is attached.
+template <std::size_t Elem, Completion C, bool Plain>
+[[gnu::noinline, gnu::cold]] void put_traced(shmem_ctx_t h, const char* routine, void* dest, const void* src,
+                                             std::size_t n, int pe) {
+    rt::Context& ctx = shmem::context_of_form<Plain>(routine, h);
+    const std::size_t bytes = rt::checked_bytes(routine, "nelems", n, Elem);
+    const bool ev = gasp::on();
+    if (ev) rma_event<C>(GASP_SHMEM_PUT, GASP_SHMEM_PUT_NBI_INIT, GASP_START, h, pe, dest, src, bytes, 1, 1, bytes);
     rt::put(ctx, routine, dest, src, bytes, pe, C);
-    rma_event<C>(GASP_SHMEM_PUT, GASP_SHMEM_PUT_NBI_INIT, GASP_END, h, pe, dest, src, bytes, 1, 1, bytes);
+    if (ev) rma_event<C>(GASP_SHMEM_PUT, GASP_SHMEM_PUT_NBI_INIT, GASP_END, h, pe, dest, src, bytes, 1, 1, bytes);
 }
-template <Completion C>
-[[gnu::noinline, gnu::cold]] void get_traced(rt::Context& ctx, shmem_ctx_t h, const char* routine, void* dest,
-                                             const void* src, std::size_t bytes, int pe) {
-    rma_event<C>(GASP_SHMEM_GET, GASP_SHMEM_GET_NBI_INIT, GASP_START, h, pe, dest, src, bytes, 1, 1, bytes);
+template <std::size_t Elem, Completion C, bool Plain>
+[[gnu::noinline, gnu::cold]] void get_traced(shmem_ctx_t h, const char* routine, void* dest, const void* src,
+                                             std::size_t n, int pe) {
+    rt::Context& ctx = shmem::context_of_form<Plain>(routine, h);
+    const std::size_t bytes = rt::checked_bytes(routine, "nelems", n, Elem);
+    const bool ev = gasp::on();
+    if (ev) rma_event<C>(GASP_SHMEM_GET, GASP_SHMEM_GET_NBI_INIT, GASP_START, h, pe, dest, src, bytes, 1, 1, bytes);
     rt::get(ctx, routine, dest, src, bytes, pe, C);
-    rma_event<C>(GASP_SHMEM_GET, GASP_SHMEM_GET_NBI_INIT, GASP_END, h, pe, dest, src, bytes, 1, 1, bytes);
+    if (ev) rma_event<C>(GASP_SHMEM_GET, GASP_SHMEM_GET_NBI_INIT, GASP_END, h, pe, dest, src, bytes, 1, 1, bytes);
 }
 
 // Contiguous forms: elem-byte elements (n * Elem checked: fatal when it
@@ -54,21 +61,22 @@ template <Completion C>
 // compile time, so a put or get is one call from the program into MPI (an
 // out-of-line put_elems shared by every form, switching on the completion
 // at run time, cost 3-4 ns per 8-byte put through MPI: docs/performance.md).
-template <std::size_t Elem, Completion C>
-[[gnu::always_inline]] inline void put_elems(rt::Context& ctx, shmem_ctx_t h, const char* routine, void* dest,
+// `c` is shmem::untraced_context's answer for `h`; null takes the
+// out-of-line path above.  Plain: a routine without a ctx argument (`h` is
+// nullptr).
+template <std::size_t Elem, Completion C, bool Plain = false>
+[[gnu::always_inline]] inline void put_elems(rt::Context* c, shmem_ctx_t h, const char* routine, void* dest,
                                              const void* src, std::size_t n, int pe) {
-    const std::size_t bytes = rt::checked_bytes(routine, "nelems", n, Elem);
-    if (gasp::on()) [[unlikely]]
-        return put_traced<C>(ctx, h, routine, dest, src, bytes, pe);
-    rt::put(ctx, routine, dest, src, bytes, pe, C);
+    if (!c) [[unlikely]]
+        return put_traced<Elem, C, Plain>(h, routine, dest, src, n, pe);
+    rt::put(*c, routine, dest, src, rt::checked_bytes(routine, "nelems", n, Elem), pe, C);
 }
-template <std::size_t Elem, Completion C>
-[[gnu::always_inline]] inline void get_elems(rt::Context& ctx, shmem_ctx_t h, const char* routine, void* dest,
+template <std::size_t Elem, Completion C, bool Plain = false>
+[[gnu::always_inline]] inline void get_elems(rt::Context* c, shmem_ctx_t h, const char* routine, void* dest,
                                              const void* src, std::size_t n, int pe) {
-    const std::size_t bytes = rt::checked_bytes(routine, "nelems", n, Elem);
-    if (gasp::on()) [[unlikely]]
-        return get_traced<C>(ctx, h, routine, dest, src, bytes, pe);
-    rt::get(ctx, routine, dest, src, bytes, pe, C);
+    if (!c) [[unlikely]]
+        return get_traced<Elem, C, Plain>(h, routine, dest, src, n, pe);
+    rt::get(*c, routine, dest, src, rt::checked_bytes(routine, "nelems", n, Elem), pe, C);
 }
 // iput/ibput: the symmetric side is dest (remote stride dst).
 template <std::size_t Elem>
@@ -100,14 +108,14 @@ inline void get_blocks(rt::Context& ctx, shmem_ctx_t h, const char* routine, voi
 // Each shape macro defines one routine and its shmem_ctx_ form.  NAME and
 // CTXNAME are the names after "shmem_"; PTR/CPTR the pointer types; ELEM the
 // element size in bytes.
-#define GASKET_CONTIGUOUS(NAME, CTXNAME, PTR, CPTR, ELEM, OP, COMPLETION)                                          \
-    void shmem_##NAME(PTR dest, CPTR source, size_t nelems, int pe) noexcept {                                     \
-        OP<ELEM, Completion::COMPLETION>(shmem::default_context("shmem_" #NAME), nullptr, "shmem_" #NAME, dest,    \
-                                         source, nelems, pe);                                                      \
-    }                                                                                                              \
-    void shmem_##CTXNAME(shmem_ctx_t ctx, PTR dest, CPTR source, size_t nelems, int pe) noexcept {                 \
-        const char* routine = "shmem_" #CTXNAME;                                                                   \
-        OP<ELEM, Completion::COMPLETION>(shmem::context_of(routine, ctx), ctx, routine, dest, source, nelems, pe); \
+#define GASKET_CONTIGUOUS(NAME, CTXNAME, PTR, CPTR, ELEM, OP, COMPLETION)                                            \
+    void shmem_##NAME(PTR dest, CPTR source, size_t nelems, int pe) noexcept {                                       \
+        OP<ELEM, Completion::COMPLETION, true>(shmem::untraced_default(), nullptr, "shmem_" #NAME, dest, source,     \
+                                               nelems, pe);                                                          \
+    }                                                                                                                \
+    void shmem_##CTXNAME(shmem_ctx_t ctx, PTR dest, CPTR source, size_t nelems, int pe) noexcept {                   \
+        OP<ELEM, Completion::COMPLETION>(shmem::untraced_context(ctx), ctx, "shmem_" #CTXNAME, dest, source, nelems, \
+                                         pe);                                                                        \
     }
 #define GASKET_STRIDED(NAME, CTXNAME, PTR, CPTR, ELEM, OP)                                                           \
     void shmem_##NAME(PTR dest, CPTR source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) noexcept {         \
@@ -134,26 +142,24 @@ inline void get_blocks(rt::Context& ctx, shmem_ctx_t h, const char* routine, voi
 #define GASKET_SINGLE(TYPE, NAME)                                                                                      \
     void shmem_##NAME##_p(TYPE* dest, TYPE value, int pe) noexcept {                                                   \
         const char* routine = "shmem_" #NAME "_p";                                                                     \
-        put_elems<sizeof(TYPE), Completion::local>(shmem::default_context(routine), nullptr, routine, dest, &value, 1, \
-                                                   pe);                                                                \
+        put_elems<sizeof(TYPE), Completion::local, true>(shmem::untraced_default(), nullptr, routine, dest, &value, 1, \
+                                                         pe);                                                          \
     }                                                                                                                  \
     void shmem_ctx_##NAME##_p(shmem_ctx_t ctx, TYPE* dest, TYPE value, int pe) noexcept {                              \
         const char* routine = "shmem_ctx_" #NAME "_p";                                                                 \
-        put_elems<sizeof(TYPE), Completion::local>(shmem::context_of(routine, ctx), ctx, routine, dest, &value, 1,     \
-                                                   pe);                                                                \
+        put_elems<sizeof(TYPE), Completion::local>(shmem::untraced_context(ctx), ctx, routine, dest, &value, 1, pe);   \
     }                                                                                                                  \
     TYPE shmem_##NAME##_g(const TYPE* source, int pe) noexcept {                                                       \
         TYPE value;                                                                                                    \
         const char* routine = "shmem_" #NAME "_g";                                                                     \
-        get_elems<sizeof(TYPE), Completion::local>(shmem::default_context(routine), nullptr, routine, &value, source,  \
-                                                   1, pe);                                                             \
+        get_elems<sizeof(TYPE), Completion::local, true>(shmem::untraced_default(), nullptr, routine, &value, source,  \
+                                                         1, pe);                                                       \
         return value;                                                                                                  \
     }                                                                                                                  \
     TYPE shmem_ctx_##NAME##_g(shmem_ctx_t ctx, const TYPE* source, int pe) noexcept {                                  \
         const char* routine = "shmem_ctx_" #NAME "_g";                                                                 \
         TYPE value;                                                                                                    \
-        get_elems<sizeof(TYPE), Completion::local>(shmem::context_of(routine, ctx), ctx, routine, &value, source, 1,   \
-                                                   pe);                                                                \
+        get_elems<sizeof(TYPE), Completion::local>(shmem::untraced_context(ctx), ctx, routine, &value, source, 1, pe); \
         return value;                                                                                                  \
     }
 

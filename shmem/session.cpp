@@ -12,6 +12,7 @@
 #include <shmem.h>
 
 #include "context.hpp"
+#include "events.hpp"
 #include "src/runtime/job.hpp"
 
 using namespace gasket;
@@ -51,12 +52,16 @@ void shmem_ctx_session_start(shmem_ctx_t ctx, long options, const shmem_ctx_sess
     if (config_mask & SHMEM_CTX_SESSION_TOTAL_OPS) s.total_ops = config->total_ops;
     rt::debug(routine, "context %p: session options %#lx, total_ops %zu (hints recorded; no batching)",
               static_cast<void*>(ctx), s.options, s.total_ops);
+    if (gasp::on()) [[unlikely]]
+        gasp::notify(GASP_SHMEM_SESSION_START, GASP_ATOMIC, shmem::event_handle(ctx), options);
 }
 
 void shmem_ctx_session_stop(shmem_ctx_t ctx) noexcept {
     const char* routine = "shmem_ctx_session_stop";
     if (ctx == SHMEM_CTX_INVALID) return;
     session_of(routine, ctx) = {};
+    if (gasp::on()) [[unlikely]]
+        gasp::notify(GASP_SHMEM_SESSION_STOP, GASP_ATOMIC, shmem::event_handle(ctx));
 }
 
 }  // extern "C"

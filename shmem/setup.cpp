@@ -138,6 +138,7 @@ int start(const char* routine, int requested, int* provided) {
     // GASP (§3.2): the tool's gasp_init once per process, after the runtime is
     // up; then the init event, on the first init only.
     if (gasp::start(routine) && gasp::on()) gasp::notify(GASP_SHMEM_INIT, GASP_END, requested, g_thread_level);
+    shmem::open_untraced_path(*j.default_ctx);
     return 0;
 }
 
@@ -184,6 +185,10 @@ void shmem_query_initialized(int* initialized) noexcept {
 }
 
 void shmem_global_exit(int status) noexcept {
+    // GASP: GASP_SHMEM_GLOBAL_EXIT (A) while the job is still up, so that the
+    // tool gets it (and may save its data) before the processes end.
+    if (gasp::on()) [[unlikely]]
+        gasp::notify(GASP_SHMEM_GLOBAL_EXIT, GASP_ATOMIC, status);
     std::fflush(stdout);
     std::fflush(stderr);
     rt::abort_job(status);

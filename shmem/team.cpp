@@ -6,6 +6,7 @@
 #include <mutex>
 
 #include "context.hpp"
+#include "events.hpp"
 #include "src/runtime/collective.hpp"
 
 using namespace gasket;
@@ -149,9 +150,12 @@ int shmem_team_translate_pe(shmem_team_t src_team, int src_pe, shmem_team_t dest
     return dest.team_pe_of(src.world_pe(src_pe));
 }
 
-int shmem_team_split_strided(shmem_team_t parent_team, int start, int stride, int size,
-                             const shmem_team_config_t* config, long config_mask, shmem_team_t* new_team) noexcept {
-    const char* routine = "shmem_team_split_strided";
+}  // extern "C"
+
+namespace {
+
+int split_strided(const char* routine, shmem_team_t parent_team, int start, int stride, int size,
+                  const shmem_team_config_t* config, long config_mask, shmem_team_t* new_team) {
     if (!new_team) rt::fatal(routine, "new_team is NULL");
     *new_team = SHMEM_TEAM_INVALID;
     if (parent_team == SHMEM_TEAM_INVALID) return 1;
@@ -177,10 +181,9 @@ int shmem_team_split_strided(shmem_team_t parent_team, int start, int stride, in
     return 0;
 }
 
-int shmem_team_split_2d(shmem_team_t parent_team, int xrange, const shmem_team_config_t* xaxis_config, long xaxis_mask,
-                        shmem_team_t* xaxis_team, const shmem_team_config_t* yaxis_config, long yaxis_mask,
-                        shmem_team_t* yaxis_team) noexcept {
-    const char* routine = "shmem_team_split_2d";
+int split_2d(const char* routine, shmem_team_t parent_team, int xrange, const shmem_team_config_t* xaxis_config,
+             long xaxis_mask, shmem_team_t* xaxis_team, const shmem_team_config_t* yaxis_config, long yaxis_mask,
+             shmem_team_t* yaxis_team) {
     if (!xaxis_team || !yaxis_team) rt::fatal(routine, "xaxis_team or yaxis_team is NULL");
     *xaxis_team = *yaxis_team = SHMEM_TEAM_INVALID;
     if (parent_team == SHMEM_TEAM_INVALID) return 1;
@@ -208,9 +211,49 @@ int shmem_team_split_2d(shmem_team_t parent_team, int xrange, const shmem_team_c
     return 0;
 }
 
+// GASP (include/gasp_shmem.h): GASP_SHMEM_TEAM_SPLIT S/E around a split
+// (END adds the teams made, SHMEM_TEAM_INVALID where none), whatever its
+// outcome; GASP_SHMEM_TEAM_DESTROY S/E around a destroy (none for
+// SHMEM_TEAM_INVALID, a no-op).  Both are collective (microseconds): one
+// gasp::on() test.
+void* handle(shmem_team_t team) { return shmem::event_handle(team); }
+
+}  // namespace
+
+extern "C" {
+
+int shmem_team_split_strided(shmem_team_t parent_team, int start, int stride, int size,
+                             const shmem_team_config_t* config, long config_mask, shmem_team_t* new_team) noexcept {
+    const bool ev = gasp::on();
+    if (ev) [[unlikely]]
+        gasp::notify(GASP_SHMEM_TEAM_SPLIT, GASP_START, handle(parent_team));
+    const int rc =
+        split_strided("shmem_team_split_strided", parent_team, start, stride, size, config, config_mask, new_team);
+    if (ev) [[unlikely]]
+        gasp::notify(GASP_SHMEM_TEAM_SPLIT, GASP_END, handle(parent_team), handle(*new_team),
+                     handle(SHMEM_TEAM_INVALID));
+    return rc;
+}
+
+int shmem_team_split_2d(shmem_team_t parent_team, int xrange, const shmem_team_config_t* xaxis_config, long xaxis_mask,
+                        shmem_team_t* xaxis_team, const shmem_team_config_t* yaxis_config, long yaxis_mask,
+                        shmem_team_t* yaxis_team) noexcept {
+    const bool ev = gasp::on();
+    if (ev) [[unlikely]]
+        gasp::notify(GASP_SHMEM_TEAM_SPLIT, GASP_START, handle(parent_team));
+    const int rc = split_2d("shmem_team_split_2d", parent_team, xrange, xaxis_config, xaxis_mask, xaxis_team,
+                            yaxis_config, yaxis_mask, yaxis_team);
+    if (ev) [[unlikely]]
+        gasp::notify(GASP_SHMEM_TEAM_SPLIT, GASP_END, handle(parent_team), handle(*xaxis_team), handle(*yaxis_team));
+    return rc;
+}
+
 void shmem_team_destroy(shmem_team_t team) noexcept {
     const char* routine = "shmem_team_destroy";
     if (team == SHMEM_TEAM_INVALID) return;
+    const bool ev = gasp::on();
+    if (ev) [[unlikely]]
+        gasp::notify(GASP_SHMEM_TEAM_DESTROY, GASP_START, handle(team));
     shmem::team_of(routine, team);
     if (shmem::predefined(team))
         rt::fatal(routine, "team %p is a predefined team (SHMEM_TEAM_WORLD or SHMEM_TEAM_SHARED)",
@@ -224,6 +267,8 @@ void shmem_team_destroy(shmem_team_t team) noexcept {
     }
     for (shmem_ctx_t ctx : shmem::contexts_of(team)) shmem_ctx_destroy(ctx);
     give_entry(team);  // frees the communicator; the handle is now an error
+    if (ev) [[unlikely]]
+        gasp::notify(GASP_SHMEM_TEAM_DESTROY, GASP_END, handle(team));
 }
 
 void* shmem_team_ptr(shmem_team_t team, const void* dest, int pe) noexcept {

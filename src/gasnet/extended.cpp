@@ -37,9 +37,9 @@ gasnet_handle_t all_handle() { return reinterpret_cast<gasnet_handle_t>(kAll); }
 // The transfers read only this view of the runtime's routes to the GASNet
 // segment (rt::Route: each node's segment address and size, window
 // displacement, direct mapping), filled by gasnet_attach (set_routes), so a
-// transfer's checks and target are a few loads from one line.  `nodes` is
-// 0 before attach, so one comparison rejects a call before attach and a
-// node out of range alike.
+// transfer's checks and target are a few loads from one line.  `nodes` and
+// `lean_nodes` are 0 before attach, so one comparison rejects a call before
+// attach and a node out of range alike.
 struct Routes {
     gasnet_node_t nodes = 0;
     const rt::Route* node = nullptr;
@@ -49,6 +49,9 @@ struct Routes {
     // Window::kMaxOneCall when client calls are serialized (GASNET_SEQ,
     // GASNET_PARSYNC), else 0.
     std::size_t lean_max = 0;
+    // `nodes` while no GASP tool is attached, else 0: the lean forms' node
+    // test then passes every transfer to the forms that raise the events.
+    gasnet_node_t lean_nodes = 0;
 };
 // Internal linkage: addressed relative to the code, without the GOT.
 Routes g_routes;
@@ -163,6 +166,57 @@ constexpr unsigned mode(Sync sync, bool bulk) { return unsigned(sync) | (bulk ? 
     return finish(node, sync);
 }
 
+// ---- GASP ----
+// A blocking put or get raises GASP_SHMEM_PUT / GASP_SHMEM_GET (ctx NULL,
+// strides 1, bsize = nbytes), an explicit- or implicit-handle one
+// GASP_GASNET_NB_{PUT,GET}_INIT, whose END adds the handle
+// (GASP_NB_TRIVIAL for GASNET_INVALID_HANDLE: done at once, or an
+// implicit-handle operation), S/E around the transfer (include/gasp_shmem.h).
+// With a tool attached, Routes::lean_nodes is 0, so the lean forms below
+// pass every transfer to put_cold/get_cold: without one, an event site
+// costs nothing on the lean forms (the node test they make anyway) and one
+// test of gasp::on() on the general forms.
+[[gnu::cold]] void rma_event(unsigned tag, gasp_evttype_t type, Sync sync, gasnet_node_t node, void* dest,
+                             const void* src, std::size_t nbytes, gasnet_handle_t h) {
+    void* const no_ctx = nullptr;
+    const int pe = int(node);
+    const std::ptrdiff_t one = 1;
+    if (type == GASP_END && sync != Sync::blocking)
+        gasp::notify(tag, type, no_ctx, pe, dest, src, nbytes, one, one, nbytes, static_cast<void*>(h));
+    else
+        gasp::notify(tag, type, no_ctx, pe, dest, src, nbytes, one, one, nbytes);
+}
+[[gnu::noinline, gnu::cold]] gasnet_handle_t put_traced(const char* routine, gasnet_node_t node, void* dest,
+                                                        const void* src, std::size_t nbytes, unsigned how) {
+    const Sync sync = Sync(how & 3);
+    const unsigned tag = sync == Sync::blocking ? GASP_SHMEM_PUT : GASP_GASNET_NB_PUT_INIT;
+    rma_event(tag, GASP_START, sync, node, dest, src, nbytes, GASNET_INVALID_HANDLE);
+    const gasnet_handle_t h = put_general(routine, node, dest, src, nbytes, how);
+    rma_event(tag, GASP_END, sync, node, dest, src, nbytes, h);
+    return h;
+}
+[[gnu::noinline, gnu::cold]] gasnet_handle_t get_traced(const char* routine, void* dest, gasnet_node_t node,
+                                                        const void* src, std::size_t nbytes, Sync sync) {
+    const unsigned tag = sync == Sync::blocking ? GASP_SHMEM_GET : GASP_GASNET_NB_GET_INIT;
+    rma_event(tag, GASP_START, sync, node, dest, src, nbytes, GASNET_INVALID_HANDLE);
+    const gasnet_handle_t h = get_general(routine, dest, node, src, nbytes, sync);
+    rma_event(tag, GASP_END, sync, node, dest, src, nbytes, h);
+    return h;
+}
+// Every transfer the lean forms do not take.
+[[gnu::noinline]] gasnet_handle_t put_cold(const char* routine, gasnet_node_t node, void* dest, const void* src,
+                                           std::size_t nbytes, unsigned how) {
+    if (gasp::on()) [[unlikely]]
+        return put_traced(routine, node, dest, src, nbytes, how);
+    return put_general(routine, node, dest, src, nbytes, how);
+}
+[[gnu::noinline]] gasnet_handle_t get_cold(const char* routine, void* dest, gasnet_node_t node, const void* src,
+                                           std::size_t nbytes, Sync sync) {
+    if (gasp::on()) [[unlikely]]
+        return get_traced(routine, dest, node, src, nbytes, sync);
+    return get_general(routine, dest, node, src, nbytes, sync);
+}
+
 // ---- The lean forms: the commonest cases, inline ----
 // Direct copies, and puts and gets through MPI with client calls
 // serialized of at most lean_max bytes (non-bulk puts: at most
@@ -179,7 +233,7 @@ constexpr unsigned mode(Sync sync, bool bulk) { return unsigned(sync) | (bulk ? 
 // else null; sets `offset`, the byte offset of addr in the segment.
 [[gnu::always_inline]] inline const rt::Route* lean(gasnet_node_t node, const void* addr, std::size_t nbytes,
                                                     std::size_t& offset) {
-    if (node >= g_routes.nodes) [[unlikely]]
+    if (node >= g_routes.lean_nodes) [[unlikely]]
         return nullptr;
     const rt::Route& r = g_routes.node[node];
     offset = reinterpret_cast<std::uintptr_t>(addr) - r.base;
@@ -220,7 +274,7 @@ constexpr unsigned mode(Sync sync, bool bulk) { return unsigned(sync) | (bulk ? 
             }
         }
     }
-    return put_general(routine, node, dest, src, nbytes, mode(sync, bulk));
+    return put_cold(routine, node, dest, src, nbytes, mode(sync, bulk));
 }
 
 [[gnu::always_inline]] inline gasnet_handle_t get(const char* routine, void* dest, gasnet_node_t node, const void* src,
@@ -242,7 +296,7 @@ constexpr unsigned mode(Sync sync, bool bulk) { return unsigned(sync) | (bulk ? 
             return sync == Sync::implicit ? GASNET_INVALID_HANDLE : node_handle(node);
         }
     }
-    return get_general(routine, dest, node, src, nbytes, sync);
+    return get_cold(routine, dest, node, src, nbytes, sync);
 }
 
 // memset: direct, or puts of this thread's buffer filled with the byte,
@@ -252,8 +306,8 @@ constexpr unsigned mode(Sync sync, bool bulk) { return unsigned(sync) | (bulk ? 
 // locally).  Not a flush per call: on MPIs whose RMA needs the target
 // inside MPI (MPICH), 65535 memset_nbi each waiting for a round trip to a
 // busy target took over a minute on a loaded machine.
-gasnet_handle_t memset_remote(const char* routine, gasnet_node_t node, void* dest, int val, std::size_t nbytes,
-                              Sync sync) {
+gasnet_handle_t memset_untraced(const char* routine, gasnet_node_t node, void* dest, int val, std::size_t nbytes,
+                                Sync sync) {
     const rt::Target t = locate(routine, node, dest, nbytes);
     if (nbytes == 0) return GASNET_INVALID_HANDLE;
     if (t.direct) {
@@ -269,6 +323,34 @@ gasnet_handle_t memset_remote(const char* routine, gasnet_node_t node, void* des
         h = put_general(routine, node, static_cast<char*>(dest) + done, fill.data(), std::min(chunk, nbytes - done),
                         mode(sync, false));
     return h;
+}
+
+// GASP: GASP_GASNET_MEMSET S/E around every memset (END adds the handle,
+// GASP_NB_TRIVIAL for GASNET_INVALID_HANDLE).  A memset costs a memory
+// fence at least (tens of ns): one gasp::on() test.
+[[gnu::noinline, gnu::cold]] gasnet_handle_t memset_traced(const char* routine, gasnet_node_t node, void* dest, int val,
+                                                           std::size_t nbytes, Sync sync) {
+    gasp::notify(GASP_GASNET_MEMSET, GASP_START, int(node), dest, val, nbytes);
+    const gasnet_handle_t h = memset_untraced(routine, node, dest, val, nbytes, sync);
+    gasp::notify(GASP_GASNET_MEMSET, GASP_END, int(node), dest, val, nbytes, static_cast<void*>(h));
+    return h;
+}
+gasnet_handle_t memset_remote(const char* routine, gasnet_node_t node, void* dest, int val, std::size_t nbytes,
+                              Sync sync) {
+    if (gasp::on()) [[unlikely]]
+        return memset_traced(routine, node, dest, val, nbytes, sync);
+    return memset_untraced(routine, node, dest, val, nbytes, sync);
+}
+
+// GASP: GASP_GASNET_NB_SYNC S/E around a sync that has something to
+// complete (a valid handle; implicit-handle operations outstanding on the
+// thread), with the sync's kind (gasp_gasnet_sync_t).  A sync with nothing
+// to complete raises nothing: it costs a few instructions, which a test
+// would slow measurably, and §5.4.6 tells tools to ignore syncs of
+// GASP_NB_TRIVIAL anyway.  Where there is something to complete the sync is
+// an MPI flush (hundreds of ns): one gasp::on() test there.
+[[gnu::cold]] void sync_event(gasp_evttype_t type, void* handle, int kind, std::size_t count) {
+    gasp::notify(GASP_GASNET_NB_SYNC, type, handle, kind, count, int(GASNET_OK));
 }
 
 // Completes what handle h stands for.  A valid handle was made by an MPI
@@ -291,11 +373,24 @@ void complete(gasnet_handle_t h) {
 // the first valid handle, one pass of plain arithmetic, which vectorizes:
 // a handle's low two bits are 0 (invalid), kNode or kAll, so
 // ((v & 3) + 1) >> 1 is 1 exactly for valid ones.
-void complete_all(gasnet_handle_t* handles, std::size_t n) {
+void complete_from(gasnet_handle_t* handles, std::size_t n, std::size_t i);
+[[gnu::noinline, gnu::cold]] void complete_all_traced(gasnet_handle_t* handles, std::size_t n, std::size_t i,
+                                                      int kind) {
+    sync_event(GASP_START, static_cast<void*>(handles), kind, n);
+    complete_from(handles, n, i);
+    sync_event(GASP_END, static_cast<void*>(handles), kind, n);
+}
+void complete_all(gasnet_handle_t* handles, std::size_t n, int kind) {
     static_assert(sizeof(gasnet_handle_t) == sizeof(std::uintptr_t) && kNode == 1 && kAll == 2);
     std::size_t i = 0;
     while (i < n && handles[i] == GASNET_INVALID_HANDLE) ++i;
     if (i == n) return;
+    if (gasp::on()) [[unlikely]]
+        return complete_all_traced(handles, n, i, kind);
+    complete_from(handles, n, i);
+}
+// complete_all from handles[i], the first valid one.
+void complete_from(gasnet_handle_t* handles, std::size_t n, std::size_t i) {
     const auto first = reinterpret_cast<std::uintptr_t>(handles[i]);
     std::uintptr_t differ = 0;
     for (; i < n; ++i) {
@@ -318,15 +413,38 @@ static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "value put/get copy the
 // gasnet_wait_syncnbi_{puts,gets,all}: completes everything on the
 // segment window (both kinds) if this thread issued an implicit-handle
 // operation since its last synchronization.
-void sync_implicit(const char* routine) {
-    ThreadState& t = t_self;
-    if (t.in_region) [[unlikely]]
-        rt::fatal(routine, "called inside an access region (GASNet 1.8 §3.3.6)");
-    if (!t.issued) return;
+void flush_implicit(ThreadState& t) {
     t.bounce.issue_run();  // the flush completes puts too, so none may stay unsent
     g_routes.ctx->flush_all();
     t.issued = false;
     t.bounce.completed();
+}
+[[gnu::noinline, gnu::cold]] void flush_implicit_traced(ThreadState& t, int kind) {
+    sync_event(GASP_START, GASP_NB_TRIVIAL, kind, 0);
+    flush_implicit(t);
+    sync_event(GASP_END, GASP_NB_TRIVIAL, kind, 0);
+}
+void sync_implicit(const char* routine, int kind) {
+    ThreadState& t = t_self;
+    if (t.in_region) [[unlikely]]
+        rt::fatal(routine, "called inside an access region (GASNet 1.8 §3.3.6)");
+    if (!t.issued) return;
+    if (gasp::on()) [[unlikely]]
+        return flush_implicit_traced(t, kind);
+    flush_implicit(t);
+}
+
+// An explicit handle's sync (gasnet_wait_syncnb, gasnet_try_syncnb).
+[[gnu::noinline, gnu::cold]] void complete_traced(gasnet_handle_t h, int kind) {
+    sync_event(GASP_START, static_cast<void*>(h), kind, 1);
+    complete(h);
+    sync_event(GASP_END, static_cast<void*>(h), kind, 1);
+}
+inline void sync_one(gasnet_handle_t h, int kind) {
+    if (!h) return;
+    if (gasp::on()) [[unlikely]]
+        return complete_traced(h, kind);
+    complete(h);
 }
 
 void begin_region() {
@@ -360,36 +478,12 @@ void set_routes(rt::Job& j) {
                 j.heap.window && serialized ? rt::Window::kMaxOneCall : 0};
 }
 
+void open_untraced_path() { g_routes.lean_nodes = gasp::on() ? 0 : g_routes.nodes; }
+
 }  // namespace gasket::gasnet
 
 using namespace gasket;
 using gasnet::Sync;
-
-namespace {
-
-// GASP (include/gasp_shmem.h): a blocking put or get raises GASP_SHMEM_PUT /
-// GASP_SHMEM_GET (ctx NULL, strides 1, bsize = nbytes), an explicit- or
-// implicit-handle one GASP_GASNET_NB_{PUT,GET}_INIT, whose END adds the
-// handle (GASP_NB_TRIVIAL for GASNET_INVALID_HANDLE: done at once, or an
-// implicit-handle operation).  S/E around `op`.
-template <class F>
-[[gnu::cold, gnu::noinline]] auto rma_with_events(bool is_put, Sync sync, gasnet_node_t node, void* dest,
-                                                  const void* src, size_t nbytes, F op) {
-    const unsigned tag = sync == Sync::blocking ? (is_put ? GASP_SHMEM_PUT : GASP_SHMEM_GET)
-                                                : (is_put ? GASP_GASNET_NB_PUT_INIT : GASP_GASNET_NB_GET_INIT);
-    void* const no_ctx = nullptr;
-    const int pe = int(node);
-    const std::ptrdiff_t one = 1;
-    gasp::notify(tag, GASP_START, no_ctx, pe, dest, src, nbytes, one, one, nbytes);
-    auto result = op();
-    if (sync == Sync::blocking)
-        gasp::notify(tag, GASP_END, no_ctx, pe, dest, src, nbytes, one, one, nbytes);
-    else
-        gasp::notify(tag, GASP_END, no_ctx, pe, dest, src, nbytes, one, one, nbytes, static_cast<void*>(result));
-    return result;
-}
-
-}  // namespace
 
 extern "C" {
 
@@ -397,41 +491,21 @@ extern "C" {
 // One family per synchronization: gasnet_{get,put}SUFFIX[_bulk] and
 // gasnet_memsetSUFFIX.  The non-bulk puts may reuse src at once
 // (bulk = false); the bulk ones only once synchronized.
-#define GASKET_TRANSFERS(SUFFIX, RET, SYNC)                                                                     \
-    RET gasnet_get##SUFFIX(void* dest, gasnet_node_t node, void* src, size_t nbytes) noexcept {                 \
-        const char* routine = "gasnet_get" #SUFFIX;                                                             \
-        if (gasp::on()) [[unlikely]]                                                                            \
-            return static_cast<RET>(rma_with_events(false, SYNC, node, dest, src, nbytes, [&] {                 \
-                return gasnet::get(routine, dest, node, src, nbytes, SYNC);                                     \
-            }));                                                                                                \
-        return static_cast<RET>(gasnet::get(routine, dest, node, src, nbytes, SYNC));                           \
-    }                                                                                                           \
-    RET gasnet_put##SUFFIX(gasnet_node_t node, void* dest, void* src, size_t nbytes) noexcept {                 \
-        const char* routine = "gasnet_put" #SUFFIX;                                                             \
-        if (gasp::on()) [[unlikely]]                                                                            \
-            return static_cast<RET>(rma_with_events(true, SYNC, node, dest, src, nbytes, [&] {                  \
-                return gasnet::put(routine, node, dest, src, nbytes, SYNC, false);                              \
-            }));                                                                                                \
-        return static_cast<RET>(gasnet::put(routine, node, dest, src, nbytes, SYNC, false));                    \
-    }                                                                                                           \
-    RET gasnet_get##SUFFIX##_bulk(void* dest, gasnet_node_t node, void* src, size_t nbytes) noexcept {          \
-        const char* routine = "gasnet_get" #SUFFIX "_bulk";                                                     \
-        if (gasp::on()) [[unlikely]]                                                                            \
-            return static_cast<RET>(rma_with_events(false, SYNC, node, dest, src, nbytes, [&] {                 \
-                return gasnet::get(routine, dest, node, src, nbytes, SYNC);                                     \
-            }));                                                                                                \
-        return static_cast<RET>(gasnet::get(routine, dest, node, src, nbytes, SYNC));                           \
-    }                                                                                                           \
-    RET gasnet_put##SUFFIX##_bulk(gasnet_node_t node, void* dest, void* src, size_t nbytes) noexcept {          \
-        const char* routine = "gasnet_put" #SUFFIX "_bulk";                                                     \
-        if (gasp::on()) [[unlikely]]                                                                            \
-            return static_cast<RET>(rma_with_events(true, SYNC, node, dest, src, nbytes, [&] {                  \
-                return gasnet::put(routine, node, dest, src, nbytes, SYNC, true);                               \
-            }));                                                                                                \
-        return static_cast<RET>(gasnet::put(routine, node, dest, src, nbytes, SYNC, true));                     \
-    }                                                                                                           \
-    RET gasnet_memset##SUFFIX(gasnet_node_t node, void* dest, int val, size_t nbytes) noexcept {                \
-        return static_cast<RET>(gasnet::memset_remote("gasnet_memset" #SUFFIX, node, dest, val, nbytes, SYNC)); \
+#define GASKET_TRANSFERS(SUFFIX, RET, SYNC)                                                                      \
+    RET gasnet_get##SUFFIX(void* dest, gasnet_node_t node, void* src, size_t nbytes) noexcept {                  \
+        return static_cast<RET>(gasnet::get("gasnet_get" #SUFFIX, dest, node, src, nbytes, SYNC));               \
+    }                                                                                                            \
+    RET gasnet_put##SUFFIX(gasnet_node_t node, void* dest, void* src, size_t nbytes) noexcept {                  \
+        return static_cast<RET>(gasnet::put("gasnet_put" #SUFFIX, node, dest, src, nbytes, SYNC, false));        \
+    }                                                                                                            \
+    RET gasnet_get##SUFFIX##_bulk(void* dest, gasnet_node_t node, void* src, size_t nbytes) noexcept {           \
+        return static_cast<RET>(gasnet::get("gasnet_get" #SUFFIX "_bulk", dest, node, src, nbytes, SYNC));       \
+    }                                                                                                            \
+    RET gasnet_put##SUFFIX##_bulk(gasnet_node_t node, void* dest, void* src, size_t nbytes) noexcept {           \
+        return static_cast<RET>(gasnet::put("gasnet_put" #SUFFIX "_bulk", node, dest, src, nbytes, SYNC, true)); \
+    }                                                                                                            \
+    RET gasnet_memset##SUFFIX(gasnet_node_t node, void* dest, int val, size_t nbytes) noexcept {                 \
+        return static_cast<RET>(gasnet::memset_remote("gasnet_memset" #SUFFIX, node, dest, val, nbytes, SYNC));  \
     }
 GASKET_TRANSFERS(, void, Sync::blocking)
 GASKET_TRANSFERS(_nb, gasnet_handle_t, Sync::explicit_handle)
@@ -440,40 +514,46 @@ GASKET_TRANSFERS(_nbi, void, Sync::implicit)
 
 // ---- §3.3.3 explicit synchronization.  Completing is an MPI flush, which
 // needs nothing from the target, so try completes too and returns GASNET_OK.
-void gasnet_wait_syncnb(gasnet_handle_t handle) noexcept { gasnet::complete(handle); }
+void gasnet_wait_syncnb(gasnet_handle_t handle) noexcept { gasnet::sync_one(handle, GASP_GASNET_SYNC_WAIT_NB); }
 int gasnet_try_syncnb(gasnet_handle_t handle) noexcept {
-    gasnet::complete(handle);
+    gasnet::sync_one(handle, GASP_GASNET_SYNC_TRY_NB);
     return GASNET_OK;
 }
 void gasnet_wait_syncnb_all(gasnet_handle_t* handles, size_t numhandles) noexcept {
-    gasnet::complete_all(handles, numhandles);
+    gasnet::complete_all(handles, numhandles, GASP_GASNET_SYNC_WAIT_NB_ALL);
 }
 int gasnet_try_syncnb_all(gasnet_handle_t* handles, size_t numhandles) noexcept {
-    gasnet_wait_syncnb_all(handles, numhandles);
+    gasnet::complete_all(handles, numhandles, GASP_GASNET_SYNC_TRY_NB_ALL);
     return GASNET_OK;
 }
 void gasnet_wait_syncnb_some(gasnet_handle_t* handles, size_t numhandles) noexcept {
-    gasnet_wait_syncnb_all(handles, numhandles);
+    gasnet::complete_all(handles, numhandles, GASP_GASNET_SYNC_WAIT_NB_SOME);
 }
 int gasnet_try_syncnb_some(gasnet_handle_t* handles, size_t numhandles) noexcept {
-    gasnet_wait_syncnb_all(handles, numhandles);
+    gasnet::complete_all(handles, numhandles, GASP_GASNET_SYNC_TRY_NB_SOME);
     return GASNET_OK;
 }
 
 // ---- §3.3.5 implicit synchronization ----
-void gasnet_wait_syncnbi_gets(void) noexcept { gasnet::sync_implicit("gasnet_wait_syncnbi_gets"); }
-void gasnet_wait_syncnbi_puts(void) noexcept { gasnet::sync_implicit("gasnet_wait_syncnbi_puts"); }
-void gasnet_wait_syncnbi_all(void) noexcept { gasnet::sync_implicit("gasnet_wait_syncnbi_all"); }
+void gasnet_wait_syncnbi_gets(void) noexcept {
+    gasnet::sync_implicit("gasnet_wait_syncnbi_gets", GASP_GASNET_SYNC_WAIT_NBI_GETS);
+}
+void gasnet_wait_syncnbi_puts(void) noexcept {
+    gasnet::sync_implicit("gasnet_wait_syncnbi_puts", GASP_GASNET_SYNC_WAIT_NBI_PUTS);
+}
+void gasnet_wait_syncnbi_all(void) noexcept {
+    gasnet::sync_implicit("gasnet_wait_syncnbi_all", GASP_GASNET_SYNC_WAIT_NBI_ALL);
+}
 int gasnet_try_syncnbi_gets(void) noexcept {
-    gasnet::sync_implicit("gasnet_try_syncnbi_gets");
+    gasnet::sync_implicit("gasnet_try_syncnbi_gets", GASP_GASNET_SYNC_TRY_NBI_GETS);
     return GASNET_OK;
 }
 int gasnet_try_syncnbi_puts(void) noexcept {
-    gasnet::sync_implicit("gasnet_try_syncnbi_puts");
+    gasnet::sync_implicit("gasnet_try_syncnbi_puts", GASP_GASNET_SYNC_TRY_NBI_PUTS);
     return GASNET_OK;
 }
 int gasnet_try_syncnbi_all(void) noexcept {
-    gasnet::sync_implicit("gasnet_try_syncnbi_all");
+    gasnet::sync_implicit("gasnet_try_syncnbi_all", GASP_GASNET_SYNC_TRY_NBI_ALL);
     return GASNET_OK;
 }
 

@@ -304,6 +304,7 @@ int gasnet_attach(gasnet_handlerentry_t* table, int numentries, uintptr_t segsiz
     // GASP (§3.2): a GASNet program's tool is initialized here, with
     // GASP_MODEL_SHMEM (docs/gasp.md), once per process.
     gasp::start(routine);
+    gasnet::open_untraced_path();
     job.env->barrier();
     return GASNET_OK;
 }

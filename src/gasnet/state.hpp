@@ -41,6 +41,10 @@ inline rt::Job* attached_job(const char* routine) {
 // Fills the extended API's table of where each node's segment is
 // (extended.cpp), at gasnet_attach once the segments are known.
 void set_routes(rt::Job& job);
+// After the GASP tool is started (gasnet_attach): opens the lean transfer
+// forms to every node, unless a tool is attached (then every transfer takes
+// the forms that raise its events).
+void open_untraced_path();
 
 // Called by application polls (every 64th call looks, naming `routine`):
 // if another node has called gasnet_exit, this node gets SIGQUIT and exits

@@ -2,8 +2,11 @@
 // Gasket's events: include/gasp_shmem.h, docs/gasp.md).
 //
 // Hot: on() is one (acquire) load of a process-wide flag, set once at init
-// when a tool is attached; without a tool every event site costs that one
-// predictable branch.  Cold, out of line: notify() and everything else.
+// when a tool is attached; without a tool an event site that tests it costs
+// that one predictable branch.  The hottest routines do not test it: their
+// handle resolution already answers "no tool" (shmem::untraced_context,
+// GASNet's Routes::lean_nodes; docs/gasp.md, "Cost").  Cold, out of line:
+// notify() and everything else.
 //
 // Pattern at an operation (the flag is read once, so a START always has
 // its END):

@@ -57,7 +57,8 @@ using namespace bench;
 
 constexpr int kOrigin = 0;
 constexpr int kTarget = 1;
-constexpr long kPattern = 0x5eed0000L;  // what the target's get sources hold
+constexpr long kPattern = 0x5eed0000L;    // what the target's get sources hold
+constexpr std::size_t kLatencySlots = 8;  // longs of local_dst the latency table's get loops land in (6 used)
 
 // Symmetric globals (the executable's data segment): Gasket's "global"
 // destination/source.
@@ -281,7 +282,7 @@ struct Bench {
         const MPI_Aint put_at = 0, get_at = MPI_Aint(region);
         const MPI_Aint static_put_at = 0, static_get_at = 8 * sizeof(long);
         long* slots = reinterpret_cast<long*>(local_dst);
-        for (int s = 0; s < 8; ++s) slots[s] = 0;
+        for (std::size_t s = 0; s < kLatencySlots; ++s) slots[s] = 0;
         // Order within a round: each Gasket loop next to the MPI loops it
         // is compared with.
         enum {
@@ -465,13 +466,18 @@ int main(int argc, char** argv) {
                          region);
         shmem_global_exit(1);
     }
+    // Local buffers: the largest transfer, and at least the latency
+    // table's 8 one-long get slots (with --max-size 8 the slots overran an
+    // 8-byte local_dst, corrupting the heap: the PEs then freed different
+    // windows and hung in MPI_Win_free).
+    const std::size_t local_bytes = std::max(region, kLatencySlots * sizeof(long));
     void* p = nullptr;
-    if (posix_memalign(&p, 4096, region)) shmem_global_exit(1);
+    if (posix_memalign(&p, 4096, local_bytes)) shmem_global_exit(1);
     b.local_src = static_cast<char*>(p);
-    if (posix_memalign(&p, 4096, region)) shmem_global_exit(1);
+    if (posix_memalign(&p, 4096, local_bytes)) shmem_global_exit(1);
     b.local_dst = static_cast<char*>(p);
-    std::memset(b.local_src, 0x11, region);
-    std::memset(b.local_dst, 0x22, region);
+    std::memset(b.local_src, 0x11, local_bytes);
+    std::memset(b.local_dst, 0x22, local_bytes);
 
     // Raw MPI windows of 2*region bytes: [0, region) put target,
     // [region, 2*region) get source.  MPI is initialized by shmem_init.

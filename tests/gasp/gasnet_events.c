@@ -4,7 +4,9 @@
  * explicit-handle put (GASP_SHMEM_PUT/GET with ctx NULL,
  * GASP_GASNET_NB_PUT_INIT with the handle); an AM Short request whose
  * handler replies (GASP_GASNET_AM_REQUEST / _REPLY / _HANDLER, the handlers
- * perhaps on the progress thread).  Every node checks exact types and
+ * perhaps on the progress thread); gasnet_memset (blocking, _nb, _nbi:
+ * GASP_GASNET_MEMSET) and the syncs (GASP_GASNET_NB_SYNC when they have
+ * something to complete).  Every node checks exact types and
  * arguments and prints each failure; exit status 1 on a failure. */
 #include <stdio.h>
 #include <string.h>
@@ -147,12 +149,73 @@ int main(int argc, char** argv) {
         ++*(is_req ? &seen_req : &seen_rep);
     }
     CHECK(seen_req == 2 && seen_rep == 2);
+
+    /* memset (blocking, _nb, _nbi) and the syncs.  A sync raises NB_SYNC
+     * only when it has something to complete: an explicit handle that is
+     * valid, implicit-handle operations outstanding.  Whether the memsets
+     * go through MPI (handles valid) or are direct stores (node peers on the
+     * fast path: GASNET_INVALID_HANDLE, nothing outstanding) shows in the
+     * _nb form's handle. */
+    gasnet_barrier_notify(0, GASNET_BARRIERFLAG_ANONYMOUS);
+    CHECK(gasnet_barrier_wait(0, GASNET_BARRIERFLAG_ANONYMOUS) == GASNET_OK);
+    gasp_recorder_clear();
+    char* area = (char*)seg[peer].addr + 256;
+    gasnet_memset(peer, area, 0x5a, 64);
+    gasnet_handle_t mh = gasnet_memset_nb(peer, area + 64, 0x11, 32);
+    const int via_mpi = mh != GASNET_INVALID_HANDLE;
+    gasnet_wait_syncnb(mh);
+    gasnet_handle_t pair[2];
+    pair[0] = gasnet_memset_nb(peer, area + 96, 0x22, 8);
+    pair[1] = GASNET_INVALID_HANDLE;
+    CHECK(gasnet_try_syncnb_all(pair, 2) == GASNET_OK);
+    CHECK(pair[0] == GASNET_INVALID_HANDLE);
+    gasnet_memset_nbi(peer, area + 104, 0x33, 24);
+    gasnet_wait_syncnbi_all();
+    CHECK(gasnet_try_syncnbi_puts() == GASNET_OK); /* nothing outstanding: no event */
+    gasnet_wait_syncnb(GASNET_INVALID_HANDLE);     /* nothing to complete: no event */
+    char check[128];
+    gasnet_get(check, peer, area, 128);
+    for (int i = 0; i < 128; ++i) {
+        const char want = (char)(i < 64 ? 0x5a : i < 96 ? 0x11 : i < 104 ? 0x22 : 0x33);
+        if (check[i] != want) {
+            fprintf(stderr, "gasnet_events: node %u: memset byte %d is %d, want %d\n", me, i, check[i], want);
+            ++failures;
+            break;
+        }
+    }
+    gasp_recorded_event mev[8];
+    CHECK(events_of(GASP_GASNET_MEMSET, mev, 8) == 8);
+    const uint64_t ms0[5] = {peer, P(area), 0x5a, 64, 0};
+    const uint64_t ms1[5] = {peer, P(area + 64), 0x11, 32, P(mh)};
+    const uint64_t ms2[5] = {peer, P(area + 96), 0x22, 8, via_mpi ? mev[5].args[4] : 0};
+    const uint64_t ms3[5] = {peer, P(area + 104), 0x33, 24, 0};
+    check_args(&mev[0], GASP_START, 4, ms0);
+    check_args(&mev[1], GASP_END, 5, ms0);
+    check_args(&mev[2], GASP_START, 4, ms1);
+    check_args(&mev[3], GASP_END, 5, ms1);
+    check_args(&mev[4], GASP_START, 4, ms2);
+    check_args(&mev[5], GASP_END, 5, ms2);
+    CHECK((mev[5].args[4] != 0) == via_mpi);
+    check_args(&mev[6], GASP_START, 4, ms3);
+    check_args(&mev[7], GASP_END, 5, ms3);
+    gasp_recorded_event sev[8];
+    const size_t syncs = events_of(GASP_GASNET_NB_SYNC, sev, 8);
+    if (via_mpi) {
+        CHECK(syncs == 6);
+        const uint64_t s0[4] = {P(mh), GASP_GASNET_SYNC_WAIT_NB, 1, GASNET_OK};
+        const uint64_t s1[4] = {P(pair), GASP_GASNET_SYNC_TRY_NB_ALL, 2, GASNET_OK};
+        const uint64_t s2[4] = {0, GASP_GASNET_SYNC_WAIT_NBI_ALL, 0, GASNET_OK};
+        for (int i = 0; i < 6 && i < (int)syncs; ++i)
+            check_args(&sev[i], i % 2 ? GASP_END : GASP_START, 4, i < 2 ? s0 : i < 4 ? s1 : s2);
+    } else {
+        CHECK(syncs == 0);
+    }
     CHECK(gasp_recorder_unknown() == 0);
     CHECK(gasp_recorder_max_depth() == 1);
 
     gasnet_barrier_notify(0, GASNET_BARRIERFLAG_ANONYMOUS);
     gasnet_barrier_wait(0, GASNET_BARRIERFLAG_ANONYMOUS);
-    if (failures == 0) printf("gasnet_events: node %u: passed\n", me);
+    if (failures == 0) printf("gasnet_events: node %u: passed (memsets %s)\n", me, via_mpi ? "through MPI" : "direct");
     gasnet_exit(failures != 0);
     return 0;
 }

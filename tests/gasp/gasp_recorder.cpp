@@ -8,6 +8,7 @@
 
 #include <atomic>
 #include <cstdarg>
+#include <cstdio>
 #include <cstring>
 #include <map>
 #include <mutex>
@@ -31,6 +32,12 @@ std::atomic<unsigned> g_upcall_tag{0};
 std::atomic<long*> g_upcall_counter{nullptr};
 std::thread::id g_main;
 thread_local int t_depth = 0;
+std::atomic<int> g_threads{0};
+thread_local int t_thread = 0;  // this thread's number, 0 until it delivers an event
+int thread_number() {
+    if (!t_thread) t_thread = ++g_threads;
+    return t_thread;
+}
 thread_local int t_control = 1;
 
 // The argument list of (tag, type), one letter each: i int, l long, z size_t,
@@ -57,6 +64,30 @@ const char* signature(unsigned tag, int type) {
         case GASP_GASNET_NB_PUT_INIT:
         case GASP_GASNET_NB_GET_INIT: return type == GASP_ATOMIC ? nullptr : end ? "pippzddzp" : "pippzddz";
         case GASP_SHMEM_AMO: return "piipiii";
+        case GASP_SHMEM_SET_LOCK:
+        case GASP_SHMEM_CLEAR_LOCK:
+        case GASP_SHMEM_TEAM_DESTROY: return type == GASP_ATOMIC ? nullptr : "p";
+        case GASP_SHMEM_TEST_LOCK: return type == GASP_ATOMIC ? nullptr : end ? "pi" : "p";
+        case GASP_SHMEM_PUT_SIGNAL: return type == GASP_ATOMIC ? nullptr : "pippzddzpui";
+        case GASP_SHMEM_SIGNAL_UPDATE: return type == GASP_ATOMIC ? "ppuii" : nullptr;
+        case GASP_SHMEM_SIGNAL_WAIT_UNTIL: return type == GASP_ATOMIC ? nullptr : "piu";
+        case GASP_SHMEM_SIGNAL_FETCH: return type == GASP_ATOMIC ? "pu" : nullptr;
+        case GASP_SHMEM_WAIT_UNTIL: return type == GASP_ATOMIC ? nullptr : "pziii";
+        case GASP_SHMEM_TEST: return type == GASP_ATOMIC ? "pziiiz" : nullptr;
+        case GASP_SHMEM_BROADCAST: return type == GASP_ATOMIC ? nullptr : "pppzi";
+        case GASP_SHMEM_COLLECT:
+        case GASP_SHMEM_FCOLLECT:
+        case GASP_SHMEM_ALLTOALL: return type == GASP_ATOMIC ? nullptr : "pppz";
+        case GASP_SHMEM_ALLTOALLS: return type == GASP_ATOMIC ? nullptr : "pppzdd";
+        case GASP_SHMEM_REDUCE: return type == GASP_ATOMIC ? nullptr : "pppzii";
+        case GASP_SHMEM_SCAN: return type == GASP_ATOMIC ? nullptr : "pppziii";
+        case GASP_SHMEM_TEAM_SPLIT: return type == GASP_ATOMIC ? nullptr : end ? "ppp" : "p";
+        case GASP_SHMEM_CTX_CREATE: return type == GASP_ATOMIC ? "plp" : nullptr;
+        case GASP_SHMEM_CTX_DESTROY:
+        case GASP_SHMEM_SESSION_STOP: return type == GASP_ATOMIC ? "p" : nullptr;
+        case GASP_SHMEM_SESSION_START: return type == GASP_ATOMIC ? "pl" : nullptr;
+        case GASP_GASNET_MEMSET: return type == GASP_ATOMIC ? nullptr : end ? "ipizp" : "ipiz";
+        case GASP_GASNET_NB_SYNC: return type == GASP_ATOMIC ? nullptr : "pizi";
         case GASP_GASNET_EXIT: return type == GASP_ATOMIC ? "i" : nullptr;
         case GASP_GASNET_BARRIER_NOTIFY: return type == GASP_ATOMIC ? nullptr : "ii";
         case GASP_GASNET_BARRIER_WAIT:
@@ -74,6 +105,7 @@ void record(gasp_context_t context, unsigned tag, int type, const char* filename
     e.tag = tag;
     e.type = type;
     e.main_thread = std::this_thread::get_id() == g_main;
+    e.thread = thread_number();
     e.bad_context = context != &g_ctx;
     e.bad_position = filename != nullptr || linenum != 0 || colnum != 0;
     const char* sig = nullptr;
@@ -107,6 +139,13 @@ void record(gasp_context_t context, unsigned tag, int type, const char* filename
     {
         std::lock_guard lock(g_lock);
         g_events.push_back(e);
+    }
+    // The job ends right after this one: say it was delivered (the
+    // gasp_global_exit test matches the line).
+    if (tag == GASP_SHMEM_GLOBAL_EXIT && type == GASP_ATOMIC && e.nargs == 1) {
+        std::fprintf(stderr, "gasp_recorder: PE %d: GASP_SHMEM_GLOBAL_EXIT ATOMIC status %d\n", shmem_my_pe(),
+                     int(e.args[0]));
+        std::fflush(stderr);
     }
     // The upcall: OpenSHMEM routines that would raise events of their own.
     if (tag == g_upcall_tag.load() && type != GASP_END) {

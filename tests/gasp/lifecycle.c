@@ -110,14 +110,29 @@ static int without_tool(void) {
     return failures != 0;
 }
 
+/* PE 1 calls shmem_global_exit(3) while PE 0 waits in a barrier: the tool
+ * (GASKET_GASP_TOOL) must get GASP_SHMEM_GLOBAL_EXIT before the job ends
+ * (the recorder prints a line when it does). */
+static int global_exit(void) {
+    shmem_init();
+    me = shmem_my_pe();
+    shmem_barrier_all();
+    if (me == 1) shmem_global_exit(3);
+    shmem_barrier_all(); /* never completes: PE 1 ends the job */
+    fprintf(stderr, "lifecycle: PE %d: NOT STOPPED by shmem_global_exit\n", me);
+    return 1;
+}
+
 int main(int argc, char** argv) {
     int rc = 2;
     if (argc == 2 && strcmp(argv[1], "tool") == 0)
         rc = with_tool();
+    else if (argc == 2 && strcmp(argv[1], "global_exit") == 0)
+        rc = global_exit();
     else if (argc == 2 && strcmp(argv[1], "none") == 0)
         rc = without_tool();
     else
-        fprintf(stderr, "usage: lifecycle tool|none\n");
+        fprintf(stderr, "usage: lifecycle tool|none|global_exit\n");
     if (rc == 0) printf("lifecycle: PE %d: %s: passed\n", me, argv[1]);
     return rc;
 }

@@ -27,6 +27,7 @@ typedef struct {
     uint64_t args[12]; /* each as an integer (pointers: their address) */
     int bad_context;   /* the context passed was not the one gasp_init returned */
     int bad_position;  /* filename not NULL or linenum/colnum not 0 */
+    int thread;        /* the delivering thread: 1, 2, ... in the order threads first delivered one */
 } gasp_recorded_event;
 
 size_t gasp_recorder_count(void);
