@@ -88,12 +88,12 @@ typedef uint32_t gex_Flags_t;
 
 /* Data types of atomics and reductions: each its own bit. */
 typedef uint32_t gex_DT_t;
-#define GEX_DT_I32 ((gex_DT_t)1u << 0) /* int32_t */
-#define GEX_DT_U32 ((gex_DT_t)1u << 1) /* uint32_t */
-#define GEX_DT_I64 ((gex_DT_t)1u << 2) /* int64_t */
-#define GEX_DT_U64 ((gex_DT_t)1u << 3) /* uint64_t */
-#define GEX_DT_FLT ((gex_DT_t)1u << 4) /* float */
-#define GEX_DT_DBL ((gex_DT_t)1u << 5) /* double */
+#define GEX_DT_I32 ((gex_DT_t)1u << 0)  /* int32_t */
+#define GEX_DT_U32 ((gex_DT_t)1u << 1)  /* uint32_t */
+#define GEX_DT_I64 ((gex_DT_t)1u << 2)  /* int64_t */
+#define GEX_DT_U64 ((gex_DT_t)1u << 3)  /* uint64_t */
+#define GEX_DT_FLT ((gex_DT_t)1u << 4)  /* float */
+#define GEX_DT_DBL ((gex_DT_t)1u << 5)  /* double */
 #define GEX_DT_USER ((gex_DT_t)1u << 6) /* a client's type (reductions only) */
 
 /* Operations of atomics and reductions: each its own bit.  A non-fetching

@@ -77,9 +77,7 @@ typedef struct {
 } gex_EP_Location_t;
 
 /* A member of a neighbourhood or host (gex_System_Query{Nbrhd,Host}Info). */
-typedef const struct gasket_gex_rankinfo {
-    gex_Rank_t gex_jobrank;
-} gex_RankInfo_t;
+typedef const struct gasket_gex_rankinfo { gex_Rank_t gex_jobrank; } gex_RankInfo_t;
 
 /* Event categories, for gex_NBI_{Test,Wait} (a bitwise OR) and
  * gex_Event_QueryLeaf (exactly one). */
@@ -138,8 +136,8 @@ void gex_System_QueryHostInfo(gex_RankInfo_t** info_p, gex_Rank_t* info_count_p,
 /* The number of neighbourhoods and hosts in the job and the caller's index
  * among them (0-based, numbered by their lowest jobrank).  Each output may
  * be NULL. */
-void gex_System_QueryMyPosition(gex_Rank_t* nbrhd_set_size_p, gex_Rank_t* nbrhd_set_rank_p,
-                                gex_Rank_t* host_set_size_p, gex_Rank_t* host_set_rank_p) GASKET_NOEXCEPT;
+void gex_System_QueryMyPosition(gex_Rank_t* nbrhd_set_size_p, gex_Rank_t* nbrhd_set_rank_p, gex_Rank_t* host_set_size_p,
+                                gex_Rank_t* host_set_rank_p) GASKET_NOEXCEPT;
 
 /* ---- client data: one pointer per object, NULL when made ------------ */
 void gex_Client_SetCData(gex_Client_t client, const void* val) GASKET_NOEXCEPT;
@@ -281,8 +279,8 @@ int gex_RMA_PutBlocking(gex_TM_t tm, gex_Rank_t rank, void* dest, const void* sr
                         gex_Flags_t flags) GASKET_NOEXCEPT;
 int gex_RMA_PutNBI(gex_TM_t tm, gex_Rank_t rank, void* dest, const void* src, size_t nbytes, gex_Event_t* lc_opt,
                    gex_Flags_t flags) GASKET_NOEXCEPT;
-gex_Event_t gex_RMA_PutNB(gex_TM_t tm, gex_Rank_t rank, void* dest, const void* src, size_t nbytes,
-                          gex_Event_t* lc_opt, gex_Flags_t flags) GASKET_NOEXCEPT;
+gex_Event_t gex_RMA_PutNB(gex_TM_t tm, gex_Rank_t rank, void* dest, const void* src, size_t nbytes, gex_Event_t* lc_opt,
+                          gex_Flags_t flags) GASKET_NOEXCEPT;
 int gex_RMA_GetBlocking(gex_TM_t tm, void* dest, gex_Rank_t rank, void* src, size_t nbytes,
                         gex_Flags_t flags) GASKET_NOEXCEPT;
 int gex_RMA_GetNBI(gex_TM_t tm, void* dest, gex_Rank_t rank, void* src, size_t nbytes,

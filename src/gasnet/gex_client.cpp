@@ -99,8 +99,7 @@ int gasket_gex_Client_Init(gex_Client_t* client_p, gex_EP_t* ep_p, gex_TM_t* tm_
 
 int gex_Segment_Attach(gex_Segment_t* segment_p, gex_TM_t tm, uintptr_t size) noexcept {
     const char* routine = "gex_Segment_Attach";
-    if (!g_state.initialized)
-        return gasnet::refuse(GASNET_ERR_NOT_INIT, routine, "called before gex_Client_Init");
+    if (!g_state.initialized) return gasnet::refuse(GASNET_ERR_NOT_INIT, routine, "called before gex_Client_Init");
     if (!segment_p) return gasnet::refuse(GASNET_ERR_BAD_ARG, routine, "segment_p is NULL");
     if (tm != gex::primordial_tm())
         return gasnet::refuse(GASNET_ERR_BAD_ARG, routine, "tm %p is not the primordial team (%p)",
@@ -149,7 +148,8 @@ int gex_EP_PublishBoundSegment(gex_TM_t tm, gex_EP_t* eps, size_t num_eps, gex_F
     const char* routine = "gex_EP_PublishBoundSegment";
     gex::tm_of(routine, tm);
     if (flags != 0) return gasnet::refuse(GASNET_ERR_BAD_ARG, routine, "flags 0x%x: must be 0", unsigned(flags));
-    if (num_eps > 0 && !eps) return gasnet::refuse(GASNET_ERR_BAD_ARG, routine, "eps is NULL with num_eps %zu", num_eps);
+    if (num_eps > 0 && !eps)
+        return gasnet::refuse(GASNET_ERR_BAD_ARG, routine, "eps is NULL with num_eps %zu", num_eps);
     for (size_t i = 0; i < num_eps; ++i) {
         gex::ep_of(routine, eps[i]);
         for (size_t j = 0; j < i; ++j)

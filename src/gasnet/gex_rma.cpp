@@ -30,7 +30,7 @@ constexpr gex_Flags_t kRmaFlags = GEX_FLAG_IMMEDIATE | GEX_FLAG_PEER_NEVER_SELF 
 // the transfer.  One test covers a bad team and bad flags: its cold path
 // finds which.
 [[gnu::always_inline]] inline gasnet_node_t node_of(const char* routine, gex_TM_t tm, gex_Rank_t rank,
-                                                   gex_Flags_t flags) {
+                                                    gex_Flags_t flags) {
     const auto team = reinterpret_cast<std::uintptr_t>(tm) & ~std::uintptr_t(1);  // a TM-pair is the team | 1
     if (team != reinterpret_cast<std::uintptr_t>(gex::primordial_tm()) || (flags & ~kRmaFlags)) [[unlikely]]
         bad_call(routine, tm, flags);
@@ -107,8 +107,8 @@ int gex_RMA_PutNBI(gex_TM_t tm, gex_Rank_t rank, void* dest, const void* src, si
     gasnet::put(routine, node, dest, src, nbytes, Sync::implicit, gasnet::nbi_bulk(routine, lc_opt));
     return 0;
 }
-gex_Event_t gex_RMA_PutNB(gex_TM_t tm, gex_Rank_t rank, void* dest, const void* src, size_t nbytes,
-                          gex_Event_t* lc_opt, gex_Flags_t flags) noexcept {
+gex_Event_t gex_RMA_PutNB(gex_TM_t tm, gex_Rank_t rank, void* dest, const void* src, size_t nbytes, gex_Event_t* lc_opt,
+                          gex_Flags_t flags) noexcept {
     const char* routine = "gex_RMA_PutNB";
     const gasnet_node_t node = gasnet::node_of(routine, tm, rank, flags);
     return gasnet::put(routine, node, dest, src, nbytes, Sync::explicit_handle, gasnet::nb_bulk(routine, lc_opt));

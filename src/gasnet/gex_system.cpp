@@ -91,13 +91,12 @@ void gex_System_QueryNbrhdInfo(gex_RankInfo_t** info_p, gex_Rank_t* info_count_p
     gasnet::initialized_job("gex_System_QueryNbrhdInfo");
     gasnet::query(gasnet::g_system.nbrhd, info_p, info_count_p, my_info_index_p);
 }
-void gex_System_QueryHostInfo(gex_RankInfo_t** info_p, gex_Rank_t* info_count_p,
-                              gex_Rank_t* my_info_index_p) noexcept {
+void gex_System_QueryHostInfo(gex_RankInfo_t** info_p, gex_Rank_t* info_count_p, gex_Rank_t* my_info_index_p) noexcept {
     gasnet::initialized_job("gex_System_QueryHostInfo");
     gasnet::query(gasnet::g_system.host, info_p, info_count_p, my_info_index_p);
 }
-void gex_System_QueryMyPosition(gex_Rank_t* nbrhd_set_size_p, gex_Rank_t* nbrhd_set_rank_p,
-                                gex_Rank_t* host_set_size_p, gex_Rank_t* host_set_rank_p) noexcept {
+void gex_System_QueryMyPosition(gex_Rank_t* nbrhd_set_size_p, gex_Rank_t* nbrhd_set_rank_p, gex_Rank_t* host_set_size_p,
+                                gex_Rank_t* host_set_rank_p) noexcept {
     gasnet::initialized_job("gex_System_QueryMyPosition");
     const gasnet::SystemInfo& s = gasnet::g_system;
     if (nbrhd_set_size_p) *nbrhd_set_size_p = s.nbrhd.set_size;

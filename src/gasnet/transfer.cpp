@@ -305,7 +305,6 @@ gasnet_handle_t end_region() {
 
 #pragma GCC visibility pop
 
-
 void set_routes(rt::Job& j) {
     const bool serialized = g_state.thread_mode != 2;  // not GASNET_PAR
     g_routes = {gasnet_node_t(j.n_pes), j.heap.route.data(), j.heap.window, j.default_ctx.get(),

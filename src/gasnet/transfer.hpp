@@ -28,7 +28,6 @@ namespace gasket::gasnet {
 // the code (no PLT, no GOT), as when they had internal linkage.
 #pragma GCC visibility push(hidden)
 
-
 inline constexpr std::uintptr_t kNode = 1, kAll = 2;
 
 inline gasnet_handle_t node_handle(gasnet_node_t node) {
@@ -85,7 +84,6 @@ struct ThreadState {
 
 // How an operation must end.
 enum class Sync { blocking, explicit_handle, implicit };
-
 
 // How an operation must end and whether it is bulk, in one argument (the
 // general forms then take six, all in registers, and the lean forms reach

@@ -78,8 +78,8 @@ gasket_gex_segment& segment_of(const char* routine, gex_Segment_t seg) {
 void check_p2p_tm(const char* routine, gex_TM_t tm) {
     if (!g_objects.made) not_made(routine);
     if (tm != primordial_tm() && !is_pair(tm))
-        rt::fatal(routine, "tm %p is neither a team of this process nor a TM-pair (the primordial team is %p)",
-                  raw(tm), raw(&g_objects.tm));
+        rt::fatal(routine, "tm %p is neither a team of this process nor a TM-pair (the primordial team is %p)", raw(tm),
+                  raw(&g_objects.tm));
 }
 
 bool verbose() { return g_verbose.load(std::memory_order_relaxed); }
@@ -105,13 +105,9 @@ void* gex_Segment_QueryCData(gex_Segment_t seg) noexcept {
     return const_cast<void*>(gex::segment_of("gex_Segment_QueryCData", seg).cdata);
 }
 void gex_TM_SetCData(gex_TM_t tm, const void* val) noexcept { gex::tm_of("gex_TM_SetCData", tm).cdata = val; }
-void* gex_TM_QueryCData(gex_TM_t tm) noexcept {
-    return const_cast<void*>(gex::tm_of("gex_TM_QueryCData", tm).cdata);
-}
+void* gex_TM_QueryCData(gex_TM_t tm) noexcept { return const_cast<void*>(gex::tm_of("gex_TM_QueryCData", tm).cdata); }
 void gex_EP_SetCData(gex_EP_t ep, const void* val) noexcept { gex::ep_of("gex_EP_SetCData", ep).cdata = val; }
-void* gex_EP_QueryCData(gex_EP_t ep) noexcept {
-    return const_cast<void*>(gex::ep_of("gex_EP_QueryCData", ep).cdata);
-}
+void* gex_EP_QueryCData(gex_EP_t ep) noexcept { return const_cast<void*>(gex::ep_of("gex_EP_QueryCData", ep).cdata); }
 
 // ---- clients ----
 gex_Flags_t gex_Client_QueryFlags(gex_Client_t client) noexcept {

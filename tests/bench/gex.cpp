@@ -110,8 +110,18 @@ struct Bench {
         auto rows = table(
             "8-byte latency", "µs per operation", false,
             {{"gex_RMA_PutBlocking", "gasnet_put", "MPI_Put + MPI_Win_flush",
-              [=, this] { return us([=](long i) { *s = i; gex_RMA_PutBlocking(tm, kTarget, p0, s, 8, 0); }); },
-              [=, this] { return us([=](long i) { *s = i; gasnet_put(kTarget, p1, s, 8); }); },
+              [=, this] {
+                  return us([=](long i) {
+                      *s = i;
+                      gex_RMA_PutBlocking(tm, kTarget, p0, s, 8, 0);
+                  });
+              },
+              [=, this] {
+                  return us([=](long i) {
+                      *s = i;
+                      gasnet_put(kTarget, p1, s, 8);
+                  });
+              },
               [=, this] {
                   return us([=](long i) {
                       *s = i;
@@ -120,7 +130,9 @@ struct Bench {
                   });
               }},
              {"gex_RMA_PutBlockingVal", "gasnet_put_val", "MPI_Put + MPI_Win_flush",
-              [=, this] { return us([=](long i) { gex_RMA_PutBlockingVal(tm, kTarget, p2, gex_RMA_Value_t(i), 8, 0); }); },
+              [=, this] {
+                  return us([=](long i) { gex_RMA_PutBlockingVal(tm, kTarget, p2, gex_RMA_Value_t(i), 8, 0); });
+              },
               [=, this] { return us([=](long i) { gasnet_put_val(kTarget, p2, gasnet_register_value_t(i), 8); }); },
               [=, this] {
                   return us([=](long i) {
@@ -185,11 +197,12 @@ struct Bench {
                   return mops([=](long i) { MPI_Put(s + i, 8, MPI_BYTE, int(kTarget), 8 * i, 8, MPI_BYTE, w); },
                               [=] { MPI_Win_flush(int(kTarget), w); });
               }},
-             {"gex_RMA_PutNB (GEX_EVENT_DEFER) x n, gex_Event_WaitAll", "gasnet_put_nb_bulk x n, gasnet_wait_syncnb_all",
-              "MPI_Put x n, MPI_Win_flush",
+             {"gex_RMA_PutNB (GEX_EVENT_DEFER) x n, gex_Event_WaitAll",
+              "gasnet_put_nb_bulk x n, gasnet_wait_syncnb_all", "MPI_Put x n, MPI_Win_flush",
               [=, this] {
-                  return mops([=](long i) { ev[i] = gex_RMA_PutNB(tm, kTarget, c + 8 * i, s + i, 8, GEX_EVENT_DEFER, 0); },
-                              [=] { gex_Event_WaitAll(ev, std::size_t(n), 0); });
+                  return mops(
+                      [=](long i) { ev[i] = gex_RMA_PutNB(tm, kTarget, c + 8 * i, s + i, 8, GEX_EVENT_DEFER, 0); },
+                      [=] { gex_Event_WaitAll(ev, std::size_t(n), 0); });
               },
               [=, this] {
                   return mops([=](long i) { ev[i] = gasnet_put_nb_bulk(kTarget, d + 8 * i, s + i, 8); },
@@ -267,7 +280,8 @@ int main(int argc, char** argv) {
     MPI_Win_sync(b.win);
     MPI_Barrier(MPI_COMM_WORLD);
     // The "done" word: the last 8 bytes of process 1's segment.
-    volatile long* done = reinterpret_cast<volatile long*>(static_cast<char*>(gex_Segment_QueryAddr(b.seg)) + kSegment - 8);
+    volatile long* done =
+        reinterpret_cast<volatile long*>(static_cast<char*>(gex_Segment_QueryAddr(b.seg)) + kSegment - 8);
     int rc = 0;
     if (me == 1) {
         int flag = 0;

@@ -238,7 +238,8 @@ TEST(GexEvents, EventsAndGasnetHandlesInteroperate) {
     // A GASNet-EX event completed by GASNet-1's sync, and a GASNet-1 handle by gex_Event_Wait.
     gex_Event_t e = gex_RMA_PutNB(g_job.tm, right(), remote(right(), 0), src.data(), 128, GEX_EVENT_NOW, 0);
     gasnet_wait_syncnb(e);
-    gasnet_handle_t h = gasnet_put_nb_bulk(right(), remote(right(), 128), const_cast<unsigned char*>(src.data()) + 128, 128);
+    gasnet_handle_t h =
+        gasnet_put_nb_bulk(right(), remote(right(), 128), const_cast<unsigned char*>(src.data()) + 128, 128);
     gex_Event_Wait(h);
     // NBI from both APIs, one sync each way.
     gasnet_put_nbi(right(), remote(right(), 256), const_cast<unsigned char*>(src.data()), 8);
