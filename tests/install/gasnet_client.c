@@ -159,6 +159,10 @@ int main(int argc, char** argv) {
     printf("gasnet_client: node %u of %u ok mode=%s args=%s\n", (unsigned)me, (unsigned)nodes, CLIENT_MODE, args);
     fflush(stdout);
     free(seg);
+    /* gasnet_exit ends every node: a node still inside a barrier when
+     * another calls it exits there (§2.1.0.5).  So every node prints first,
+     * then the barrier, then the exit. */
+    barrier();
     gasnet_exit(0);
     return 0;
 }
