@@ -35,7 +35,8 @@ typedef struct gasket_gasnet_op* gex_Event_t;
 /* Local-completion controls, passed as `lc_opt` in place of a pointer to an
  * event: NOW -- the call returns locally complete (the source may be reused);
  * DEFER -- local completion may come as late as the operation's sync; GROUP
- * (NBI calls only) -- as DEFER, and gex_NBI_{Test,Wait}(GEX_EC_LC) observe it. */
+ * (NBI calls only) -- as DEFER, and gex_NBI_{Test,Wait}(GEX_EC_LC) observe it.
+ * (1, 2, 3: the library checks an NBI lc_opt as one range.) */
 #define GEX_EVENT_NOW ((gex_Event_t*)1)
 #define GEX_EVENT_DEFER ((gex_Event_t*)2)
 #define GEX_EVENT_GROUP ((gex_Event_t*)3)

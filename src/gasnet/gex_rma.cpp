@@ -31,8 +31,9 @@ constexpr gex_Flags_t kRmaFlags = GEX_FLAG_IMMEDIATE | GEX_FLAG_PEER_NEVER_SELF 
 // finds which.
 [[gnu::always_inline]] inline gasnet_node_t node_of(const char* routine, gex_TM_t tm, gex_Rank_t rank,
                                                     gex_Flags_t flags) {
-    const auto team = reinterpret_cast<std::uintptr_t>(tm) & ~std::uintptr_t(1);  // a TM-pair is the team | 1
-    if (team != reinterpret_cast<std::uintptr_t>(gex::primordial_tm()) || (flags & ~kRmaFlags)) [[unlikely]]
+    // A TM-pair is the team | 1: both differ from the team in bit 0 at most.
+    const auto differ = reinterpret_cast<std::uintptr_t>(tm) ^ reinterpret_cast<std::uintptr_t>(gex::primordial_tm());
+    if (differ > 1 || (flags & ~kRmaFlags)) [[unlikely]]
         bad_call(routine, tm, flags);
     return rank;
 }
@@ -48,10 +49,10 @@ constexpr gex_Flags_t kRmaFlags = GEX_FLAG_IMMEDIATE | GEX_FLAG_PEER_NEVER_SELF 
 // then has nothing to wait for).  NB: a pointer gets GEX_EVENT_INVALID, the
 // put being locally complete on return.
 [[gnu::always_inline]] inline bool nbi_bulk(const char* routine, gex_Event_t* lc_opt) {
-    if (lc_opt == GEX_EVENT_DEFER) return true;
-    if (lc_opt != GEX_EVENT_NOW && lc_opt != GEX_EVENT_GROUP) [[unlikely]]
+    // GEX_EVENT_NOW, _DEFER and _GROUP are 1, 2 and 3 (gasnet_fwd.h)
+    if (reinterpret_cast<std::uintptr_t>(lc_opt) - 1 > 2) [[unlikely]]
         bad_lc(routine, lc_opt, true);
-    return false;
+    return lc_opt == GEX_EVENT_DEFER;
 }
 [[gnu::always_inline]] inline bool nb_bulk(const char* routine, gex_Event_t* lc_opt) {
     if (lc_opt == GEX_EVENT_DEFER) return true;

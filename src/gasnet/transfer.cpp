@@ -242,10 +242,9 @@ void complete_from(gasnet_handle_t* handles, std::size_t n, std::size_t i) {
     complete(differ != 0 ? all_handle() : reinterpret_cast<gasnet_handle_t>(first));
 }
 
-void check_value_size(const char* routine, std::size_t nbytes) {
-    if (nbytes == 0 || nbytes > SIZEOF_GASNET_REGISTER_VALUE_T) [[unlikely]]
-        rt::fatal(routine, "nbytes %zu is not in 1..%d (SIZEOF_GASNET_REGISTER_VALUE_T)", nbytes,
-                  SIZEOF_GASNET_REGISTER_VALUE_T);
+void bad_value_size(const char* routine, std::size_t nbytes) {
+    rt::fatal(routine, "nbytes %zu is not in 1..%d (SIZEOF_GASNET_REGISTER_VALUE_T)", nbytes,
+              SIZEOF_GASNET_REGISTER_VALUE_T);
 }
 
 static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "value put/get copy the low-order bytes first");

@@ -116,8 +116,13 @@ void sync_implicit(const char* routine, int kind);
 // §3.3.6 access regions of the calling thread; fatal when nested / none open.
 void begin_region();
 gasnet_handle_t end_region();
-// Fatal, naming `routine`, unless 1 <= nbytes <= SIZEOF_GASNET_REGISTER_VALUE_T.
-void check_value_size(const char* routine, std::size_t nbytes);
+// Fatal, naming `routine`, unless 1 <= nbytes <= SIZEOF_GASNET_REGISTER_VALUE_T
+// (inline: the value forms are as hot as the transfers).
+[[noreturn, gnu::cold, gnu::noinline]] void bad_value_size(const char* routine, std::size_t nbytes);
+inline void check_value_size(const char* routine, std::size_t nbytes) {
+    if (nbytes - 1 >= SIZEOF_GASNET_REGISTER_VALUE_T) [[unlikely]]  // 0 wraps around
+        bad_value_size(routine, nbytes);
+}
 
 // An explicit handle's sync (gasnet_wait_syncnb, gasnet_try_syncnb, gex_Event_Wait/Test).
 inline void sync_one(gasnet_handle_t h, int kind) {

@@ -37,10 +37,10 @@ namespace gasket::gex {
 
 // The one client and its primordial objects; `made` once a client exists.
 struct Objects {
+    gasket_gex_tm tm;  // first: its address is the symbol's, one instruction in every RMA call's check
     bool made = false;
     gasket_gex_client client;
     gasket_gex_ep ep;
-    gasket_gex_tm tm;
     gasket_gex_segment segment;
 };
 extern Objects g_objects;
