@@ -15,13 +15,14 @@
  * GASNETT_THREAD_SAFE (threads use the tools) or GASNETT_THREAD_SINGLE (one
  * thread) before including this header; with neither, GASNETT_THREAD_SAFE is
  * assumed (the safe choice: one library serves both).  After gasnet.h or
- * gasnetex.h the GASNet threading mode decides: GASNET_PAR or GASNET_PARSYNC
- * make it GASNETT_THREAD_SAFE, GASNET_SEQ makes it GASNETT_THREAD_SINGLE
- * unless the client defined GASNETT_THREAD_SAFE (a SEQ client whose own
- * threads use the tools).  Defining both is an #error.  Only the inline
- * atomics (gasnett_atomic_*, not the strong ones), the gasnett_weak_*
- * barriers and the mutex/condition variable wrappers differ between the two
- * modes; the library itself is always thread-safe.
+ * gasnetex.h (any of GASNET_SEQ, GASNET_PARSYNC, GASNET_PAR defined) it is
+ * always GASNETT_THREAD_SAFE: Gasket runs Active Message handlers on its
+ * progress thread in every GASNet mode, so data a client shares with its
+ * handlers needs real atomics even in GASNET_SEQ; GASNETT_THREAD_SINGLE
+ * there is an #error, as is defining both.  Only the inline atomics
+ * (gasnett_atomic_*, not the strong ones), the gasnett_weak_* barriers and
+ * the mutex/condition variable wrappers differ between the two modes; the
+ * library itself is always thread-safe.
  *
  * Conventions:
  *  - Every function the library defines is declared GASKET_NOEXCEPT
@@ -52,16 +53,13 @@
 #if defined(GASNETT_THREAD_SAFE) && defined(GASNETT_THREAD_SINGLE)
 #error "gasnet_tools.h: define only one of GASNETT_THREAD_SAFE and GASNETT_THREAD_SINGLE"
 #endif
-#if defined(GASNET_PAR) || defined(GASNET_PARSYNC)
+#if defined(GASNET_PAR) || defined(GASNET_PARSYNC) || defined(GASNET_SEQ)
 #if defined(GASNETT_THREAD_SINGLE)
-#error "gasnet_tools.h: GASNETT_THREAD_SINGLE contradicts GASNET_PAR/GASNET_PARSYNC"
+#error \
+    "gasnet_tools.h: GASNETT_THREAD_SINGLE with a GASNet header: Gasket runs AM handlers on its progress thread in every GASNet mode, so the tools must be GASNETT_THREAD_SAFE"
 #endif
 #if !defined(GASNETT_THREAD_SAFE)
 #define GASNETT_THREAD_SAFE 1
-#endif
-#elif defined(GASNET_SEQ)
-#if !defined(GASNETT_THREAD_SAFE) && !defined(GASNETT_THREAD_SINGLE)
-#define GASNETT_THREAD_SINGLE 1
 #endif
 #elif !defined(GASNETT_THREAD_SAFE) && !defined(GASNETT_THREAD_SINGLE)
 #define GASNETT_THREAD_SAFE 1

@@ -410,8 +410,9 @@ void gasnett_freezeForDebuggerNow(volatile int* flag, const char* flagsymname) n
 }
 
 void gasnett_freezeForDebuggerErr(void) noexcept {
-    if (env_true("GASNET_FREEZE_ON_ERROR"))
-        gasnett_freezeForDebuggerNow(&gasket_gasnett_frozen, "gasket_gasnett_frozen");
+    if (!env_true("GASNET_FREEZE_ON_ERROR")) return;
+    gasket_gasnett_frozen = 1;  // freeze again after an earlier release
+    gasnett_freezeForDebuggerNow(&gasket_gasnett_frozen, "gasket_gasnett_frozen");
 }
 
 void gasnett_backtrace_init(const char* exename) noexcept { (void)exename; }
