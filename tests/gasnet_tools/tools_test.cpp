@@ -77,15 +77,21 @@ void on_usr1(int) {}
 TEST(GasnetTools, NsleepReturnsEintrWhenASignalArrives) {
     const gasnett_sighandlerfn_t old = gasnett_reghandler(SIGUSR1, on_usr1);
     EXPECT_EQ(gasnett_reghandler(SIGUSR1, on_usr1), &on_usr1);
+    // Signals every 20 ms until the sleep ends, so one lands inside it even
+    // when this thread is slow to reach gasnett_nsleep.
     const pthread_t self = pthread_self();
-    std::thread poker([self] {
-        std::this_thread::sleep_for(std::chrono::milliseconds(50));
-        pthread_kill(self, SIGUSR1);
+    std::atomic<bool> done{false};
+    std::thread poker([&] {
+        while (!done) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+            if (!done) pthread_kill(self, SIGUSR1);
+        }
     });
     const auto c0 = std::chrono::steady_clock::now();
     errno = 0;
     const int rc = gasnett_nsleep(5000000000ull);
     const int err = errno;
+    done = true;
     poker.join();
     EXPECT_EQ(rc, -1);
     EXPECT_EQ(err, EINTR);
