@@ -71,6 +71,21 @@ int gasnet_attach(gasnet_handlerentry_t* table, int numentries, uintptr_t segsiz
 void gasnet_QueryGexObjects(gex_Client_t* client_p, gex_EP_t* endpoint_p, gex_TM_t* tm_p,
                             gex_Segment_t* segment_p) GASKET_NOEXCEPT;
 
+/* gasnet_getNodeInfo (legacy GASNet, kept for older clients; GASNet-EX
+ * clients use gex_System_Query*): fills nodeinfo_table[i] (i <
+ * min(numentries, gasnet_nodes())) with node i's host (gex_System_QueryMyPosition's
+ * host rank), supernode (its neighbourhood rank: the nodes whose segments
+ * this one maps) and offset: added to an address in node i's segment, the
+ * address of the same byte here, when this node maps it, else 0.  Returns
+ * GASNET_OK, GASNET_ERR_NOT_INIT before attach, GASNET_ERR_BAD_ARG for a
+ * NULL table or numentries < 0. */
+typedef struct {
+    gasnet_node_t host;
+    gasnet_node_t supernode;
+    uintptr_t offset;
+} gasnet_nodeinfo_t;
+int gasnet_getNodeInfo(gasnet_nodeinfo_t* nodeinfo_table, int numentries) GASKET_NOEXCEPT;
+
 /* ---- §2.2 job environment queries ----------------------------------- */
 gasnet_node_t gasnet_mynode(void) GASKET_NOEXCEPT; /* this node's index, 0-based */
 gasnet_node_t gasnet_nodes(void) GASKET_NOEXCEPT;  /* number of nodes in the job */

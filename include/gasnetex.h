@@ -36,6 +36,9 @@
 #include <gasnet_fwd.h>
 
 #include <gasket/gasnet_common.h>
+/* After gasnet_common.h (which settles the thread mode): "gasnetex.h:
+ * GASNet-EX API + Tools" (gasnet_tools.h, docs/gasnet-tools.md). */
+#include <gasnet_tools.h>
 
 #ifdef __cplusplus
 extern "C" {

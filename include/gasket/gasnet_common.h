@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include <gasket/gasnet_config.h>
+#include <gasket/gasnet_version.h>
 #include <gasket/noexcept.h>
 
 #if defined(GASNET_SEQ) + defined(GASNET_PARSYNC) + defined(GASNET_PAR) > 1
@@ -36,16 +37,26 @@ extern "C" {
 /* ---- §1.8 compile-time constants ----------------------------------- */
 #define GASNET_SPEC_VERSION_MAJOR 1
 #define GASNET_SPEC_VERSION_MINOR 8
-#define GASNET_RELEASE_VERSION_MAJOR 0
-#define GASNET_RELEASE_VERSION_MINOR 1
-#define GASNET_RELEASE_VERSION_PATCH 0
+/* GASNET_RELEASE_VERSION_MAJOR/MINOR/PATCH: the GASNet-EX release tuple
+ * YYYY.MM.PP (gasket/gasnet_version.h). */
 #define GASNET_VERSION GASNET_SPEC_VERSION_MAJOR /* deprecated */
 #define GASNET_MAXNODES 2147483647               /* MPI ranks are ints */
 #define GASNET_ALIGNED_SEGMENTS 0                /* each node maps its segment where the OS puts it */
 #define GASNET_PAGESIZE 4096
-#define GASNET_CONFIG_STRING                                                         \
-    "RELEASE=0.1.0,SPEC=1.8,CONDUIT=GASKET-MPI,THREADMODEL=" GASKET_GASNET_MODE_NAME \
+#define GASNET_CONFIG_STRING                                                                                    \
+    "RELEASE=" GASKET_GASNET_RELEASE_STRING ",SPEC=1.8,CONDUIT=GASKET-MPI,THREADMODEL=" GASKET_GASNET_MODE_NAME \
     ",SEGMENT=" GASKET_GASNET_SEGMENT_NAME
+/* The conduit and core: Gasket presents itself as GASNet's MPI conduit (it
+ * runs over MPI, and MPI may be used beside it), which is what clients
+ * that test GASNET_CONDUIT_MPI (e.g. to allow MPI calls in the program) or
+ * print GASNET_CONDUIT_NAME_STR expect (docs/gasnet-ex.md, "Names").
+ * GASNET_CORE_VERSION: the GASNet-1 core API version implemented. */
+#define GASNET_CORE_NAME MPI
+#define GASNET_CORE_NAME_STR "MPI"
+#define GASNET_CORE_VERSION 1.8
+#define GASNET_CONDUIT_NAME MPI
+#define GASNET_CONDUIT_NAME_STR "MPI"
+#define GASNET_CONDUIT_MPI 1
 #if GASKET_GASNET_THREAD_MODE == 2
 #define GASKET_GASNET_MODE_NAME "PAR"
 #elif GASKET_GASNET_THREAD_MODE == 1

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "src/gex/objects.hpp"
 #include "state.hpp"
 
 namespace gasket::gasnet {
@@ -25,6 +26,7 @@ struct Group {
     std::vector<RankInfo> members;  // by increasing jobrank
     gex_Rank_t my_index = 0;
     gex_Rank_t set_size = 1, set_rank = 0;  // the job's groups of this kind, numbered by lowest jobrank
+    std::vector<gex_Rank_t> rank_of;        // every process's group (its set rank), by jobrank
 };
 struct SystemInfo {
     Group nbrhd, host;
@@ -40,12 +42,17 @@ Group make_group(rt::Job& job, const std::vector<int>& ranks) {
         g.members.push_back(RankInfo{gex_Rank_t(r)});
     }
     const int lowest = ranks.front();
-    std::vector<int> all(std::size_t(job.n_pes));
-    job.env->allgather(&lowest, sizeof lowest, all.data());
-    std::sort(all.begin(), all.end());
-    all.erase(std::unique(all.begin(), all.end()), all.end());
-    g.set_size = gex_Rank_t(all.size());
-    g.set_rank = gex_Rank_t(std::lower_bound(all.begin(), all.end(), lowest) - all.begin());
+    std::vector<int> each(std::size_t(job.n_pes));
+    job.env->allgather(&lowest, sizeof lowest, each.data());
+    std::vector<int> sets = each;
+    std::sort(sets.begin(), sets.end());
+    sets.erase(std::unique(sets.begin(), sets.end()), sets.end());
+    const auto set_of = [&](int low) {
+        return gex_Rank_t(std::lower_bound(sets.begin(), sets.end(), low) - sets.begin());
+    };
+    g.set_size = gex_Rank_t(sets.size());
+    g.set_rank = set_of(lowest);
+    for (int low : each) g.rank_of.push_back(set_of(low));
     return g;
 }
 
@@ -95,6 +102,27 @@ void gex_System_QueryHostInfo(gex_RankInfo_t** info_p, gex_Rank_t* info_count_p,
     gasnet::initialized_job("gex_System_QueryHostInfo");
     gasnet::query(gasnet::g_system.host, info_p, info_count_p, my_info_index_p);
 }
+int gasnet_getNodeInfo(gasnet_nodeinfo_t* nodeinfo_table, int numentries) noexcept {
+    const char* routine = "gasnet_getNodeInfo";
+    if (!gasnet::attached_job(routine)) return GASNET_ERR_NOT_INIT;
+    if (numentries < 0 || (numentries > 0 && !nodeinfo_table)) {
+        rt::error(routine, "table %p with %d entries is not valid", static_cast<void*>(nodeinfo_table), numentries);
+        return GASNET_ERR_BAD_ARG;
+    }
+    const gasnet::SystemInfo& s = gasnet::g_system;
+    const int n = std::min<int>(numentries, int(s.host.rank_of.size()));
+    for (int i = 0; i < n; ++i) {
+        void* local = nullptr;
+        gex_EP_QueryBoundSegmentNB(gex::primordial_tm(), gex_Rank_t(i), nullptr, &local, nullptr, 0);
+        const auto& seg = gasnet::g_state.segments[std::size_t(i)];
+        nodeinfo_table[i].host = s.host.rank_of[std::size_t(i)];
+        nodeinfo_table[i].supernode = s.nbrhd.rank_of[std::size_t(i)];
+        nodeinfo_table[i].offset =
+            local ? reinterpret_cast<uintptr_t>(local) - reinterpret_cast<uintptr_t>(seg.addr) : 0;
+    }
+    return GASNET_OK;
+}
+
 void gex_System_QueryMyPosition(gex_Rank_t* nbrhd_set_size_p, gex_Rank_t* nbrhd_set_rank_p, gex_Rank_t* host_set_size_p,
                                 gex_Rank_t* host_set_rank_p) noexcept {
     gasnet::initialized_job("gex_System_QueryMyPosition");

@@ -5,6 +5,7 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <set>
 #include <string>
@@ -235,4 +236,42 @@ TEST(GexClient, SecondInitAndSecondAttachAreRefused) {
     EXPECT_EQ(gex_EP_PublishBoundSegment(g_job.tm, &g_job.ep, 1, 1), GASNET_ERR_BAD_ARG);
     gex_EP_t twice[2] = {g_job.ep, g_job.ep};
     EXPECT_EQ(gex_EP_PublishBoundSegment(g_job.tm, twice, 2, 0), GASNET_ERR_BAD_ARG);
+}
+
+TEST(GexNames, VersionsAndConduitAsClientsTestThem) {
+    static_assert(GASNET_RELEASE_VERSION_MAJOR >= 2000, "GASNet-EX release tuples are YYYY.MM.PP");
+    static_assert(GEX_SPEC_VERSION_MAJOR == 0 && GEX_SPEC_VERSION_MINOR == 19, "gasnet-ex-api.txt 0.19");
+    static_assert(GASNET_SPEC_VERSION_MAJOR == 1 && GASNET_SPEC_VERSION_MINOR == 8, "GASNet 1.8");
+    static_assert(GASNETT_SPEC_VERSION_MAJOR == 1 && GASNETT_SPEC_VERSION_MINOR == 20, "tools 1.20");
+    static_assert(GASNET_CONDUIT_MPI == 1, "the MPI conduit");
+    const std::string config = GASNET_CONFIG_STRING;
+    char release[64];
+    std::snprintf(release, sizeof release, "RELEASE=%d.%d.%d,", GASNET_RELEASE_VERSION_MAJOR,
+                  GASNET_RELEASE_VERSION_MINOR, GASNET_RELEASE_VERSION_PATCH);
+    EXPECT_NE(config.find(release), std::string::npos) << config;
+    EXPECT_STREQ(GASNET_CONDUIT_NAME_STR, "MPI");
+    EXPECT_STREQ(GASNET_CORE_NAME_STR, "MPI");
+}
+
+TEST(GexNames, LegacyNodeInfoMatchesTheSystemQueries) {
+    std::vector<gasnet_nodeinfo_t> info(g_job.n);
+    ASSERT_EQ(gasnet_getNodeInfo(info.data(), int(g_job.n)), GASNET_OK);
+    gex_Rank_t nb_size = 0, nb_rank = 0, h_size = 0, h_rank = 0;
+    gex_System_QueryMyPosition(&nb_size, &nb_rank, &h_size, &h_rank);
+    EXPECT_EQ(info[g_job.me].host, h_rank);
+    EXPECT_EQ(info[g_job.me].supernode, nb_rank);
+    EXPECT_EQ(info[g_job.me].offset, 0u);  // this node's own segment is where it is
+    for (gex_Rank_t r = 0; r < g_job.n; ++r) {
+        EXPECT_LT(info[r].host, h_size);
+        EXPECT_LT(info[r].supernode, nb_size);
+        void* owner = nullptr;
+        void* local = nullptr;
+        gex_EP_QueryBoundSegmentNB(g_job.tm, r, &owner, &local, nullptr, 0);
+        if (local)  // the offset turns the owner's address into this process's
+            EXPECT_EQ(reinterpret_cast<uintptr_t>(owner) + info[r].offset, reinterpret_cast<uintptr_t>(local));
+        else
+            EXPECT_EQ(info[r].offset, 0u);
+        EXPECT_EQ(info[r].supernode == nb_rank, local != nullptr) << "rank " << r;
+    }
+    EXPECT_EQ(gasnet_getNodeInfo(nullptr, 1), GASNET_ERR_BAD_ARG);
 }
