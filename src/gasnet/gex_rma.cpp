@@ -63,6 +63,16 @@ constexpr gex_Flags_t kRmaFlags = GEX_FLAG_IMMEDIATE | GEX_FLAG_PEER_NEVER_SELF 
     return false;
 }
 
+// The value puts: the low-order nbytes bytes of `value` (little-endian),
+// synchronized as S says.
+template <Sync S>
+[[gnu::always_inline]] inline gasnet_handle_t put_value(const char* routine, gex_TM_t tm, gex_Rank_t rank, void* dest,
+                                                        gex_RMA_Value_t value, std::size_t nbytes, gex_Flags_t flags) {
+    const gasnet_node_t node = node_of(routine, tm, rank, flags);
+    check_value_size(routine, nbytes);
+    return put(routine, node, dest, &value, nbytes, S, false);
+}
+
 [[gnu::cold, gnu::noinline]] void check_flags_zero(const char* routine, gex_Flags_t flags) {
     if (flags != 0) rt::fatal(routine, "flags 0x%x: reserved, must be 0", unsigned(flags));
 }
@@ -145,26 +155,17 @@ gex_RMA_Value_t gex_RMA_GetBlockingVal(gex_TM_t tm, gex_Rank_t rank, void* src, 
 }
 int gex_RMA_PutBlockingVal(gex_TM_t tm, gex_Rank_t rank, void* dest, gex_RMA_Value_t value, size_t nbytes,
                            gex_Flags_t flags) noexcept {
-    const char* routine = "gex_RMA_PutBlockingVal";
-    const gasnet_node_t node = gasnet::node_of(routine, tm, rank, flags);
-    gasnet::check_value_size(routine, nbytes);
-    gasnet::put(routine, node, dest, &value, nbytes, Sync::blocking, false);
+    gasnet::put_value<Sync::blocking>("gex_RMA_PutBlockingVal", tm, rank, dest, value, nbytes, flags);
     return 0;
 }
 int gex_RMA_PutNBIVal(gex_TM_t tm, gex_Rank_t rank, void* dest, gex_RMA_Value_t value, size_t nbytes,
                       gex_Flags_t flags) noexcept {
-    const char* routine = "gex_RMA_PutNBIVal";
-    const gasnet_node_t node = gasnet::node_of(routine, tm, rank, flags);
-    gasnet::check_value_size(routine, nbytes);
-    gasnet::put(routine, node, dest, &value, nbytes, Sync::implicit, false);
+    gasnet::put_value<Sync::implicit>("gex_RMA_PutNBIVal", tm, rank, dest, value, nbytes, flags);
     return 0;
 }
 gex_Event_t gex_RMA_PutNBVal(gex_TM_t tm, gex_Rank_t rank, void* dest, gex_RMA_Value_t value, size_t nbytes,
                              gex_Flags_t flags) noexcept {
-    const char* routine = "gex_RMA_PutNBVal";
-    const gasnet_node_t node = gasnet::node_of(routine, tm, rank, flags);
-    gasnet::check_value_size(routine, nbytes);
-    return gasnet::put(routine, node, dest, &value, nbytes, Sync::explicit_handle, false);
+    return gasnet::put_value<Sync::explicit_handle>("gex_RMA_PutNBVal", tm, rank, dest, value, nbytes, flags);
 }
 
 // ---- NBI access regions ----

@@ -65,11 +65,7 @@ struct Bench {
     // n operations then their sync, in million operations per second.
     template <class Op, class Sync>
     double mops(Op&& op, Sync&& sync) const {
-        const long n = opt.nbi_ops;
-        const auto t0 = Clock::now();
-        for (long i = 0; i < n; ++i) op(i);
-        sync();
-        return double(n) / bench::seconds_since(t0) / 1e6;
+        return bench::mops_per_s(opt.nbi_ops, op, sync);
     }
 
     // One table: for each row, GASNet-EX, GASNet-1 and MPI loops.
