@@ -27,8 +27,7 @@ int main(int argc, char** argv) {
     gex_EP_t ep;
     gex_TM_t team;
     gex_Segment_t segment;
-    if (gex_Client_Init(&client, &ep, &team, "GEX_RING", &argc, &argv, GEX_FLAG_USES_GASNET1) != GASNET_OK)
-        return 1;
+    if (gex_Client_Init(&client, &ep, &team, "GEX_RING", &argc, &argv, GEX_FLAG_USES_GASNET1) != GASNET_OK) return 1;
     if (gex_Segment_Attach(&segment, team, GASNET_PAGESIZE) != GASNET_OK) gasnet_exit(1);
     const long rounds = argc > 1 ? atol(argv[1]) : 10;
     const gex_Rank_t me = gex_TM_QueryRank(team), n = gex_TM_QuerySize(team);
