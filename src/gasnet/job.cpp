@@ -12,6 +12,7 @@
 #include "dispatch.hpp"
 #include "src/gasp/gasp.hpp"
 #include "src/runtime/collective.hpp"
+#include "src/gex/objects.hpp"
 #include "src/runtime/start.hpp"
 #include "state.hpp"
 
@@ -47,14 +48,6 @@ const ErrorText* find_error(int code) {
     return nullptr;
 }
 
-// FAST segments are node-shared memory (node peers load/store them); LARGE
-// ones are private.
-#if defined(GASNET_SEGMENT_LARGE)
-constexpr bool kNodeShared = false;
-#else
-constexpr bool kNodeShared = true;
-#endif
-
 // The spec gasnet_init and gasnet_attach start the job with.
 rt::JobSpec job_spec(std::size_t segsize) {
     rt::JobSpec spec;
@@ -79,8 +72,8 @@ uintptr_t max_local_segment(const rt::Job& job) {
 // indices in table order, the same on every node given the same table.
 // Changes nothing else; returns GASNET_OK or GASNET_ERR_BAD_ARG (with a
 // message).
-int choose_handlers(const gasnet_handlerentry_t* table, int numentries, std::vector<gasnet_handler_t>& indices) {
-    const char* routine = "gasnet_attach";
+int choose_handlers(const char* routine, const gasnet_handlerentry_t* table, int numentries,
+                    std::vector<gasnet_handler_t>& indices) {
     if (numentries < 0 || (numentries > 0 && !table)) {
         rt::error(routine, "handler table %p with %d entries is not valid", static_cast<const void*>(table),
                   numentries);
@@ -205,6 +198,90 @@ void exit_without_gasnet_exit(int status, void*) {
 
 }  // namespace
 
+int init_job(const char* routine, int thread_mode) {
+    if (g_state.initialized) {
+        rt::error(routine, "called a second time: returning GASNET_ERR_RESOURCE");
+        return GASNET_ERR_RESOURCE;
+    }
+    if (rt::g_job) {
+        rt::error(routine,
+                  "this process already runs OpenSHMEM (shmem_init): OpenSHMEM and GASNet in one process "
+                  "are not supported");
+        return GASNET_ERR_RESOURCE;
+    }
+    rt::Config config;
+    std::string problem;
+    if (!rt::load_config(config, problem) || !config.max_segsize_problem.empty()) {
+        rt::error(routine, "%s", problem.empty() ? config.max_segsize_problem.c_str() : problem.c_str());
+        return GASNET_ERR_RESOURCE;
+    }
+    rt::set_gasnet_messages(true);  // GASNet 1.8 says "node"
+    rt::Job& job = rt::start_job(config, job_spec(0), routine);
+    job.on_remote_exit = remote_exit;
+    setup_system_info(job);
+    g_state.thread_mode = thread_mode;
+    g_state.initialized = true;
+    static const bool at_exit = on_exit(exit_without_gasnet_exit, nullptr) == 0;
+    (void)at_exit;
+    catch_terminate_signals();
+    if (thread_mode == 2 && !job.env->thread_multiple())
+        rt::error(routine,
+                  "GASNET_PAR needs a fully thread-safe MPI but it provides thread level %d of 3: call GASNet from one "
+                  "thread at a time",
+                  int(job.env->thread_level()));
+    return GASNET_OK;
+}
+
+int attach_job(const char* routine, gasnet_handlerentry_t* table, int numentries, uintptr_t segsize) {
+    if (!g_state.initialized) {
+        rt::error(routine, "called before gasnet_init: returning GASNET_ERR_NOT_INIT");
+        return GASNET_ERR_NOT_INIT;
+    }
+    if (g_state.attached) {
+        rt::error(routine, "called a second time: returning GASNET_ERR_RESOURCE");
+        return GASNET_ERR_RESOURCE;
+    }
+    rt::Job& job = *rt::g_job;
+    int status = GASNET_OK;
+    const uintptr_t max = max_local_segment(job);
+    if (segsize % GASNET_PAGESIZE != 0) {
+        rt::error(routine, "segsize %ju is not a multiple of GASNET_PAGESIZE (%d)", uintmax_t(segsize),
+                  GASNET_PAGESIZE);
+        status = GASNET_ERR_BAD_ARG;
+    } else if (segsize > max) {
+        rt::error(routine, "segsize %ju is above gasnet_getMaxLocalSegmentSize() = %ju", uintmax_t(segsize),
+                  uintmax_t(max));
+        status = GASNET_ERR_BAD_ARG;
+    }
+    std::vector<gasnet_handler_t> indices;
+    if (status == GASNET_OK) status = choose_handlers(routine, table, numentries, indices);
+    // Agree on success first: attach is collective, nobody may hang, and a
+    // refused attach leaves nothing behind.
+    if (job.env->all_max(status) != GASNET_OK) {
+        if (status == GASNET_OK) rt::error(routine, "another node's %s arguments were refused", routine);
+        return status != GASNET_OK ? status : GASNET_ERR_RESOURCE;
+    }
+    rt::attach_segments(job, job_spec(segsize), routine);
+    for (int i = 0; i < numentries; ++i) {
+        table[i].index = indices[i];
+        job.am->set_handler(indices[i], table[i].fnptr);
+    }
+
+    gasnet_seginfo_t mine{segsize ? job.heap.base : nullptr, segsize};
+    g_state.segments.resize(job.n_pes);
+    job.env->allgather(&mine, sizeof mine, g_state.segments.data());
+    g_state.barrier = rt::job_barrier(job);
+    set_routes(job);
+    g_state.attached = true;
+    if (segsize) gex::bind_segment(job.heap.base, segsize);
+    // GASP (§3.2): a GASNet program's tool is initialized here, with
+    // GASP_MODEL_SHMEM (docs/gasp.md), once per process.
+    gasp::start(routine);
+    open_untraced_path();
+    job.env->barrier();
+    return GASNET_OK;
+}
+
 }  // namespace gasket::gasnet
 
 using namespace gasket;
@@ -226,89 +303,16 @@ int gasket_gasnet_init(int* argc, char*** argv, int thread_mode) noexcept {
     (void)argc;
     (void)argv;
     const char* routine = "gasnet_init";
-    if (g_state.initialized) {
-        rt::error(routine, "called a second time: returning GASNET_ERR_RESOURCE");
-        return GASNET_ERR_RESOURCE;
-    }
-    if (rt::g_job) {
-        rt::error(routine,
-                  "this process already runs OpenSHMEM (shmem_init): OpenSHMEM and GASNet in one process "
-                  "are not supported");
-        return GASNET_ERR_RESOURCE;
-    }
-    rt::Config config;
-    std::string problem;
-    if (!rt::load_config(config, problem) || !config.max_segsize_problem.empty()) {
-        rt::error(routine, "%s", problem.empty() ? config.max_segsize_problem.c_str() : problem.c_str());
-        return GASNET_ERR_RESOURCE;
-    }
-    rt::set_gasnet_messages(true);  // GASNet 1.8 says "node"
-    rt::Job& job = rt::start_job(config, gasnet::job_spec(0), routine);
-    job.on_remote_exit = gasnet::remote_exit;
-    g_state.thread_mode = thread_mode;
-    g_state.initialized = true;
-    static const bool at_exit = on_exit(gasnet::exit_without_gasnet_exit, nullptr) == 0;
-    (void)at_exit;
-    gasnet::catch_terminate_signals();
-    if (thread_mode == 2 && !job.env->thread_multiple())
-        rt::error(routine,
-                  "GASNET_PAR needs a fully thread-safe MPI but it provides thread level %d of 3: call GASNet from one "
-                  "thread at a time",
-                  int(job.env->thread_level()));
-    return GASNET_OK;
+    const int status = gasnet::init_job(routine, thread_mode);
+    // The GASNet-EX objects of a GASNet-1 client (gasnet_QueryGexObjects).
+    if (status == GASNET_OK) gex::make_client("GASNET1", GEX_FLAG_USES_GASNET1);
+    return status;
 }
 
 int gasnet_attach(gasnet_handlerentry_t* table, int numentries, uintptr_t segsize, uintptr_t minheapoffset) noexcept {
     (void)minheapoffset;
-    const char* routine = "gasnet_attach";
-    if (!g_state.initialized) {
-        rt::error(routine, "called before gasnet_init: returning GASNET_ERR_NOT_INIT");
-        return GASNET_ERR_NOT_INIT;
-    }
-    if (g_state.attached) {
-        rt::error(routine, "called a second time: returning GASNET_ERR_RESOURCE");
-        return GASNET_ERR_RESOURCE;
-    }
-    rt::Job& job = *rt::g_job;
-    int status = GASNET_OK;
-    const uintptr_t max = gasnet::max_local_segment(job);
-    if (segsize % GASNET_PAGESIZE != 0) {
-        rt::error(routine, "segsize %ju is not a multiple of GASNET_PAGESIZE (%d)", uintmax_t(segsize),
-                  GASNET_PAGESIZE);
-        status = GASNET_ERR_BAD_ARG;
-    } else if (segsize > max) {
-        rt::error(routine, "segsize %ju is above gasnet_getMaxLocalSegmentSize() = %ju", uintmax_t(segsize),
-                  uintmax_t(max));
-        status = GASNET_ERR_BAD_ARG;
-    }
-    std::vector<gasnet_handler_t> indices;
-    if (status == GASNET_OK) status = gasnet::choose_handlers(table, numentries, indices);
-    // Agree on success first: attach is collective, nobody may hang, and a
-    // refused attach leaves nothing behind.
-    if (job.env->all_max(status) != GASNET_OK) {
-        if (status == GASNET_OK) rt::error(routine, "another node's gasnet_attach arguments were refused");
-        return status != GASNET_OK ? status : GASNET_ERR_RESOURCE;
-    }
-    rt::attach_segments(job, gasnet::job_spec(segsize), routine);
-    for (int i = 0; i < numentries; ++i) {
-        table[i].index = indices[i];
-        job.am->set_handler(indices[i], table[i].fnptr);
-    }
-
-    gasnet_seginfo_t mine{segsize ? job.heap.base : nullptr, segsize};
-    g_state.segments.resize(job.n_pes);
-    job.env->allgather(&mine, sizeof mine, g_state.segments.data());
-    g_state.barrier = rt::job_barrier(job);
-    gasnet::set_routes(job);
-    g_state.attached = true;
-    // GASP (§3.2): a GASNet program's tool is initialized here, with
-    // GASP_MODEL_SHMEM (docs/gasp.md), once per process.
-    gasp::start(routine);
-    gasnet::open_untraced_path();
-    job.env->barrier();
-    return GASNET_OK;
+    return gasnet::attach_job("gasnet_attach", table, numentries, segsize);
 }
-
 uintptr_t gasnet_getMaxLocalSegmentSize(void) noexcept {
     return gasnet::max_local_segment(gasnet::initialized_job("gasnet_getMaxLocalSegmentSize"));
 }

@@ -14,6 +14,14 @@
 
 namespace gasket::gasnet {
 
+// FAST segments are node-shared memory (node peers load/store them); LARGE
+// ones are private.
+#if defined(GASNET_SEGMENT_LARGE)
+inline constexpr bool kNodeShared = false;
+#else
+inline constexpr bool kNodeShared = true;
+#endif
+
 struct State {
     bool initialized = false;                           // gasnet_init succeeded
     bool attached = false;                              // gasnet_attach succeeded
@@ -50,6 +58,17 @@ void open_untraced_path();
 // if another node has called gasnet_exit, this node gets SIGQUIT and exits
 // too (rt::check_remote_exit), so that node's exit completes at once.
 void watch_for_exit(const char* routine);
+
+// gasnet_init's and gex_Client_Init's start of the job (`thread_mode`: 0
+// SEQ, 1 PARSYNC, 2 PAR), and gasnet_attach's and gex_Segment_Attach's
+// handlers and segment (`segsize` bytes, 0: none), naming `routine` in
+// their messages.  Return GASNET_OK or the GASNET_ERR_* code to return.
+int init_job(const char* routine, int thread_mode);
+int attach_job(const char* routine, gasnet_handlerentry_t* table, int numentries, uintptr_t segsize);
+
+// At the job's start (collective): the neighbourhood and host of this
+// process and the job's sets of them, for gex_System_Query* (gex_system.cpp).
+void setup_system_info(rt::Job& job);
 
 // The job after gasnet_init; fatal (naming `routine`) before it.
 rt::Job& initialized_job(const char* routine);

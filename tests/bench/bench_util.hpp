@@ -138,6 +138,15 @@ double us_per_op(long n, Op&& op) {
     return seconds_since(t0) / double(n) * 1e6;
 }
 
+// Runs op(i) for i = 0..n-1, then sync(); returns million operations per
+// second.
+template <class Op, class Sync>
+double mops_per_s(long n, Op&& op, Sync&& sync) {
+    const auto t0 = Clock::now();
+    for (long i = 0; i < n; ++i) op(i);
+    sync();
+    return double(n) / seconds_since(t0) / 1e6;
+}
 // Ends the job (MPI_Abort) when an MPI call of the benchmark failed.
 inline void mpi_check(int rc, const char* what) {
     if (rc != MPI_SUCCESS) {

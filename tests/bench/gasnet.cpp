@@ -475,11 +475,7 @@ struct Bench {
     // filled before the clock starts.
     template <class Op, class Sync>
     double mops(Op&& op, Sync&& sync) const {
-        const long n = opt.nbi_ops;
-        const auto t0 = Clock::now();
-        for (long i = 0; i < n; ++i) op(i);
-        sync();
-        return double(n) / seconds_since(t0) / 1e6;
+        return bench::mops_per_s(opt.nbi_ops, op, sync);
     }
     void fill_sources(long stamp) {
         for (std::size_t i = 0; i < thr_src.size(); ++i) thr_src[i] = (stamp << 32) + long(i);

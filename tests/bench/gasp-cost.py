@@ -8,7 +8,7 @@ so "no cost without a tool" can be checked to the instruction where timing
 on a shared 2-core machine cannot resolve 1%.  (On the MPI path, counts
 include the MPI library's polling, which varies a little from run to run.)
 
-    gasp-cost.py OSHRUN OPS --config NAME=LIBDIR[,TOOL] ... [--api shmem|gasnet] [--calls N]
+    gasp-cost.py OSHRUN OPS --config NAME=LIBDIR[,TOOL] ... [--api shmem|gasnet|gex] [--calls N]
 
 NAME=LIBDIR runs with LD_LIBRARY_PATH=LIBDIR (e.g. the build before GASP's
 events, and this one); NAME=LIBDIR,TOOL also sets GASKET_GASP_TOOL=TOOL (e.g.
@@ -64,7 +64,7 @@ def main():
     ap.add_argument("oshrun")
     ap.add_argument("ops")
     ap.add_argument("--config", action="append", required=True, help="NAME=LIBDIR[,TOOL]")
-    ap.add_argument("--api", choices=["shmem", "gasnet"], default="shmem")
+    ap.add_argument("--api", choices=["shmem", "gasnet", "gex"], default="shmem")
     ap.add_argument("--calls", type=int, default=10000)
     args = ap.parse_args()
     configs = []

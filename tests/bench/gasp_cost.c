@@ -5,7 +5,10 @@
  * not depend on the machine's load, so "no cost without a tool" can be
  * checked to the instruction (docs/gasp.md, "Cost").
  *
- *     gasp-cost-ops shmem|gasnet [CALLS]      (2 PEs; CALLS default 10000)
+ *     gasp-cost-ops shmem|gasnet|gex [CALLS]      (2 PEs; CALLS default 10000)
+ *
+ * `gex` calls the GASNet-EX forms of the `gasnet` routines and then those
+ * routines, in one job (issue 17: GASNet-EX within 1.05x of GASNet-1).
  *
  * Prints "ROUTINES name..." (the routines it called CALLS times each) and
  * "CALLS n"; exits 0 when every value read back is the one written. */
@@ -21,6 +24,9 @@ static const char* shmem_routines =
     "shmem_getmem shmem_putmem shmem_putmem_nbi shmem_long_p shmem_long_g shmem_long_put shmem_ctx_getmem "
     "shmem_quiet shmem_fence shmem_long_atomic_fetch_add shmem_long_atomic_add";
 static const char* gasnet_routines = "gasnet_put gasnet_get gasnet_put_nbi gasnet_put_val";
+static const char* gex_routines =
+    "gex_RMA_PutBlocking gex_RMA_GetBlocking gex_RMA_PutNBI gex_RMA_PutBlockingVal gasnet_put gasnet_get "
+    "gasnet_put_nbi gasnet_put_val";
 
 static int run_shmem(long calls) {
     shmem_init();
@@ -61,9 +67,30 @@ static int run_shmem(long calls) {
     return bad;
 }
 
-static int run_gasnet(int argc, char** argv, long calls) {
-    if (gasnet_init(&argc, &argv) != GASNET_OK || gasnet_attach(NULL, 0, 1 << 16, 0) != GASNET_OK) {
-        fprintf(stderr, "gasp-cost-ops: gasnet_init/attach failed\n");
+/* gex: the GASNet-EX forms first (then the GASNet-1 ones, below). */
+static int run_gex_forms(gex_TM_t tm, long* remote, long calls) {
+    long v = 7, got = 0;
+    int bad = 0;
+    for (long i = 0; i < calls; ++i) gex_RMA_PutBlocking(tm, 1, remote, &v, sizeof v, 0);
+    for (long i = 0; i < calls; ++i) gex_RMA_GetBlocking(tm, &got, 1, remote, sizeof got, 0);
+    bad |= got != 7;
+    for (long i = 0; i < calls; ++i) gex_RMA_PutNBI(tm, 1, remote, &v, sizeof v, GEX_EVENT_NOW, 0);
+    gex_NBI_Wait(GEX_EC_PUT, 0);
+    for (long i = 0; i < calls; ++i) gex_RMA_PutBlockingVal(tm, 1, remote, (gex_RMA_Value_t)i, sizeof(long), 0);
+    gex_RMA_GetBlocking(tm, &got, 1, remote, sizeof got, 0);
+    bad |= got != calls - 1;
+    return bad;
+}
+
+static int run_gasnet(int argc, char** argv, long calls, int gex) {
+    gex_Client_t client;
+    gex_EP_t ep;
+    gex_TM_t tm = GEX_TM_INVALID;
+    gex_Segment_t segment;
+    if (gex ? gex_Client_Init(&client, &ep, &tm, "GASP_COST", &argc, &argv, GEX_FLAG_USES_GASNET1) != GASNET_OK ||
+                  gex_Segment_Attach(&segment, tm, 1 << 16) != GASNET_OK
+            : gasnet_init(&argc, &argv) != GASNET_OK || gasnet_attach(NULL, 0, 1 << 16, 0) != GASNET_OK) {
+        fprintf(stderr, "gasp-cost-ops: %s failed\n", gex ? "gex_Client_Init/Segment_Attach" : "gasnet_init/attach");
         return 1;
     }
     gasnet_seginfo_t seg[2];
@@ -72,6 +99,7 @@ static int run_gasnet(int argc, char** argv, long calls) {
     if (gasnet_mynode() == 0) {
         long* remote = (long*)seg[1].addr;
         long v = 7, got = 0;
+        if (gex) bad |= run_gex_forms(tm, remote, calls);
         for (long i = 0; i < calls; ++i) gasnet_put(1, remote, &v, sizeof v);
         for (long i = 0; i < calls; ++i) gasnet_get(&got, 1, remote, sizeof got);
         bad |= got != 7;
@@ -88,8 +116,8 @@ static int run_gasnet(int argc, char** argv, long calls) {
 }
 
 int main(int argc, char** argv) {
-    if (argc < 2 || (strcmp(argv[1], "shmem") != 0 && strcmp(argv[1], "gasnet") != 0)) {
-        fprintf(stderr, "usage: gasp-cost-ops shmem|gasnet [CALLS]\n");
+    if (argc < 2 || (strcmp(argv[1], "shmem") != 0 && strcmp(argv[1], "gasnet") != 0 && strcmp(argv[1], "gex") != 0)) {
+        fprintf(stderr, "usage: gasp-cost-ops shmem|gasnet|gex [CALLS]\n");
         return 2;
     }
     const long calls = argc > 2 ? atol(argv[2]) : 10000;
@@ -97,10 +125,10 @@ int main(int argc, char** argv) {
         fprintf(stderr, "gasp-cost-ops: CALLS must be at least 1, got %s\n", argv[2]);
         return 2;
     }
-    const int shmem = strcmp(argv[1], "shmem") == 0;
-    printf("ROUTINES %s\nCALLS %ld\n", shmem ? shmem_routines : gasnet_routines, calls);
+    const int shmem = strcmp(argv[1], "shmem") == 0, gex = strcmp(argv[1], "gex") == 0;
+    printf("ROUTINES %s\nCALLS %ld\n", shmem ? shmem_routines : gex ? gex_routines : gasnet_routines, calls);
     fflush(stdout);
-    const int bad = shmem ? run_shmem(calls) : run_gasnet(argc, argv, calls);
+    const int bad = shmem ? run_shmem(calls) : run_gasnet(argc, argv, calls, gex);
     if (bad) fprintf(stderr, "gasp-cost-ops: a value read back was wrong\n");
     return bad;
 }

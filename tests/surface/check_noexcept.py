@@ -40,7 +40,7 @@ import subprocess
 import sys
 
 DIAGNOSTIC = re.compile(r"^(?P<file>[^:]+):(?P<line>\d+):(?:\d+:)?\s*(?:fatal )?error:\s*(?P<msg>.*)$")
-HEADERS = ["shmem.h", "pshmem.h", "gasnet.h", "shmemx.h", "gasp.h", "gasp_shmem.h"]
+HEADERS = ["shmem.h", "pshmem.h", "gasnet.h", "gasnet_tools.h", "shmemx.h", "gasp.h", "gasp_shmem.h"]
 CHECKED_STD = ["c++17", "c++20"]        # the checks compile
 HEADERS_STD = ["c++98", "c++11", "c++14"]  # the headers compile
 

@@ -1,0 +1,344 @@
+/*
+ * gasnetex.h -- Gasket's GASNet-EX API (gasnet-ex-api.txt, spec version
+ * 0.19): clients, endpoints, segments, teams, events, RMA, and the system
+ * queries.  gasnet.h (GASNet 1.8) includes this header; a program may use
+ * both APIs (the GASNet-1 routines work whether or not gex_Client_Init got
+ * GEX_FLAG_USES_GASNET1: Gasket does not refuse them).
+ *
+ * This is the first part of the API: Active Messages, team construction,
+ * remote atomics (gasnet_ratomic.h), non-contiguous RMA (gasnet_vis.h) and
+ * collectives (gasnet_coll.h) are not declared yet (docs/gasnet-ex.md,
+ * "What is not there yet").
+ *
+ * Conventions for every routine below:
+ *  - Ranks: a (tm, rank) pair names an endpoint: `rank` counts in the team
+ *    `tm` (0 .. gex_TM_QuerySize(tm) - 1).  A jobrank is a rank in the
+ *    primordial team, which is every process in MPI_COMM_WORLD order (the
+ *    same number as gasnet_mynode()).
+ *  - Sizes are in bytes.  Addresses are host addresses.
+ *  - Handles (gex_Client_t, gex_EP_t, gex_TM_t, gex_Segment_t) are checked:
+ *    one that Gasket did not make, or GEX_*_INVALID where an object is
+ *    needed, ends the job with a message naming the call and the value
+ *    ("gasket: PE n: gex_RMA_PutBlocking: ...").  So do the errors the
+ *    specification leaves undefined or calls erroneous: a rank out of range,
+ *    a remote range outside the peer's bound segment, a flag the call does
+ *    not accept (including every [UNIMPLEMENTED] flag), a bad lc_opt.
+ *  - Routines with an int result that the specification gives error codes
+ *    (gex_Client_Init, gex_Segment_Attach, ...) return GASNET_OK or a
+ *    GASNET_ERR_* code, after printing a line naming the call and the value.
+ *  - Every routine is declared GASKET_NOEXCEPT (gasket/noexcept.h).
+ *  - Threading: as gasnet.h (define at most one of GASNET_SEQ,
+ *    GASNET_PARSYNC, GASNET_PAR before including; GASNET_SEQ by default).
+ */
+#ifndef GASKET_GASNETEX_H
+#define GASKET_GASNETEX_H
+
+#include <gasnet_fwd.h>
+
+#include <gasket/gasnet_common.h>
+/* After gasnet_common.h (which settles the thread mode): "gasnetex.h:
+ * GASNet-EX API + Tools" (gasnet_tools.h, docs/gasnet-tools.md). */
+#include <gasnet_tools.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- versions ------------------------------------------------------ */
+#define GEX_SPEC_VERSION_MAJOR 0
+#define GEX_SPEC_VERSION_MINOR 19
+/* Endpoints per client per process: the primordial one only. */
+#define GASNET_MAXEPS 1
+
+/* ---- handles and scalar types -------------------------------------- */
+typedef struct gasket_gex_client* gex_Client_t;   /* a client (one per job) */
+typedef struct gasket_gex_ep* gex_EP_t;           /* an endpoint */
+typedef struct gasket_gex_tm* gex_TM_t;           /* a team member, or a TM-pair (gex_TM_Pair) */
+typedef struct gasket_gex_segment* gex_Segment_t; /* a segment */
+#define GEX_CLIENT_INVALID ((gex_Client_t)0)
+#define GEX_EP_INVALID ((gex_EP_t)0)
+#define GEX_TM_INVALID ((gex_TM_t)0)
+#define GEX_SEGMENT_INVALID ((gex_Segment_t)0)
+
+/* Interoperable with the GASNet-1 types of the same role. */
+typedef gasnet_token_t gex_Token_t;
+typedef gasnet_handler_t gex_AM_Index_t;
+typedef gasnet_handlerarg_t gex_AM_Arg_t;
+typedef gasnet_register_value_t gex_RMA_Value_t;
+#define SIZEOF_GEX_RMA_VALUE_T SIZEOF_GASNET_REGISTER_VALUE_T
+
+/* An address and a length in bytes; the same layout as gasnet_memvec_t. */
+typedef struct {
+    void* gex_addr;
+    size_t gex_len;
+} gex_Memvec_t;
+
+/* An endpoint by (jobrank, endpoint index). */
+typedef struct {
+    gex_Rank_t gex_rank;
+    gex_EP_Index_t gex_ep_index;
+} gex_EP_Location_t;
+
+/* A member of a neighbourhood or host (gex_System_Query{Nbrhd,Host}Info). */
+typedef const struct gasket_gex_rankinfo { gex_Rank_t gex_jobrank; } gex_RankInfo_t;
+
+/* Event categories, for gex_NBI_{Test,Wait} (a bitwise OR) and
+ * gex_Event_QueryLeaf (exactly one). */
+typedef uint32_t gex_EC_t;
+#define GEX_EC_GET ((gex_EC_t)1u << 0) /* NBI gets */
+#define GEX_EC_PUT ((gex_EC_t)1u << 1) /* NBI puts (remote completion) */
+#define GEX_EC_AM ((gex_EC_t)1u << 2)  /* local completion of NBI AMs */
+#define GEX_EC_LC ((gex_EC_t)1u << 3)  /* local completion of NBI puts given GEX_EVENT_GROUP */
+#define GEX_EC_RMW ((gex_EC_t)1u << 4) /* NBI remote atomics */
+#define GEX_EC_ALL ((gex_EC_t)0x1fu)
+
+/* Handler indices a client may fix (gex_EP_RegisterHandlers, gasnet_attach):
+ * GEX_AM_INDEX_BASE..255; below it, GASNet's own. */
+#define GEX_AM_INDEX_BASE 128
+
+/* ---- handler-safe locks: GASNet-1's (gasnet.h, §2.4.4), same type and
+ * semantics (the checks of §2.4.5 included). */
+typedef gasnet_hsl_t gex_HSL_t;
+#define GEX_HSL_INITIALIZER GASNET_HSL_INITIALIZER
+#define gex_HSL_Init(hsl) gasnet_hsl_init(hsl)
+#define gex_HSL_Destroy(hsl) gasnet_hsl_destroy(hsl)
+#define gex_HSL_Lock(hsl) gasnet_hsl_lock(hsl)
+#define gex_HSL_Unlock(hsl) gasnet_hsl_unlock(hsl)
+#define gex_HSL_Trylock(hsl) gasnet_hsl_trylock(hsl)
+
+/* ---- system queries (job-wide; callable in handlers) ---------------- */
+
+/* This process's jobrank and the job's size in processes: gasnet_mynode()
+ * and gasnet_nodes().  Fatal before gex_Client_Init or gasnet_init. */
+gex_Rank_t gex_System_QueryJobRank(void) GASKET_NOEXCEPT;
+gex_Rank_t gex_System_QueryJobSize(void) GASKET_NOEXCEPT;
+
+/* Whether the non-fatal errors of the calls with an error result print a
+ * line on stderr (1, the default) or not (0).  Set: values other than 0
+ * and 1 are refused with a message (the setting is unchanged). */
+int gex_System_GetVerboseErrors(void) GASKET_NOEXCEPT;
+void gex_System_SetVerboseErrors(int enable) GASKET_NOEXCEPT;
+
+/* The most client threads that may enter GASNet at once: 1 in a
+ * GASNET_SEQ client, else UINT64_MAX (no limit: per-thread state is freed
+ * when a thread exits). */
+#define gex_System_QueryMaxThreads() gasket_gex_System_QueryMaxThreads(GASKET_GASNET_THREAD_MODE)
+uint64_t gasket_gex_System_QueryMaxThreads(int thread_mode) GASKET_NOEXCEPT;
+
+/* The calling process's neighbourhood (the processes whose segments it
+ * reaches by load and store: its node with the node fast path on, itself
+ * alone with it off) and host (its node: the processes MPI puts in one
+ * shared-memory communicator).  Each output may be NULL.  info_p: an array,
+ * owned by Gasket, of one gex_RankInfo_t per member, by increasing jobrank;
+ * info_count_p: the member count (>= 1); my_info_index_p: the caller's
+ * index in it.  After gex_Client_Init or gasnet_init (fatal before). */
+void gex_System_QueryNbrhdInfo(gex_RankInfo_t** info_p, gex_Rank_t* info_count_p,
+                               gex_Rank_t* my_info_index_p) GASKET_NOEXCEPT;
+void gex_System_QueryHostInfo(gex_RankInfo_t** info_p, gex_Rank_t* info_count_p,
+                              gex_Rank_t* my_info_index_p) GASKET_NOEXCEPT;
+/* The number of neighbourhoods and hosts in the job and the caller's index
+ * among them (0-based, numbered by their lowest jobrank).  Each output may
+ * be NULL. */
+void gex_System_QueryMyPosition(gex_Rank_t* nbrhd_set_size_p, gex_Rank_t* nbrhd_set_rank_p, gex_Rank_t* host_set_size_p,
+                                gex_Rank_t* host_set_rank_p) GASKET_NOEXCEPT;
+
+/* ---- client data: one pointer per object, NULL when made ------------ */
+void gex_Client_SetCData(gex_Client_t client, const void* val) GASKET_NOEXCEPT;
+void* gex_Client_QueryCData(gex_Client_t client) GASKET_NOEXCEPT;
+void gex_Segment_SetCData(gex_Segment_t seg, const void* val) GASKET_NOEXCEPT;
+void* gex_Segment_QueryCData(gex_Segment_t seg) GASKET_NOEXCEPT;
+void gex_TM_SetCData(gex_TM_t tm, const void* val) GASKET_NOEXCEPT;
+void* gex_TM_QueryCData(gex_TM_t tm) GASKET_NOEXCEPT;
+void gex_EP_SetCData(gex_EP_t ep, const void* val) GASKET_NOEXCEPT;
+void* gex_EP_QueryCData(gex_EP_t ep) GASKET_NOEXCEPT;
+
+/* ---- clients --------------------------------------------------------- */
+
+/* gex_Client_Init: collective over the job; once per process.  Starts the
+ * job as gasnet_init does (MPI initialized unless the program did) and
+ * makes the client, its primordial endpoint (index 0, no bound segment
+ * yet) and the primordial team (every process, in jobrank order), stored
+ * in *client_p, *ep_p and *tm_p (none may be NULL).  `clientName` must
+ * match [A-Z][A-Z0-9_]+ and be the same everywhere; argc/argv may both be
+ * NULL.  flags: GEX_FLAG_USES_GASNET1 and GEX_FLAG_DEFER_THREADS (accepted:
+ * Gasket's progress thread starts with the segment, when
+ * GASKET_PROGRESS_THREAD asks for it) only.  Ends with a barrier.
+ * Returns GASNET_OK; GASNET_ERR_BAD_ARG for a NULL output, a bad name or
+ * flag; GASNET_ERR_RESOURCE for a second call, a call after gasnet_init, or
+ * a bad Gasket environment variable.  A macro, so that the client's thread
+ * mode reaches the library. */
+#define gex_Client_Init(client_p, ep_p, tm_p, clientName, argc, argv, flags) \
+    gasket_gex_Client_Init((client_p), (ep_p), (tm_p), (clientName), (argc), (argv), (flags), GASKET_GASNET_THREAD_MODE)
+int gasket_gex_Client_Init(gex_Client_t* client_p, gex_EP_t* ep_p, gex_TM_t* tm_p, const char* clientName, int* argc,
+                           char*** argv, gex_Flags_t flags, int thread_mode) GASKET_NOEXCEPT;
+
+/* The flags and name given to gex_Client_Init ("GASNET1" and
+ * GEX_FLAG_USES_GASNET1 for the client gasnet_init makes). */
+gex_Flags_t gex_Client_QueryFlags(gex_Client_t client) GASKET_NOEXCEPT;
+const char* gex_Client_QueryName(gex_Client_t client) GASKET_NOEXCEPT;
+
+/* ---- segments -------------------------------------------------------- */
+
+/* gex_Segment_Attach: collective over `tm`, which must be the primordial
+ * team; once per process.  Allocates this process's segment of `size`
+ * bytes (a nonzero multiple of GASNET_PAGESIZE, at most
+ * gasnet_getMaxLocalSegmentSize(); sizes may differ between processes),
+ * binds it to the primordial endpoint and publishes it to every process
+ * (what gasnet_attach does with segsize, registering no handler).  Stores
+ * it in *segment_p.  Ends with a barrier.  Returns GASNET_OK;
+ * GASNET_ERR_NOT_INIT before gex_Client_Init; GASNET_ERR_BAD_ARG for a NULL
+ * segment_p, a tm that is not the primordial team, or a bad size;
+ * GASNET_ERR_RESOURCE for a second call (or after gasnet_attach) or when
+ * the memory cannot be had. */
+int gex_Segment_Attach(gex_Segment_t* segment_p, gex_TM_t tm, uintptr_t size) GASKET_NOEXCEPT;
+
+/* A segment's client, flags (0: no segment flag is defined), base address
+ * and length in bytes. */
+gex_Client_t gex_Segment_QueryClient(gex_Segment_t seg) GASKET_NOEXCEPT;
+gex_Flags_t gex_Segment_QueryFlags(gex_Segment_t seg) GASKET_NOEXCEPT;
+void* gex_Segment_QueryAddr(gex_Segment_t seg) GASKET_NOEXCEPT;
+uintptr_t gex_Segment_QuerySize(gex_Segment_t seg) GASKET_NOEXCEPT;
+
+/* [DEPRECATED in the specification since 0.13; see
+ * gex_EP_QueryBoundSegmentNB.]  The bound segment of the endpoint (tm,
+ * rank): returns 0 and writes each non-NULL output (as
+ * gex_EP_QueryBoundSegmentNB), or nonzero, outputs untouched, when that
+ * endpoint has no bound segment. */
+int gex_Segment_QueryBound(gex_TM_t tm, gex_Rank_t rank, void** owneraddr_p, void** localaddr_p,
+                           uintptr_t* size_p) GASKET_NOEXCEPT;
+
+/* ---- teams ----------------------------------------------------------- */
+
+/* A team's client, local endpoint, flags (0 for the primordial team), the
+ * caller's rank in it and its size.  A TM-pair is refused (fatal). */
+gex_Client_t gex_TM_QueryClient(gex_TM_t tm) GASKET_NOEXCEPT;
+gex_EP_t gex_TM_QueryEP(gex_TM_t tm) GASKET_NOEXCEPT;
+gex_Flags_t gex_TM_QueryFlags(gex_TM_t tm) GASKET_NOEXCEPT;
+gex_Rank_t gex_TM_QueryRank(gex_TM_t tm) GASKET_NOEXCEPT;
+gex_Rank_t gex_TM_QuerySize(gex_TM_t tm) GASKET_NOEXCEPT;
+
+/* gex_TM_Pair: a TM-pair naming local endpoint `local_ep` and, with the
+ * rank passed beside it in a point-to-point call (a jobrank), the endpoint
+ * of index `remote_ep_index` (0: the only index there is) on that process.
+ * No communication; equal arguments give equal values.  Valid in gex_RMA_*
+ * calls and bound-segment queries only. */
+gex_TM_t gex_TM_Pair(gex_EP_t local_ep, gex_EP_Index_t remote_ep_index) GASKET_NOEXCEPT;
+
+/* Jobrank of `rank` in `tm` (0 <= rank < size, fatal otherwise); rank in
+ * `tm` of `jobrank` (0 <= jobrank < job size, fatal otherwise), or
+ * GEX_RANK_INVALID when that process is not a member.  No communication. */
+gex_Rank_t gex_TM_TranslateRankToJobrank(gex_TM_t tm, gex_Rank_t rank) GASKET_NOEXCEPT;
+gex_Rank_t gex_TM_TranslateJobrankToRank(gex_TM_t tm, gex_Rank_t jobrank) GASKET_NOEXCEPT;
+/* (jobrank, endpoint index) of `rank` in `tm`; flags must be 0. */
+gex_EP_Location_t gex_TM_TranslateRankToEP(gex_TM_t tm, gex_Rank_t rank, gex_Flags_t flags) GASKET_NOEXCEPT;
+
+/* ---- endpoints ------------------------------------------------------- */
+
+/* An endpoint's client, flags (0), bound segment (GEX_SEGMENT_INVALID
+ * before gex_Segment_Attach) and index (0). */
+gex_Client_t gex_EP_QueryClient(gex_EP_t ep) GASKET_NOEXCEPT;
+gex_Flags_t gex_EP_QueryFlags(gex_EP_t ep) GASKET_NOEXCEPT;
+gex_Segment_t gex_EP_QuerySegment(gex_EP_t ep) GASKET_NOEXCEPT;
+gex_EP_Index_t gex_EP_QueryIndex(gex_EP_t ep) GASKET_NOEXCEPT;
+
+/* gex_EP_QueryBoundSegmentNB: the bound segment of endpoint (tm, rank)
+ * (a team or TM-pair; rank != GEX_RANK_INVALID): its address in its owner
+ * (*owneraddr_p), in this process (*localaddr_p: non-NULL only when this
+ * process maps it, i.e. it is in this process's neighbourhood) and its
+ * length (*size_p; 0 when the endpoint has no bound segment).  Each output
+ * may be NULL.  Every process's segment is known after gex_Segment_Attach,
+ * so the query never communicates and returns GEX_EVENT_INVALID, with
+ * GEX_FLAG_IMMEDIATE or without (the only flag accepted). */
+gex_Event_t gex_EP_QueryBoundSegmentNB(gex_TM_t tm, gex_Rank_t rank, void** owneraddr_p, void** localaddr_p,
+                                       uintptr_t* size_p, gex_Flags_t flags) GASKET_NOEXCEPT;
+
+/* gex_EP_PublishBoundSegment: collective over `tm`.  Every bound segment is
+ * published by gex_Segment_Attach already, so this checks its arguments
+ * (num_eps endpoints of this process, no duplicate; flags 0) and returns
+ * GASNET_OK, or GASNET_ERR_BAD_ARG with a message. */
+int gex_EP_PublishBoundSegment(gex_TM_t tm, gex_EP_t* eps, size_t num_eps, gex_Flags_t flags) GASKET_NOEXCEPT;
+
+/* ---- RMA (contiguous) ----------------------------------------------
+ * The remote side ([dest or src, + nbytes) at (tm, rank)) must lie in that
+ * endpoint's bound segment; the local side is any memory.  nbytes 0 moves
+ * nothing.  flags: GEX_FLAG_IMMEDIATE (accepted; Gasket never declines to
+ * inject, so calls return 0 / an event, never "no op"),
+ * GEX_FLAG_PEER_NEVER_SELF, GEX_FLAG_PEER_NEVER_NBRHD (assertions; not
+ * checked).  lc_opt (puts): GEX_EVENT_NOW (the source may be reused on
+ * return), GEX_EVENT_DEFER (not before the operation is synchronized),
+ * GEX_EVENT_GROUP (NBI only: not before gex_NBI_{Test,Wait} with
+ * GEX_EC_LC), or (NB only) a pointer to an event that receives the local
+ * completion event (Gasket completes it before returning, and stores
+ * GEX_EVENT_INVALID).
+ *
+ * Blocking: complete (the data is at the destination) on return.  NB:
+ * returns a root event (GEX_EVENT_INVALID when already complete) to
+ * synchronize with gex_Event_{Test,Wait}*.  NBI: synchronized by
+ * gex_NBI_{Test,Wait} on the calling thread, or by the event of the access
+ * region it is in.  Node peers are reached by direct copy (complete at
+ * once) with the node fast path on, other processes by MPI RMA on the
+ * segment window; the same route as gasnet_put/gasnet_get.  Returns 0. */
+int gex_RMA_PutBlocking(gex_TM_t tm, gex_Rank_t rank, void* dest, const void* src, size_t nbytes,
+                        gex_Flags_t flags) GASKET_NOEXCEPT;
+int gex_RMA_PutNBI(gex_TM_t tm, gex_Rank_t rank, void* dest, const void* src, size_t nbytes, gex_Event_t* lc_opt,
+                   gex_Flags_t flags) GASKET_NOEXCEPT;
+gex_Event_t gex_RMA_PutNB(gex_TM_t tm, gex_Rank_t rank, void* dest, const void* src, size_t nbytes, gex_Event_t* lc_opt,
+                          gex_Flags_t flags) GASKET_NOEXCEPT;
+int gex_RMA_GetBlocking(gex_TM_t tm, void* dest, gex_Rank_t rank, void* src, size_t nbytes,
+                        gex_Flags_t flags) GASKET_NOEXCEPT;
+int gex_RMA_GetNBI(gex_TM_t tm, void* dest, gex_Rank_t rank, void* src, size_t nbytes,
+                   gex_Flags_t flags) GASKET_NOEXCEPT;
+gex_Event_t gex_RMA_GetNB(gex_TM_t tm, void* dest, gex_Rank_t rank, void* src, size_t nbytes,
+                          gex_Flags_t flags) GASKET_NOEXCEPT;
+
+/* Value forms: 1 <= nbytes <= SIZEOF_GEX_RMA_VALUE_T (fatal otherwise); the
+ * low-order nbytes bytes of `value` are written; a get returns the bytes
+ * read in the low-order bytes, the others 0. */
+gex_RMA_Value_t gex_RMA_GetBlockingVal(gex_TM_t tm, gex_Rank_t rank, void* src, size_t nbytes,
+                                       gex_Flags_t flags) GASKET_NOEXCEPT;
+int gex_RMA_PutBlockingVal(gex_TM_t tm, gex_Rank_t rank, void* dest, gex_RMA_Value_t value, size_t nbytes,
+                           gex_Flags_t flags) GASKET_NOEXCEPT;
+int gex_RMA_PutNBIVal(gex_TM_t tm, gex_Rank_t rank, void* dest, gex_RMA_Value_t value, size_t nbytes,
+                      gex_Flags_t flags) GASKET_NOEXCEPT;
+gex_Event_t gex_RMA_PutNBVal(gex_TM_t tm, gex_Rank_t rank, void* dest, gex_RMA_Value_t value, size_t nbytes,
+                             gex_Flags_t flags) GASKET_NOEXCEPT;
+
+/* ---- NBI access regions (= gasnet_{begin,end}_nbi_accessregion) ------
+ * The NBI operations the calling thread starts between Begin and End are
+ * synchronized by the event End returns (GEX_EVENT_INVALID when there were
+ * none).  Regions do not nest (fatal); flags must be 0. */
+void gex_NBI_BeginAccessRegion(gex_Flags_t flags) GASKET_NOEXCEPT;
+gex_Event_t gex_NBI_EndAccessRegion(gex_Flags_t flags) GASKET_NOEXCEPT;
+
+/* ---- events ----------------------------------------------------------
+ * Test: 0 (GASNET_OK) when complete (the event is consumed), else
+ * GASNET_ERR_NOT_READY; Wait: returns when complete.  Completing an event
+ * is an MPI flush, which needs nothing from the target, so Test always
+ * completes.  The array forms complete every event of the array and set
+ * them to GEX_EVENT_INVALID; flags must be 0.  GASNet-1 handles are events. */
+int gex_Event_Test(gex_Event_t event) GASKET_NOEXCEPT;
+void gex_Event_Wait(gex_Event_t event) GASKET_NOEXCEPT;
+int gex_Event_TestSome(gex_Event_t* pevent, size_t numevents, gex_Flags_t flags) GASKET_NOEXCEPT;
+void gex_Event_WaitSome(gex_Event_t* pevent, size_t numevents, gex_Flags_t flags) GASKET_NOEXCEPT;
+int gex_Event_TestAll(gex_Event_t* pevent, size_t numevents, gex_Flags_t flags) GASKET_NOEXCEPT;
+void gex_Event_WaitAll(gex_Event_t* pevent, size_t numevents, gex_Flags_t flags) GASKET_NOEXCEPT;
+
+/* The calling thread's NBI operations of the categories in `event_mask`
+ * (a nonzero OR of GEX_EC_*): Test returns 0 once they are complete
+ * (GASNET_ERR_NOT_READY otherwise), Wait returns then.  Gasket completes
+ * gets, puts and their local completion together.  Fatal inside an access
+ * region; flags must be 0. */
+int gex_NBI_Test(gex_EC_t event_mask, gex_Flags_t flags) GASKET_NOEXCEPT;
+void gex_NBI_Wait(gex_EC_t event_mask, gex_Flags_t flags) GASKET_NOEXCEPT;
+
+/* The leaf event of category `event_category` (one GEX_EC_*, not
+ * GEX_EC_ALL) of root event `root`.  Gasket completes every leaf (local
+ * completion) before the initiating call returns, so this is
+ * GEX_EVENT_INVALID ("already happened"). */
+gex_Event_t gex_Event_QueryLeaf(gex_Event_t root, gex_EC_t event_category) GASKET_NOEXCEPT;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GASKET_GASNETEX_H */

@@ -1,0 +1,163 @@
+// src/gasnet/gex_client.cpp -- GASNet-EX's client and segment creation and
+// the bound-segment queries (gasnet-ex-api.txt, "Operations on
+// gex_Client_t", "Operations on gex_Segment_t", "Operations on gex_EP_t"),
+// over the job start and segment attach gasnet_init/gasnet_attach use, so a
+// GASNet-1 and a GASNet-EX program start the same job.
+#include <gasnet.h>
+
+#include <cctype>
+#include <cstring>
+
+#include "src/gex/objects.hpp"
+#include "state.hpp"
+#include "transfer.hpp"
+
+namespace gasket::gasnet {
+
+namespace {
+
+// [A-Z][A-Z0-9_]+
+bool valid_client_name(const char* name) {
+    if (!name || !(name[0] >= 'A' && name[0] <= 'Z') || name[1] == '\0') return false;
+    for (const char* c = name + 1; *c; ++c)
+        if (!((*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '_')) return false;
+    return true;
+}
+
+// A non-fatal error of a call with an error result: printed unless
+// gex_System_SetVerboseErrors(0); returns `code`.
+template <class... Args>
+int refuse(int code, const char* routine, const char* fmt, Args... args) {
+    if (gex::verbose()) rt::error(routine, fmt, args...);
+    return code;
+}
+
+// The bound segment of endpoint (tm, rank) (a team or TM-pair: both name
+// jobranks): its owner's address, size (0 when none) and, when this
+// process maps it, its address here.
+struct Bound {
+    void* owner = nullptr;
+    void* local = nullptr;
+    std::uintptr_t size = 0;
+};
+Bound bound_segment(const char* routine, gex_TM_t tm, gex_Rank_t rank) {
+    gex::check_p2p_tm(routine, tm);
+    rt::Job& job = initialized_job(routine);
+    if (rank >= gex_Rank_t(job.n_pes))
+        rt::fatal(routine, "rank %u is out of range: the team has ranks 0..%d", unsigned(rank), job.n_pes - 1);
+    Bound b;
+    if (!g_state.attached) return b;  // no segment anywhere yet
+    const gasnet_seginfo_t& seg = g_state.segments[rank];
+    if (seg.size == 0) return b;
+    b.owner = seg.addr;
+    b.size = seg.size;
+    if (int(rank) == job.my_pe)
+        b.local = seg.addr;
+    else if (g_routes.node && g_routes.node[rank].direct)
+        b.local = g_routes.node[rank].direct;
+    return b;
+}
+
+}  // namespace
+
+}  // namespace gasket::gasnet
+
+using namespace gasket;
+using gasket::gasnet::g_state;
+
+extern "C" {
+
+int gasket_gex_Client_Init(gex_Client_t* client_p, gex_EP_t* ep_p, gex_TM_t* tm_p, const char* clientName, int* argc,
+                           char*** argv, gex_Flags_t flags, int thread_mode) noexcept {
+    (void)argc;
+    (void)argv;
+    const char* routine = "gex_Client_Init";
+    if (!client_p || !ep_p || !tm_p)
+        return gasnet::refuse(GASNET_ERR_BAD_ARG, routine, "client_p %p, ep_p %p, tm_p %p: none may be NULL",
+                              static_cast<void*>(client_p), static_cast<void*>(ep_p), static_cast<void*>(tm_p));
+    if (!gasnet::valid_client_name(clientName))
+        return gasnet::refuse(GASNET_ERR_BAD_ARG, routine, "clientName \"%s\" does not match [A-Z][A-Z0-9_]+",
+                              clientName ? clientName : "(null)");
+    const gex_Flags_t allowed = GEX_FLAG_USES_GASNET1 | GEX_FLAG_DEFER_THREADS;
+    if (flags & ~allowed)
+        return gasnet::refuse(GASNET_ERR_BAD_ARG, routine,
+                              "flags 0x%x: only GEX_FLAG_USES_GASNET1 and GEX_FLAG_DEFER_THREADS are accepted",
+                              unsigned(flags));
+    if (g_state.initialized)
+        return gasnet::refuse(GASNET_ERR_RESOURCE, routine,
+                              "this process's client exists already (gex_Client_Init or gasnet_init was called): one "
+                              "client per job");
+    const int status = gasnet::init_job(routine, thread_mode);
+    if (status != GASNET_OK) return status;
+    gex::make_client(clientName, flags);
+    *client_p = &gex::g_objects.client;
+    *ep_p = &gex::g_objects.ep;
+    *tm_p = gex::primordial_tm();
+    rt::g_job->env->barrier();  // creation is complete everywhere before any process returns
+    return GASNET_OK;
+}
+
+int gex_Segment_Attach(gex_Segment_t* segment_p, gex_TM_t tm, uintptr_t size) noexcept {
+    const char* routine = "gex_Segment_Attach";
+    if (!g_state.initialized) return gasnet::refuse(GASNET_ERR_NOT_INIT, routine, "called before gex_Client_Init");
+    if (!segment_p) return gasnet::refuse(GASNET_ERR_BAD_ARG, routine, "segment_p is NULL");
+    if (tm != gex::primordial_tm())
+        return gasnet::refuse(GASNET_ERR_BAD_ARG, routine, "tm %p is not the primordial team (%p)",
+                              static_cast<void*>(tm), static_cast<void*>(gex::primordial_tm()));
+    if (size == 0)
+        return gasnet::refuse(GASNET_ERR_BAD_ARG, routine, "size 0: a segment has a nonzero multiple of %d bytes",
+                              GASNET_PAGESIZE);
+    const int status = gasnet::attach_job(routine, nullptr, 0, size);
+    if (status != GASNET_OK) return status;
+    *segment_p = gex::g_objects.ep.segment;
+    return GASNET_OK;
+}
+
+void gasnet_QueryGexObjects(gex_Client_t* client_p, gex_EP_t* endpoint_p, gex_TM_t* tm_p,
+                            gex_Segment_t* segment_p) noexcept {
+    gasnet::initialized_job("gasnet_QueryGexObjects");
+    if (client_p) *client_p = &gex::g_objects.client;
+    if (endpoint_p) *endpoint_p = &gex::g_objects.ep;
+    if (tm_p) *tm_p = gex::primordial_tm();
+    if (segment_p) *segment_p = gex::g_objects.ep.segment;
+}
+
+gex_Event_t gex_EP_QueryBoundSegmentNB(gex_TM_t tm, gex_Rank_t rank, void** owneraddr_p, void** localaddr_p,
+                                       uintptr_t* size_p, gex_Flags_t flags) noexcept {
+    const char* routine = "gex_EP_QueryBoundSegmentNB";
+    if (flags & ~GEX_FLAG_IMMEDIATE)
+        rt::fatal(routine, "flags 0x%x: only GEX_FLAG_IMMEDIATE is accepted", unsigned(flags));
+    const gasnet::Bound b = gasnet::bound_segment(routine, tm, rank);
+    if (owneraddr_p) *owneraddr_p = b.owner;
+    if (localaddr_p) *localaddr_p = b.local;
+    if (size_p) *size_p = b.size;
+    return GEX_EVENT_INVALID;
+}
+
+int gex_Segment_QueryBound(gex_TM_t tm, gex_Rank_t rank, void** owneraddr_p, void** localaddr_p,
+                           uintptr_t* size_p) noexcept {
+    const gasnet::Bound b = gasnet::bound_segment("gex_Segment_QueryBound", tm, rank);
+    if (b.size == 0) return 1;  // outputs untouched
+    if (owneraddr_p) *owneraddr_p = b.owner;
+    if (localaddr_p) *localaddr_p = b.local;
+    if (size_p) *size_p = b.size;
+    return 0;
+}
+
+int gex_EP_PublishBoundSegment(gex_TM_t tm, gex_EP_t* eps, size_t num_eps, gex_Flags_t flags) noexcept {
+    const char* routine = "gex_EP_PublishBoundSegment";
+    gex::tm_of(routine, tm);
+    if (flags != 0) return gasnet::refuse(GASNET_ERR_BAD_ARG, routine, "flags 0x%x: must be 0", unsigned(flags));
+    if (num_eps > 0 && !eps)
+        return gasnet::refuse(GASNET_ERR_BAD_ARG, routine, "eps is NULL with num_eps %zu", num_eps);
+    for (size_t i = 0; i < num_eps; ++i) {
+        gex::ep_of(routine, eps[i]);
+        for (size_t j = 0; j < i; ++j)
+            if (eps[j] == eps[i])
+                return gasnet::refuse(GASNET_ERR_BAD_ARG, routine, "endpoint %p is named twice (eps[%zu], eps[%zu])",
+                                      static_cast<void*>(eps[i]), j, i);
+    }
+    return GASNET_OK;  // gex_Segment_Attach published every bound segment already
+}
+
+}  // extern "C"

@@ -1,0 +1,315 @@
+// src/gasnet/transfer.cpp -- the out-of-line half of the transfers of both
+// GASNet APIs (transfer.hpp): the general forms every case reaches, their
+// GASP events, memset, completion of handles and access regions.
+#include "transfer.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+namespace gasket::gasnet {
+
+#pragma GCC visibility push(hidden)
+
+[[noreturn, gnu::cold, gnu::noinline]] void bad_node(const char* routine, gasnet_node_t node) {
+    if (!g_state.attached) rt::fatal(routine, "called before gasnet_attach");
+    rt::fatal(routine, "node %u is out of range: the job has nodes 0..%u", node, g_routes.nodes - 1);
+}
+[[noreturn, gnu::cold, gnu::noinline]] void outside_segment(const char* routine, gasnet_node_t node, const void* addr,
+                                                            std::size_t nbytes) {
+    const gasnet_seginfo_t& seg = g_state.segments[node];
+    rt::fatal(routine, "[%p, +%zu bytes) is outside node %u's segment [%p, +%zu bytes)", addr, nbytes, node, seg.addr,
+              std::size_t(seg.size));
+}
+
+// A transfer's remote side: the target of [addr, +nbytes) in `node`'s
+// segment.  Fatal for a bad node or a range outside the segment (§3:
+// extended API errors are fatal); for 0 bytes only the node is checked.
+rt::Target locate(const char* routine, gasnet_node_t node, const void* addr, std::size_t nbytes) {
+    if (node >= g_routes.nodes) [[unlikely]]
+        bad_node(routine, node);
+    const rt::Route& r = g_routes.node[node];
+    const std::size_t size = g_state.segments[node].size;
+    const std::size_t offset = reinterpret_cast<std::uintptr_t>(addr) - r.base;  // huge when below
+    if ((offset > size || nbytes > size - offset) && nbytes != 0) [[unlikely]]
+        outside_segment(routine, node, addr, nbytes);
+    return rt::target_of(r, g_routes.window, offset);
+}
+
+// After an MPI operation to `node` (blocking ones completed themselves;
+// implicit: see ThreadState::issued).
+gasnet_handle_t finish(gasnet_node_t node, Sync sync) {
+    switch (sync) {
+        case Sync::blocking: return GASNET_INVALID_HANDLE;
+        case Sync::explicit_handle: return node_handle(node);
+        case Sync::implicit: t_self.issued = true; return GASNET_INVALID_HANDLE;
+    }
+    return GASNET_INVALID_HANDLE;
+}
+
+// Every put.
+[[gnu::noinline]] gasnet_handle_t put_general(const char* routine, gasnet_node_t node, void* dest, const void* src,
+                                              std::size_t nbytes, unsigned how) {
+    const Sync sync = Sync(how & 3);
+    const bool bulk = (how & 4) != 0;
+    const rt::Target t = locate(routine, node, dest, nbytes);
+    if (nbytes == 0) return GASNET_INVALID_HANDLE;
+    rt::Context& ctx = *g_routes.ctx;
+    if (t.direct) {  // complete at once, visible before anything that follows
+        rt::put_to(ctx, nullptr, t, src, nbytes, int(node), rt::Completion::remote);
+        return GASNET_INVALID_HANDLE;
+    }
+    ThreadState& ts = t_self;
+    rt::Completion c = rt::Completion::deferred;
+    if (sync == Sync::blocking)
+        c = rt::Completion::remote;
+    else if (!bulk && nbytes > rt::kBounceMax)
+        c = rt::Completion::local;  // locally complete before returning
+    else if (!bulk)
+        c = sync == Sync::implicit ? rt::Completion::local_joined : rt::Completion::local;  // from the ring
+    rt::put_to(ctx, &ts.bounce, t, src, nbytes, int(node), c);
+    return finish(node, sync);
+}
+
+// Every get (bulk or not: the destination is written by the time the get
+// is synchronized either way).
+[[gnu::noinline]] gasnet_handle_t get_general(const char* routine, void* dest, gasnet_node_t node, const void* src,
+                                              std::size_t nbytes, Sync sync) {
+    const rt::Target t = locate(routine, node, src, nbytes);
+    if (nbytes == 0) return GASNET_INVALID_HANDLE;
+    if (t.direct) {  // complete at once, visible before anything that follows
+        rt::get_from(t, dest, nbytes, int(node), rt::Completion::remote);
+        return GASNET_INVALID_HANDLE;
+    }
+    rt::get_from(t, dest, nbytes, int(node),
+                 sync == Sync::blocking ? rt::Completion::remote : rt::Completion::deferred);
+    return finish(node, sync);
+}
+
+// ---- GASP ----
+// A blocking put or get raises GASP_SHMEM_PUT / GASP_SHMEM_GET (ctx NULL,
+// strides 1, bsize = nbytes), an explicit- or implicit-handle one
+// GASP_GASNET_NB_{PUT,GET}_INIT, whose END adds the handle
+// (GASP_NB_TRIVIAL for GASNET_INVALID_HANDLE: done at once, or an
+// implicit-handle operation), S/E around the transfer (include/gasp_shmem.h).
+// With a tool attached, Routes::lean_nodes is 0, so the lean forms below
+// pass every transfer to put_cold/get_cold: without one, an event site
+// costs nothing on the lean forms (the node test they make anyway) and one
+// test of gasp::on() on the general forms.
+[[gnu::cold]] void rma_event(unsigned tag, gasp_evttype_t type, Sync sync, gasnet_node_t node, void* dest,
+                             const void* src, std::size_t nbytes, gasnet_handle_t h) {
+    void* const no_ctx = nullptr;
+    const int pe = int(node);
+    const std::ptrdiff_t one = 1;
+    if (type == GASP_END && sync != Sync::blocking)
+        gasp::notify(tag, type, no_ctx, pe, dest, src, nbytes, one, one, nbytes, static_cast<void*>(h));
+    else
+        gasp::notify(tag, type, no_ctx, pe, dest, src, nbytes, one, one, nbytes);
+}
+[[gnu::noinline, gnu::cold]] gasnet_handle_t put_traced(const char* routine, gasnet_node_t node, void* dest,
+                                                        const void* src, std::size_t nbytes, unsigned how) {
+    const Sync sync = Sync(how & 3);
+    const unsigned tag = sync == Sync::blocking ? GASP_SHMEM_PUT : GASP_GASNET_NB_PUT_INIT;
+    rma_event(tag, GASP_START, sync, node, dest, src, nbytes, GASNET_INVALID_HANDLE);
+    const gasnet_handle_t h = put_general(routine, node, dest, src, nbytes, how);
+    rma_event(tag, GASP_END, sync, node, dest, src, nbytes, h);
+    return h;
+}
+[[gnu::noinline, gnu::cold]] gasnet_handle_t get_traced(const char* routine, void* dest, gasnet_node_t node,
+                                                        const void* src, std::size_t nbytes, Sync sync) {
+    const unsigned tag = sync == Sync::blocking ? GASP_SHMEM_GET : GASP_GASNET_NB_GET_INIT;
+    rma_event(tag, GASP_START, sync, node, dest, src, nbytes, GASNET_INVALID_HANDLE);
+    const gasnet_handle_t h = get_general(routine, dest, node, src, nbytes, sync);
+    rma_event(tag, GASP_END, sync, node, dest, src, nbytes, h);
+    return h;
+}
+// Every transfer the lean forms do not take.
+[[gnu::noinline]] gasnet_handle_t put_cold(const char* routine, gasnet_node_t node, void* dest, const void* src,
+                                           std::size_t nbytes, unsigned how) {
+    if (gasp::on()) [[unlikely]]
+        return put_traced(routine, node, dest, src, nbytes, how);
+    return put_general(routine, node, dest, src, nbytes, how);
+}
+[[gnu::noinline]] gasnet_handle_t get_cold(const char* routine, void* dest, gasnet_node_t node, const void* src,
+                                           std::size_t nbytes, Sync sync) {
+    if (gasp::on()) [[unlikely]]
+        return get_traced(routine, dest, node, src, nbytes, sync);
+    return get_general(routine, dest, node, src, nbytes, sync);
+}
+
+// memset: direct, or puts of this thread's buffer filled with the byte,
+// up to 64 KiB at a time, through put_general as non-bulk puts in the
+// caller's synchronization (the buffer may be refilled at once: up to
+// rt::kBounceMax bytes go from the bounce ring, larger chunks complete
+// locally).  Not a flush per call: on MPIs whose RMA needs the target
+// inside MPI (MPICH), 65535 memset_nbi each waiting for a round trip to a
+// busy target took over a minute on a loaded machine.
+gasnet_handle_t memset_untraced(const char* routine, gasnet_node_t node, void* dest, int val, std::size_t nbytes,
+                                Sync sync) {
+    const rt::Target t = locate(routine, node, dest, nbytes);
+    if (nbytes == 0) return GASNET_INVALID_HANDLE;
+    if (t.direct) {
+        std::memset(t.direct, val, nbytes);
+        std::atomic_thread_fence(std::memory_order_seq_cst);
+        return GASNET_INVALID_HANDLE;
+    }
+    thread_local std::vector<unsigned char> fill;
+    const std::size_t chunk = std::min<std::size_t>(nbytes, std::size_t(1) << 16);
+    fill.assign(chunk, static_cast<unsigned char>(val));
+    gasnet_handle_t h = GASNET_INVALID_HANDLE;
+    for (std::size_t done = 0; done < nbytes; done += chunk)
+        h = put_general(routine, node, static_cast<char*>(dest) + done, fill.data(), std::min(chunk, nbytes - done),
+                        mode(sync, false));
+    return h;
+}
+
+// GASP: GASP_GASNET_MEMSET S/E around every memset (END adds the handle,
+// GASP_NB_TRIVIAL for GASNET_INVALID_HANDLE).  A memset costs a memory
+// fence at least (tens of ns): one gasp::on() test.
+[[gnu::noinline, gnu::cold]] gasnet_handle_t memset_traced(const char* routine, gasnet_node_t node, void* dest, int val,
+                                                           std::size_t nbytes, Sync sync) {
+    gasp::notify(GASP_GASNET_MEMSET, GASP_START, int(node), dest, val, nbytes);
+    const gasnet_handle_t h = memset_untraced(routine, node, dest, val, nbytes, sync);
+    gasp::notify(GASP_GASNET_MEMSET, GASP_END, int(node), dest, val, nbytes, static_cast<void*>(h));
+    return h;
+}
+gasnet_handle_t memset_remote(const char* routine, gasnet_node_t node, void* dest, int val, std::size_t nbytes,
+                              Sync sync) {
+    if (gasp::on()) [[unlikely]]
+        return memset_traced(routine, node, dest, val, nbytes, sync);
+    return memset_untraced(routine, node, dest, val, nbytes, sync);
+}
+
+// GASP: GASP_GASNET_NB_SYNC S/E around a sync that has something to
+// complete (a valid handle; implicit-handle operations outstanding on the
+// thread), with the sync's kind (gasp_gasnet_sync_t).  A sync with nothing
+// to complete raises nothing: it costs a few instructions, which a test
+// would slow measurably, and §5.4.6 tells tools to ignore syncs of
+// GASP_NB_TRIVIAL anyway.  Where there is something to complete the sync is
+// an MPI flush (hundreds of ns): one gasp::on() test there.
+[[gnu::cold]] void sync_event(gasp_evttype_t type, void* handle, int kind, std::size_t count) {
+    gasp::notify(GASP_GASNET_NB_SYNC, type, handle, kind, count, int(GASNET_OK));
+}
+
+// Completes what handle h stands for.  A valid handle was made by an MPI
+// transfer, so the job is attached.
+void complete(gasnet_handle_t h) {
+    const auto v = reinterpret_cast<std::uintptr_t>(h);
+    if (!v) return;
+    if ((v & 3) == kNode) {
+        g_routes.ctx->flush(int(v >> 2));
+    } else {
+        ThreadState& t = t_self;
+        t.bounce.issue_run();
+        g_routes.ctx->flush_all();
+        t.bounce.completed();
+    }
+}
+
+// Completes handles[0, n) and marks them invalid: one flush of their node
+// when every valid handle names the same node, else of every node.  After
+// the first valid handle, one pass of plain arithmetic, which vectorizes:
+// a handle's low two bits are 0 (invalid), kNode or kAll, so
+// ((v & 3) + 1) >> 1 is 1 exactly for valid ones.
+void complete_from(gasnet_handle_t* handles, std::size_t n, std::size_t i);
+[[gnu::noinline, gnu::cold]] void complete_all_traced(gasnet_handle_t* handles, std::size_t n, std::size_t i,
+                                                      int kind) {
+    sync_event(GASP_START, static_cast<void*>(handles), kind, n);
+    complete_from(handles, n, i);
+    sync_event(GASP_END, static_cast<void*>(handles), kind, n);
+}
+void complete_all(gasnet_handle_t* handles, std::size_t n, int kind) {
+    static_assert(sizeof(gasnet_handle_t) == sizeof(std::uintptr_t) && kNode == 1 && kAll == 2);
+    std::size_t i = 0;
+    while (i < n && handles[i] == GASNET_INVALID_HANDLE) ++i;
+    if (i == n) return;
+    if (gasp::on()) [[unlikely]]
+        return complete_all_traced(handles, n, i, kind);
+    complete_from(handles, n, i);
+}
+// complete_all from handles[i], the first valid one.
+void complete_from(gasnet_handle_t* handles, std::size_t n, std::size_t i) {
+    const auto first = reinterpret_cast<std::uintptr_t>(handles[i]);
+    std::uintptr_t differ = 0;
+    for (; i < n; ++i) {
+        const auto v = reinterpret_cast<std::uintptr_t>(handles[i]);
+        const std::uintptr_t valid = 0 - (((v & 3) + 1) >> 1);  // all ones when valid
+        differ |= (v ^ first) & valid;
+        handles[i] = GASNET_INVALID_HANDLE;
+    }
+    complete(differ != 0 ? all_handle() : reinterpret_cast<gasnet_handle_t>(first));
+}
+
+void bad_value_size(const char* routine, std::size_t nbytes) {
+    rt::fatal(routine, "nbytes %zu is not in 1..%d (SIZEOF_GASNET_REGISTER_VALUE_T)", nbytes,
+              SIZEOF_GASNET_REGISTER_VALUE_T);
+}
+
+static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "value put/get copy the low-order bytes first");
+
+// gasnet_wait_syncnbi_{puts,gets,all}: completes everything on the
+// segment window (both kinds) if this thread issued an implicit-handle
+// operation since its last synchronization.
+void flush_implicit(ThreadState& t) {
+    t.bounce.issue_run();  // the flush completes puts too, so none may stay unsent
+    g_routes.ctx->flush_all();
+    t.issued = false;
+    t.bounce.completed();
+}
+[[gnu::noinline, gnu::cold]] void flush_implicit_traced(ThreadState& t, int kind) {
+    sync_event(GASP_START, GASP_NB_TRIVIAL, kind, 0);
+    flush_implicit(t);
+    sync_event(GASP_END, GASP_NB_TRIVIAL, kind, 0);
+}
+void sync_implicit(const char* routine, int kind) {
+    ThreadState& t = t_self;
+    if (t.in_region) [[unlikely]]
+        rt::fatal(routine, "called inside an access region (GASNet 1.8 §3.3.6)");
+    if (!t.issued) return;
+    if (gasp::on()) [[unlikely]]
+        return flush_implicit_traced(t, kind);
+    flush_implicit(t);
+}
+
+// An explicit handle's sync, with its event (sync_one, transfer.hpp).
+[[gnu::noinline, gnu::cold]] void complete_traced(gasnet_handle_t h, int kind) {
+    sync_event(GASP_START, static_cast<void*>(h), kind, 1);
+    complete(h);
+    sync_event(GASP_END, static_cast<void*>(h), kind, 1);
+}
+void begin_region() {
+    ThreadState& t = t_self;
+    if (t.in_region)
+        rt::fatal("gasnet_begin_nbi_accessregion", "an access region is already open: regions do not nest");
+    t.in_region = true;
+    t.issued_before_region = t.issued;
+    t.issued = false;
+}
+
+// The region's handle: its operations are all handed to MPI here (a run
+// may hold some), so any thread may complete the handle.
+gasnet_handle_t end_region() {
+    ThreadState& t = t_self;
+    if (!t.in_region)
+        rt::fatal("gasnet_end_nbi_accessregion", "no access region is open (gasnet_begin_nbi_accessregion)");
+    t.in_region = false;
+    const bool issued = t.issued;
+    t.issued = t.issued_before_region;
+    if (!issued) return GASNET_INVALID_HANDLE;
+    t.bounce.issue_run();
+    return all_handle();
+}
+
+#pragma GCC visibility pop
+
+void set_routes(rt::Job& j) {
+    const bool serialized = g_state.thread_mode != 2;  // not GASNET_PAR
+    g_routes = {gasnet_node_t(j.n_pes), j.heap.route.data(), j.heap.window, j.default_ctx.get(),
+                j.heap.window && serialized ? rt::Window::kMaxOneCall : 0};
+}
+
+void open_untraced_path() { g_routes.lean_nodes = gasp::on() ? 0 : g_routes.nodes; }
+
+}  // namespace gasket::gasnet

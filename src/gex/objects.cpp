@@ -1,0 +1,214 @@
+// src/gex/objects.cpp -- the GASNet-EX objects and their queries: client
+// data, the client, segment, team and endpoint queries, TM-pairs and rank
+// translation (gasnet-ex-api.txt, "Client-Data", "Operations on ...").
+#include "objects.hpp"
+
+#include <atomic>
+
+#include "src/runtime/error.hpp"
+#include "src/runtime/job.hpp"
+
+namespace gasket::gex {
+
+Objects g_objects;
+
+namespace {
+
+std::atomic<bool> g_verbose{true};
+
+const void* raw(const void* h) { return h; }
+
+[[noreturn, gnu::cold]] void not_made(const char* routine) {
+    rt::fatal(routine, "called before gex_Client_Init (or gasnet_init)");
+}
+
+bool is_pair(gex_TM_t tm) { return tm == primordial_pair(); }
+
+// The job's rank and size: the primordial team's.
+int job_rank() { return rt::g_job->my_pe; }
+int job_size() { return rt::g_job->n_pes; }
+
+}  // namespace
+
+void make_client(const char* name, gex_Flags_t flags) {
+    g_objects = Objects{};
+    g_objects.client.name = name;
+    g_objects.client.flags = flags;
+    g_objects.made = true;
+}
+
+void bind_segment(void* addr, std::uintptr_t size) {
+    g_objects.segment.addr = addr;
+    g_objects.segment.size = size;
+    g_objects.ep.segment = &g_objects.segment;
+}
+
+gasket_gex_client& client_of(const char* routine, gex_Client_t client) {
+    if (!g_objects.made) not_made(routine);
+    if (client != &g_objects.client)
+        rt::fatal(routine, "client %p is not this process's client (%p)", raw(client), raw(&g_objects.client));
+    return g_objects.client;
+}
+
+gasket_gex_ep& ep_of(const char* routine, gex_EP_t ep) {
+    if (!g_objects.made) not_made(routine);
+    if (ep != &g_objects.ep)
+        rt::fatal(routine, "endpoint %p is not an endpoint of this process (the primordial one is %p)", raw(ep),
+                  raw(&g_objects.ep));
+    return g_objects.ep;
+}
+
+gasket_gex_tm& tm_of(const char* routine, gex_TM_t tm) {
+    if (!g_objects.made) not_made(routine);
+    if (is_pair(tm)) rt::fatal(routine, "tm %p is a TM-pair (gex_TM_Pair), which this call does not accept", raw(tm));
+    if (tm != &g_objects.tm)
+        rt::fatal(routine, "tm %p is not a team of this process (the primordial team is %p)", raw(tm),
+                  raw(&g_objects.tm));
+    return g_objects.tm;
+}
+
+gasket_gex_segment& segment_of(const char* routine, gex_Segment_t seg) {
+    if (!g_objects.made) not_made(routine);
+    if (seg != &g_objects.segment || !g_objects.ep.segment)
+        rt::fatal(routine, "segment %p is not a segment of this process (%s)", raw(seg),
+                  g_objects.ep.segment ? "it has one, from gex_Segment_Attach" : "none is attached yet");
+    return g_objects.segment;
+}
+
+void check_p2p_tm(const char* routine, gex_TM_t tm) {
+    if (!g_objects.made) not_made(routine);
+    if (tm != primordial_tm() && !is_pair(tm))
+        rt::fatal(routine, "tm %p is neither a team of this process nor a TM-pair (the primordial team is %p)", raw(tm),
+                  raw(&g_objects.tm));
+}
+
+bool verbose() { return g_verbose.load(std::memory_order_relaxed); }
+void set_verbose(bool on) { g_verbose.store(on, std::memory_order_relaxed); }
+
+}  // namespace gasket::gex
+
+using namespace gasket;
+
+extern "C" {
+
+// ---- client data ----
+void gex_Client_SetCData(gex_Client_t client, const void* val) noexcept {
+    gex::client_of("gex_Client_SetCData", client).cdata = val;
+}
+void* gex_Client_QueryCData(gex_Client_t client) noexcept {
+    return const_cast<void*>(gex::client_of("gex_Client_QueryCData", client).cdata);
+}
+void gex_Segment_SetCData(gex_Segment_t seg, const void* val) noexcept {
+    gex::segment_of("gex_Segment_SetCData", seg).cdata = val;
+}
+void* gex_Segment_QueryCData(gex_Segment_t seg) noexcept {
+    return const_cast<void*>(gex::segment_of("gex_Segment_QueryCData", seg).cdata);
+}
+void gex_TM_SetCData(gex_TM_t tm, const void* val) noexcept { gex::tm_of("gex_TM_SetCData", tm).cdata = val; }
+void* gex_TM_QueryCData(gex_TM_t tm) noexcept { return const_cast<void*>(gex::tm_of("gex_TM_QueryCData", tm).cdata); }
+void gex_EP_SetCData(gex_EP_t ep, const void* val) noexcept { gex::ep_of("gex_EP_SetCData", ep).cdata = val; }
+void* gex_EP_QueryCData(gex_EP_t ep) noexcept { return const_cast<void*>(gex::ep_of("gex_EP_QueryCData", ep).cdata); }
+
+// ---- clients ----
+gex_Flags_t gex_Client_QueryFlags(gex_Client_t client) noexcept {
+    return gex::client_of("gex_Client_QueryFlags", client).flags;
+}
+const char* gex_Client_QueryName(gex_Client_t client) noexcept {
+    return gex::client_of("gex_Client_QueryName", client).name.c_str();
+}
+
+// ---- segments ----
+gex_Client_t gex_Segment_QueryClient(gex_Segment_t seg) noexcept {
+    gex::segment_of("gex_Segment_QueryClient", seg);
+    return &gex::g_objects.client;
+}
+gex_Flags_t gex_Segment_QueryFlags(gex_Segment_t seg) noexcept {
+    gex::segment_of("gex_Segment_QueryFlags", seg);
+    return 0;
+}
+void* gex_Segment_QueryAddr(gex_Segment_t seg) noexcept { return gex::segment_of("gex_Segment_QueryAddr", seg).addr; }
+uintptr_t gex_Segment_QuerySize(gex_Segment_t seg) noexcept {
+    return gex::segment_of("gex_Segment_QuerySize", seg).size;
+}
+
+// ---- teams ----
+gex_Client_t gex_TM_QueryClient(gex_TM_t tm) noexcept {
+    gex::tm_of("gex_TM_QueryClient", tm);
+    return &gex::g_objects.client;
+}
+gex_EP_t gex_TM_QueryEP(gex_TM_t tm) noexcept {
+    gex::tm_of("gex_TM_QueryEP", tm);
+    return &gex::g_objects.ep;
+}
+gex_Flags_t gex_TM_QueryFlags(gex_TM_t tm) noexcept {
+    gex::tm_of("gex_TM_QueryFlags", tm);
+    return 0;
+}
+gex_Rank_t gex_TM_QueryRank(gex_TM_t tm) noexcept {
+    gex::tm_of("gex_TM_QueryRank", tm);
+    return gex_Rank_t(gex::job_rank());
+}
+gex_Rank_t gex_TM_QuerySize(gex_TM_t tm) noexcept {
+    gex::tm_of("gex_TM_QuerySize", tm);
+    return gex_Rank_t(gex::job_size());
+}
+
+gex_TM_t gex_TM_Pair(gex_EP_t local_ep, gex_EP_Index_t remote_ep_index) noexcept {
+    const char* routine = "gex_TM_Pair";
+    gex::ep_of(routine, local_ep);
+    if (remote_ep_index >= GASNET_MAXEPS)
+        rt::fatal(routine, "remote_ep_index %u is not an endpoint index: each process has only endpoint 0",
+                  unsigned(remote_ep_index));
+    return gex::primordial_pair();
+}
+
+gex_Rank_t gex_TM_TranslateRankToJobrank(gex_TM_t tm, gex_Rank_t rank) noexcept {
+    const char* routine = "gex_TM_TranslateRankToJobrank";
+    gex::tm_of(routine, tm);
+    if (rank >= gex_Rank_t(gex::job_size()))
+        rt::fatal(routine, "rank %u is out of range: the team has ranks 0..%d", unsigned(rank), gex::job_size() - 1);
+    return rank;
+}
+gex_Rank_t gex_TM_TranslateJobrankToRank(gex_TM_t tm, gex_Rank_t jobrank) noexcept {
+    const char* routine = "gex_TM_TranslateJobrankToRank";
+    gex::tm_of(routine, tm);
+    if (jobrank >= gex_Rank_t(gex::job_size()))
+        rt::fatal(routine, "jobrank %u is out of range: the job has jobranks 0..%d", unsigned(jobrank),
+                  gex::job_size() - 1);
+    return jobrank;  // the primordial team holds every process, in jobrank order
+}
+gex_EP_Location_t gex_TM_TranslateRankToEP(gex_TM_t tm, gex_Rank_t rank, gex_Flags_t flags) noexcept {
+    const char* routine = "gex_TM_TranslateRankToEP";
+    if (flags != 0) rt::fatal(routine, "flags 0x%x: this call takes none (0)", unsigned(flags));
+    gex::tm_of(routine, tm);
+    if (rank >= gex_Rank_t(gex::job_size()))
+        rt::fatal(routine, "rank %u is out of range: the team has ranks 0..%d", unsigned(rank), gex::job_size() - 1);
+    return gex_EP_Location_t{rank, 0};
+}
+
+// ---- endpoints ----
+gex_Client_t gex_EP_QueryClient(gex_EP_t ep) noexcept {
+    gex::ep_of("gex_EP_QueryClient", ep);
+    return &gex::g_objects.client;
+}
+gex_Flags_t gex_EP_QueryFlags(gex_EP_t ep) noexcept {
+    gex::ep_of("gex_EP_QueryFlags", ep);
+    return 0;
+}
+gex_Segment_t gex_EP_QuerySegment(gex_EP_t ep) noexcept { return gex::ep_of("gex_EP_QuerySegment", ep).segment; }
+gex_EP_Index_t gex_EP_QueryIndex(gex_EP_t ep) noexcept {
+    gex::ep_of("gex_EP_QueryIndex", ep);
+    return 0;
+}
+
+// ---- verbose errors ----
+int gex_System_GetVerboseErrors(void) noexcept { return gex::verbose() ? 1 : 0; }
+void gex_System_SetVerboseErrors(int enable) noexcept {
+    if (enable != 0 && enable != 1) {
+        rt::error("gex_System_SetVerboseErrors", "enable %d is reserved (0 or 1): the setting is unchanged", enable);
+        return;
+    }
+    gex::set_verbose(enable == 1);
+}
+
+}  // extern "C"

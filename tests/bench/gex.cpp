@@ -1,0 +1,315 @@
+// tests/bench/gex.cpp -- bench-gex: GASNet-EX's contiguous RMA beside the
+// GASNet-1 call that does the same and beside raw MPI RMA, in one run
+// (issue 17: GASNet-EX within 1.05x of GASNet-1 on both paths).  Run with 2
+// processes: oshrun -np 2 bench-gex [options].
+//
+// Process 0 measures against process 1's segment (Gasket) and an
+// MPI_Win_allocate window (MPI, MPI_Win_lock_all for the whole run,
+// accumulate_ordering=none); process 1 polls both (gasnet_AMPoll and
+// MPI_Iprobe) until process 0 puts its "done" word.  Each row's three loops
+// run in every round (bench::measure), so they see the same load; ratios
+// are medians over rounds of the loops' ratio in one round.
+#include <gasnetex.h>
+#include <gasnet.h>
+#include <mpi.h>
+
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "bench_util.hpp"
+
+namespace {
+
+using bench::Clock;
+using bench::measure;
+using bench::mpi_check;
+using bench::Rounds;
+
+struct Options {
+    long iters = 20000;  // operations per timed loop
+    int reps = 21;
+    long nbi_ops = 4096;  // operations per throughput loop
+    bool quick = false;
+};
+
+constexpr gex_Rank_t kTarget = 1;
+constexpr uintptr_t kSegment = uintptr_t(4) << 20;
+constexpr std::size_t kSlots = 8192;  // 8-byte slots of the throughput loops
+
+struct Bench {
+    Options opt;
+    gex_Client_t client{};
+    gex_EP_t ep{};
+    gex_TM_t tm{};
+    gex_Segment_t seg{};
+    char* remote = nullptr;  // process 1's segment (its owner's address)
+    MPI_Win win = MPI_WIN_NULL;
+    char* win_base = nullptr;
+    std::vector<long> src = std::vector<long>(kSlots), got = std::vector<long>(kSlots);
+    std::vector<gex_Event_t> events = std::vector<gex_Event_t>(kSlots);
+    long failures = 0;
+
+    void check(const char* what, long value, long want) {
+        if (value == want) return;
+        std::printf("DATA CHECK FAILED: %s: %ld, expected %ld\n", what, value, want);
+        ++failures;
+    }
+    char* slot(std::size_t region, std::size_t i) const { return remote + region * kSlots * 8 + i * 8; }
+
+    template <class Op>
+    double us(Op&& op) const {
+        return bench::us_per_op(opt.iters, op);
+    }
+    // n operations then their sync, in million operations per second.
+    template <class Op, class Sync>
+    double mops(Op&& op, Sync&& sync) const {
+        return bench::mops_per_s(opt.nbi_ops, op, sync);
+    }
+
+    // One table: for each row, GASNet-EX, GASNet-1 and MPI loops.
+    struct Row {
+        const char* gex;
+        const char* gasnet1;
+        const char* mpi;
+        bench::Loop g, g1, m;
+    };
+    std::vector<std::pair<std::string, double>> table(const char* title, const char* unit, bool rate,
+                                                      std::vector<Row> rows) {
+        std::vector<bench::Loop> loops;
+        for (const Row& r : rows) loops.insert(loops.end(), {r.g, r.g1, r.m});
+        const Rounds f = measure(opt.reps, loops);
+        std::printf("\n### %s, %s (median of %d loops)\n\n", title, unit, opt.reps);
+        std::printf("| GASNet-EX | %s | GASNet-1 | %s | MPI | %s | EX / GASNet-1 | EX / MPI |\n", unit, unit, unit);
+        std::printf("|---|---:|---|---:|---|---:|---:|---:|\n");
+        std::vector<std::pair<std::string, double>> slow;  // time ratio EX / GASNet-1
+        for (std::size_t k = 0; k < rows.size(); ++k) {
+            const std::size_t g = 3 * k, g1 = g + 1, m = g + 2;
+            const double q1 = rate ? f.ratio(g1, g) : f.ratio(g, g1), qm = rate ? f.ratio(m, g) : f.ratio(g, m);
+            std::printf("| %s | %.4f | %s | %.4f | %s | %.4f | %.3f | %.2f |\n", rows[k].gex, f.median_of(g),
+                        rows[k].gasnet1, f.median_of(g1), rows[k].mpi, f.median_of(m), q1, qm);
+            slow.emplace_back(rows[k].gex, q1);
+        }
+        std::printf("\nEX / GASNet-1 and EX / MPI: time ratios (> 1: GASNet-EX is slower).\n");
+        return slow;
+    }
+
+    std::vector<std::pair<std::string, double>> latency() {
+        long* s = src.data();
+        long* r = got.data();
+        const MPI_Win w = win;
+        char *p0 = slot(0, 0), *p1 = slot(0, 1), *p2 = slot(0, 2), *p3 = slot(0, 3);
+        std::memcpy(win_base + 8 * 4, "abcdefgh", 8);
+        const long word = 0x1234;
+        gasnet_put(kTarget, p3, const_cast<long*>(&word), 8);
+        auto rows = table(
+            "8-byte latency", "µs per operation", false,
+            {{"gex_RMA_PutBlocking", "gasnet_put", "MPI_Put + MPI_Win_flush",
+              [=, this] {
+                  return us([=](long i) {
+                      *s = i;
+                      gex_RMA_PutBlocking(tm, kTarget, p0, s, 8, 0);
+                  });
+              },
+              [=, this] {
+                  return us([=](long i) {
+                      *s = i;
+                      gasnet_put(kTarget, p1, s, 8);
+                  });
+              },
+              [=, this] {
+                  return us([=](long i) {
+                      *s = i;
+                      MPI_Put(s, 8, MPI_BYTE, int(kTarget), 0, 8, MPI_BYTE, w);
+                      MPI_Win_flush(int(kTarget), w);
+                  });
+              }},
+             {"gex_RMA_PutBlockingVal", "gasnet_put_val", "MPI_Put + MPI_Win_flush",
+              [=, this] {
+                  return us([=](long i) { gex_RMA_PutBlockingVal(tm, kTarget, p2, gex_RMA_Value_t(i), 8, 0); });
+              },
+              [=, this] { return us([=](long i) { gasnet_put_val(kTarget, p2, gasnet_register_value_t(i), 8); }); },
+              [=, this] {
+                  return us([=](long i) {
+                      *s = i;
+                      MPI_Put(s, 8, MPI_BYTE, int(kTarget), 8, 8, MPI_BYTE, w);
+                      MPI_Win_flush(int(kTarget), w);
+                  });
+              }},
+             {"gex_RMA_GetBlocking", "gasnet_get", "MPI_Get + MPI_Win_flush",
+              [=, this] { return us([=](long) { gex_RMA_GetBlocking(tm, r, kTarget, p3, 8, 0); }); },
+              [=, this] { return us([=](long) { gasnet_get(r + 1, kTarget, p3, 8); }); },
+              [=, this] {
+                  return us([=](long) {
+                      MPI_Get(r + 2, 8, MPI_BYTE, int(kTarget), 32, 8, MPI_BYTE, w);
+                      MPI_Win_flush(int(kTarget), w);
+                  });
+              }},
+             {"gex_RMA_GetBlockingVal", "gasnet_get_val", "MPI_Get + MPI_Win_flush",
+              [=, this] { return us([=](long) { r[3] = long(gex_RMA_GetBlockingVal(tm, kTarget, p3, 8, 0)); }); },
+              [=, this] { return us([=](long) { r[4] = long(gasnet_get_val(kTarget, p3, 8)); }); },
+              [=, this] {
+                  return us([=](long) {
+                      MPI_Get(r + 5, 8, MPI_BYTE, int(kTarget), 32, 8, MPI_BYTE, w);
+                      MPI_Win_flush(int(kTarget), w);
+                  });
+              }}});
+        const long last = opt.iters - 1;
+        check("gex_RMA_PutBlocking: the target's word", long(gasnet_get_val(kTarget, p0, 8)), last);
+        check("gasnet_put: the target's word", long(gasnet_get_val(kTarget, p1, 8)), last);
+        check("gex_RMA_PutBlockingVal: the target's word", long(gasnet_get_val(kTarget, p2, 8)), last);
+        check("gex_RMA_GetBlocking", r[0], word);
+        check("gasnet_get", r[1], word);
+        check("gex_RMA_GetBlockingVal", r[3], word);
+        check("gasnet_get_val", r[4], word);
+        long mpi_word = 0;
+        std::memcpy(&mpi_word, "abcdefgh", 8);
+        check("MPI_Get", r[2], mpi_word);
+        return rows;
+    }
+
+    std::vector<std::pair<std::string, double>> throughput() {
+        long* s = src.data();
+        long* r = got.data();
+        gex_Event_t* ev = events.data();
+        const MPI_Win w = win;
+        const long n = opt.nbi_ops;
+        char *a = slot(1, 0), *b = slot(2, 0), *c = slot(3, 0), *d = slot(4, 0);
+        for (long i = 0; i < n; ++i) s[i] = i + 1;
+        auto rows = table(
+            "8-byte throughput, n operations then one sync", "Mops per s", true,
+            {{"gex_RMA_PutNBI (GEX_EVENT_NOW) x n, gex_NBI_Wait", "gasnet_put_nbi x n, gasnet_wait_syncnbi_puts",
+              "MPI_Put x n, MPI_Win_flush",
+              [=, this] {
+                  return mops([=](long i) { gex_RMA_PutNBI(tm, kTarget, a + 8 * i, s + i, 8, GEX_EVENT_NOW, 0); },
+                              [] { gex_NBI_Wait(GEX_EC_PUT, 0); });
+              },
+              [=, this] {
+                  return mops([=](long i) { gasnet_put_nbi(kTarget, b + 8 * i, s + i, 8); },
+                              [] { gasnet_wait_syncnbi_puts(); });
+              },
+              [=, this] {
+                  return mops([=](long i) { MPI_Put(s + i, 8, MPI_BYTE, int(kTarget), 8 * i, 8, MPI_BYTE, w); },
+                              [=] { MPI_Win_flush(int(kTarget), w); });
+              }},
+             {"gex_RMA_PutNB (GEX_EVENT_DEFER) x n, gex_Event_WaitAll",
+              "gasnet_put_nb_bulk x n, gasnet_wait_syncnb_all", "MPI_Put x n, MPI_Win_flush",
+              [=, this] {
+                  return mops(
+                      [=](long i) { ev[i] = gex_RMA_PutNB(tm, kTarget, c + 8 * i, s + i, 8, GEX_EVENT_DEFER, 0); },
+                      [=] { gex_Event_WaitAll(ev, std::size_t(n), 0); });
+              },
+              [=, this] {
+                  return mops([=](long i) { ev[i] = gasnet_put_nb_bulk(kTarget, d + 8 * i, s + i, 8); },
+                              [=] { gasnet_wait_syncnb_all(ev, std::size_t(n)); });
+              },
+              [=, this] {
+                  return mops([=](long i) { MPI_Put(s + i, 8, MPI_BYTE, int(kTarget), 8 * i, 8, MPI_BYTE, w); },
+                              [=] { MPI_Win_flush(int(kTarget), w); });
+              }},
+             {"gex_RMA_GetNBI x n, gex_NBI_Wait", "gasnet_get_nbi x n, gasnet_wait_syncnbi_gets",
+              "MPI_Get x n, MPI_Win_flush",
+              [=, this] {
+                  return mops([=](long i) { gex_RMA_GetNBI(tm, r + i, kTarget, a + 8 * i, 8, 0); },
+                              [] { gex_NBI_Wait(GEX_EC_GET, 0); });
+              },
+              [=, this] {
+                  return mops([=](long i) { gasnet_get_nbi(r + i, kTarget, b + 8 * i, 8); },
+                              [] { gasnet_wait_syncnbi_gets(); });
+              },
+              [=, this] {
+                  return mops([=](long i) { MPI_Get(r + i, 8, MPI_BYTE, int(kTarget), 8 * i, 8, MPI_BYTE, w); },
+                              [=] { MPI_Win_flush(int(kTarget), w); });
+              }}});
+        for (long i : {0L, n / 2, n - 1}) {
+            check("gex_RMA_PutNBI: a target slot", long(gasnet_get_val(kTarget, a + 8 * i, 8)), i + 1);
+            check("gasnet_put_nbi: a target slot", long(gasnet_get_val(kTarget, b + 8 * i, 8)), i + 1);
+            check("gex_RMA_PutNB: a target slot", long(gasnet_get_val(kTarget, c + 8 * i, 8)), i + 1);
+        }
+        return rows;
+    }
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    namespace po = boost::program_options;
+    Bench b;
+    po::options_description desc(
+        "bench-gex: GASNet-EX contiguous RMA beside GASNet-1 and raw MPI RMA.\n"
+        "Run with 2 processes: oshrun -np 2 bench-gex [options]\nOptions");
+    desc.add_options()("help,h", "print this help")("iters", po::value<long>(&b.opt.iters),
+                                                    "latency: operations per timed loop (default 20000)")(
+        "reps", po::value<int>(&b.opt.reps), "timed loops per figure; the median is reported (default 21)")(
+        "nbi-ops", po::value<long>(&b.opt.nbi_ops), "throughput: operations per loop, at most 8192 (default 4096)")(
+        "quick", "smoke run: --iters 1000 --reps 3 --nbi-ops 512 unless given");
+    po::variables_map vm;
+    if (const int rc = bench::parse_command_line("bench-gex", argc, argv, desc, vm)) return rc == 1 ? 0 : rc;
+    if (vm.count("quick")) {
+        if (!vm.count("iters")) b.opt.iters = 1000;
+        if (!vm.count("reps")) b.opt.reps = 3;
+        if (!vm.count("nbi-ops")) b.opt.nbi_ops = 512;
+    }
+    if (b.opt.iters < 1 || b.opt.reps < 1 || b.opt.nbi_ops < 1 || b.opt.nbi_ops > long(kSlots)) {
+        std::fprintf(stderr, "bench-gex: --iters, --reps must be >= 1 and --nbi-ops in 1..%zu\n", kSlots);
+        return 2;
+    }
+    if (gex_Client_Init(&b.client, &b.ep, &b.tm, "BENCH_GEX", &argc, &argv, GEX_FLAG_USES_GASNET1) != GASNET_OK)
+        return 1;
+    if (gex_Segment_Attach(&b.seg, b.tm, kSegment) != GASNET_OK) gasnet_exit(1);
+    const gex_Rank_t me = gex_TM_QueryRank(b.tm);
+    if (gex_TM_QuerySize(b.tm) != 2) {
+        if (me == 0) std::fprintf(stderr, "bench-gex: run with exactly 2 processes\n");
+        gasnet_exit(2);
+    }
+    void* owner = nullptr;
+    gex_Event_Wait(gex_EP_QueryBoundSegmentNB(b.tm, kTarget, &owner, nullptr, nullptr, 0));
+    b.remote = static_cast<char*>(owner);
+    MPI_Info info;
+    MPI_Info_create(&info);
+    MPI_Info_set(info, "accumulate_ordering", "none");
+    mpi_check(MPI_Win_allocate(1 << 20, 1, info, MPI_COMM_WORLD, &b.win_base, &b.win), "MPI_Win_allocate");
+    MPI_Info_free(&info);
+    mpi_check(MPI_Win_lock_all(MPI_MODE_NOCHECK, b.win), "MPI_Win_lock_all");
+    std::memcpy(b.win_base + 32, "abcdefgh", 8);
+    MPI_Win_sync(b.win);
+    MPI_Barrier(MPI_COMM_WORLD);
+    // The "done" word: the last 8 bytes of process 1's segment.
+    volatile long* done =
+        reinterpret_cast<volatile long*>(static_cast<char*>(gex_Segment_QueryAddr(b.seg)) + kSegment - 8);
+    int rc = 0;
+    if (me == 1) {
+        int flag = 0;
+        while (*done == 0) {
+            gasnet_AMPoll();
+            MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
+        }
+    } else {
+        const char* fp = std::getenv("GASKET_NODE_FASTPATH");
+        std::printf("## bench-gex: 2 processes, jobrank 0 -> jobrank 1\n\n");
+        std::printf("- GASKET_NODE_FASTPATH=%s\n- MPI: %s\n", fp ? fp : "(unset: on)", bench::mpi_library().c_str());
+        bench::print_machine();
+        std::printf("- latency: %ld ops per loop; throughput: %ld ops per loop; %d loops (+1 warm-up), median\n",
+                    b.opt.iters, b.opt.nbi_ops, b.opt.reps);
+        auto slow = b.latency();
+        auto more = b.throughput();
+        slow.insert(slow.end(), more.begin(), more.end());
+        double worst = 0;
+        std::string which;
+        for (const auto& [name, q] : slow)
+            if (q > worst) worst = q, which = name;
+        std::printf("\nRESULT GASNet-EX / GASNet-1, slowest row: %.3f (%s) (target <= 1.05: %s)\n", worst,
+                    which.c_str(), worst <= 1.05 ? "met" : "not met");
+        std::printf("\nload average at end %s; %s\n", bench::loadavg().c_str(),
+                    b.failures ? "DATA CHECKS FAILED" : "all data checks passed");
+        const long one = 1;
+        gex_RMA_PutBlocking(b.tm, kTarget, b.remote + kSegment - 8, &one, 8, 0);
+        rc = b.failures ? 1 : 0;
+    }
+    MPI_Win_unlock_all(b.win);
+    MPI_Win_free(&b.win);
+    gasnet_barrier_notify(0, GASNET_BARRIERFLAG_ANONYMOUS);
+    gasnet_barrier_wait(0, GASNET_BARRIERFLAG_ANONYMOUS);
+    gasnet_exit(rc);
+}

@@ -1,0 +1,117 @@
+// tests/mpi/gex/gex_error_cases.cpp -- GASNet-EX calls that must end the whole
+// job with a message naming the call and the bad value (include/gasnetex.h:
+// "Handles ... are checked"), run as `oshrun -np 2 gasket_gex_error_cases
+// <case>` under ../expect_failure.sh (CMakeLists.txt here).
+//
+// Before each case every process checks that gex_Client_Init refuses a bad
+// name and bad flags with GASNET_ERR_BAD_ARG (and then succeeds): those are
+// errors returned, not fatal.  Process 0 makes the bad call after printing
+// "gex_error_cases: <case>: reached"; it prints "NOT STOPPED" if the call
+// returns, as does process 1 if it is still waiting 30 s later.
+#include <gasnet.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+namespace {
+
+std::string g_case;
+
+void say(const std::string& what) {
+    std::printf("gex_error_cases: %s: %s\n", g_case.c_str(), what.c_str());
+    std::fflush(stdout);
+}
+
+double now_s() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
+
+[[noreturn]] void not_stopped(const std::string& why) {
+    say("NOT STOPPED: " + why);
+    gasnet_exit(0);
+    std::exit(0);
+}
+
+// gex_Client_Init's refusals (returned codes), then the real init.
+void init(gex_Client_t* c, gex_EP_t* e, gex_TM_t* t) {
+    if (gex_Client_Init(c, e, t, "lower", nullptr, nullptr, 0) != GASNET_ERR_BAD_ARG ||
+        gex_Client_Init(c, e, t, "A", nullptr, nullptr, 0) != GASNET_ERR_BAD_ARG ||
+        gex_Client_Init(c, e, t, "GOOD", nullptr, nullptr, GEX_FLAG_AD_ACQ) != GASNET_ERR_BAD_ARG ||
+        gex_Client_Init(nullptr, e, t, "GOOD", nullptr, nullptr, 0) != GASNET_ERR_BAD_ARG) {
+        say("FAILED: gex_Client_Init accepted a bad name, flag or NULL output");
+        std::exit(3);
+    }
+    if (gex_Client_Init(c, e, t, "GEX_ERRORS_2", nullptr, nullptr, 0) != GASNET_OK) {
+        say("FAILED: gex_Client_Init");
+        std::exit(3);
+    }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (argc != 2) {
+        std::fprintf(stderr, "usage: gasket_gex_error_cases <case>\n");
+        return 2;
+    }
+    g_case = argv[1];
+    if (g_case == "before_init") {
+        say("reached");
+        gex_TM_QuerySize(reinterpret_cast<gex_TM_t>(0x1000));
+        not_stopped("gex_TM_QuerySize before gex_Client_Init returned");
+    }
+    gex_Client_t client;
+    gex_EP_t ep;
+    gex_TM_t tm;
+    init(&client, &ep, &tm);
+    gex_Segment_t seg;
+    const uintptr_t size = 1 << 20;
+    if (gex_Segment_Attach(&seg, tm, size) != GASNET_OK) {
+        say("FAILED: gex_Segment_Attach");
+        gasnet_exit(3);
+    }
+    const gex_Rank_t me = gex_TM_QueryRank(tm), n = gex_TM_QuerySize(tm);
+    if (me != 0) {  // wait, polling, to be ended
+        const double deadline = now_s() + 30;
+        GASNET_BLOCKUNTIL(now_s() > deadline);
+        not_stopped("process 1 still running 30 s after the bad call");
+    }
+    void* peer = nullptr;
+    gex_Event_Wait(gex_EP_QueryBoundSegmentNB(tm, 1, &peer, nullptr, nullptr, 0));
+    char* remote = static_cast<char*>(peer);
+    char buf[16] = {};
+    gex_Event_t ev = GEX_EVENT_INVALID;
+    say("reached");
+    if (g_case == "rank_out_of_range")
+        gex_RMA_PutBlocking(tm, n, remote, buf, 8, 0);
+    else if (g_case == "outside_segment")
+        gex_RMA_GetBlocking(tm, buf, 1, remote + size - 4, 8, 0);
+    else if (g_case == "bad_tm")
+        gex_RMA_PutNBI(reinterpret_cast<gex_TM_t>(0x1000), 1, remote, buf, 8, GEX_EVENT_NOW, 0);
+    else if (g_case == "unimplemented_flag")
+        gex_RMA_PutBlocking(tm, 1, remote, buf, 8, GEX_FLAG_PEER_SEG_OFFSET);
+    else if (g_case == "lc_event_for_nbi")
+        gex_RMA_PutNBI(tm, 1, remote, buf, 8, &ev, 0);
+    else if (g_case == "lc_group_for_nb")
+        gex_RMA_PutNB(tm, 1, remote, buf, 8, GEX_EVENT_GROUP, 0);
+    else if (g_case == "value_too_wide")
+        gex_RMA_PutBlockingVal(tm, 1, remote, 1, 9, 0);
+    else if (g_case == "pair_as_team")
+        gex_TM_QuerySize(gex_TM_Pair(ep, 0));
+    else if (g_case == "bad_client")
+        gex_Client_QueryName(reinterpret_cast<gex_Client_t>(0x10));
+    else if (g_case == "bad_remote_ep_index")
+        gex_TM_Pair(ep, 1);
+    else if (g_case == "wait_no_op")
+        gex_Event_Wait(GEX_EVENT_NO_OP);
+    else if (g_case == "empty_event_mask")
+        gex_NBI_Wait(0, 0);
+    else if (g_case == "translate_rank_out_of_range")
+        gex_TM_TranslateRankToJobrank(tm, n + 3);
+    else {
+        say("unknown case");
+        gasnet_exit(2);
+    }
+    not_stopped("the bad call returned");
+}
