@@ -23,8 +23,8 @@
 #include <string.h>
 
 static gex_HSL_t lock = GEX_HSL_INITIALIZER;
-static int hellos;               /* process 0: hellos received */
-static volatile int got_reply;   /* every process: its answer arrived */
+static int hellos;             /* process 0: hellos received */
+static volatile int got_reply; /* every process: its answer arrived */
 static char answer[128];
 static gex_AM_Index_t h_hello, h_answer;
 

@@ -40,7 +40,8 @@ const char* name_of(const gex_AM_Entry_t& e) { return e.gex_name ? e.gex_name : 
 const char* entry_problem(const gex_AM_Entry_t& e) {
     if (!e.gex_fnptr) return "gex_fnptr is NULL";
     const gex_Flags_t cat = e.gex_flags & kCategories, kind = e.gex_flags & kKinds;
-    if (e.gex_flags & ~(kCategories | kKinds)) return "gex_flags has bits that are not GEX_FLAG_AM_* registration flags";
+    if (e.gex_flags & ~(kCategories | kKinds))
+        return "gex_flags has bits that are not GEX_FLAG_AM_* registration flags";
     if (cat != GEX_FLAG_AM_SHORT && cat != GEX_FLAG_AM_MEDIUM && cat != GEX_FLAG_AM_LONG && cat != GEX_FLAG_AM_MEDLONG)
         return "gex_flags needs one of GEX_FLAG_AM_SHORT, _MEDIUM, _LONG, _MEDLONG";
     if (kind == 0) return "gex_flags needs one of GEX_FLAG_AM_REQUEST, _REPLY, _REQREP";
@@ -48,10 +49,14 @@ const char* entry_problem(const gex_AM_Entry_t& e) {
     return nullptr;
 }
 
-void install(rt::Job& job, unsigned index) { job.am->set_handler(std::uint8_t(index), g_registry.entry[index].gex_fnptr); }
+void install(rt::Job& job, unsigned index) {
+    job.am->set_handler(std::uint8_t(index), g_registry.entry[index].gex_fnptr);
+}
 
 gex_Flags_t category_flag(AmCategory c) {
-    return c == AmCategory::short_am ? GEX_FLAG_AM_SHORT : c == AmCategory::medium ? GEX_FLAG_AM_MEDIUM : GEX_FLAG_AM_LONG;
+    return c == AmCategory::short_am ? GEX_FLAG_AM_SHORT
+           : c == AmCategory::medium ? GEX_FLAG_AM_MEDIUM
+                                     : GEX_FLAG_AM_LONG;
 }
 
 // A GASNet-EX send's checks that GASNet-1 does not make: the handler's
@@ -70,7 +75,8 @@ void check_send(const char* routine, gasnet_handler_t handler, AmCategory catego
         if (lc_opt != GEX_EVENT_NOW && lc_opt != GEX_EVENT_GROUP) *lc_opt = GEX_EVENT_INVALID;
     }
     const gex_AM_Entry_t& e = g_registry.entry[handler];
-    if (!g_registry.used[handler] || e.gex_flags == 0) return;  // unregistered: the send says so; gasnet_attach's: no flags
+    if (!g_registry.used[handler] || e.gex_flags == 0)
+        return;  // unregistered: the send says so; gasnet_attach's: no flags
     if (!(e.gex_flags & category_flag(category)))
         rt::fatal(routine, "handler %u (%s) is not registered for this category (gex_flags 0x%x)", unsigned(handler),
                   name_of(e), unsigned(e.gex_flags));
@@ -250,43 +256,43 @@ gex_TI_t gex_Token_Info(gex_Token_t token, gex_Token_Info_t* info, gex_TI_t mask
 
 // The entry points for M arguments, from the arity table: the arguments go
 // into an array (a leading 0 keeps it non-empty) as GASNet-1's do.
-#define GASKET_GEX_AM_DEFINE(M)                                                                                       \
-    int gex_AM_RequestShort##M(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handler,                                \
-                               gex_Flags_t flags GASKET_AM_PARAMS_##M) noexcept {                                   \
-        const gasnet_handlerarg_t args[] = {0 GASKET_AM_VALUES_##M};                                                  \
-        return gasnet::gex_request("gex_AM_RequestShort" #M, tm, rank, handler, AmCategory::short_am, nullptr, 0,    \
-                                   nullptr, nullptr, flags, M, args + 1);                                             \
-    }                                                                                                                 \
-    int gex_AM_RequestMedium##M(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handler, const void* source_addr,      \
+#define GASKET_GEX_AM_DEFINE(M)                                                                                        \
+    int gex_AM_RequestShort##M(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handler,                                   \
+                               gex_Flags_t flags GASKET_AM_PARAMS_##M) noexcept {                                      \
+        const gasnet_handlerarg_t args[] = {0 GASKET_AM_VALUES_##M};                                                   \
+        return gasnet::gex_request("gex_AM_RequestShort" #M, tm, rank, handler, AmCategory::short_am, nullptr, 0,      \
+                                   nullptr, nullptr, flags, M, args + 1);                                              \
+    }                                                                                                                  \
+    int gex_AM_RequestMedium##M(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handler, const void* source_addr,         \
                                 size_t nbytes, gex_Event_t* lc_opt, gex_Flags_t flags GASKET_AM_PARAMS_##M) noexcept { \
-        const gasnet_handlerarg_t args[] = {0 GASKET_AM_VALUES_##M};                                                  \
-        return gasnet::gex_request("gex_AM_RequestMedium" #M, tm, rank, handler, AmCategory::medium, source_addr,    \
-                                   nbytes, nullptr, lc_opt, flags, M, args + 1);                                      \
-    }                                                                                                                 \
-    int gex_AM_RequestLong##M(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handler, const void* source_addr,        \
-                              size_t nbytes, void* dest_addr, gex_Event_t* lc_opt,                                   \
-                              gex_Flags_t flags GASKET_AM_PARAMS_##M) noexcept {                                    \
-        const gasnet_handlerarg_t args[] = {0 GASKET_AM_VALUES_##M};                                                  \
-        return gasnet::gex_request("gex_AM_RequestLong" #M, tm, rank, handler, AmCategory::long_am, source_addr,     \
-                                   nbytes, dest_addr, lc_opt, flags, M, args + 1);                                    \
-    }                                                                                                                 \
-    int gex_AM_ReplyShort##M(gex_Token_t token, gex_AM_Index_t handler, gex_Flags_t flags GASKET_AM_PARAMS_##M)     \
-        noexcept {                                                                                                    \
-        const gasnet_handlerarg_t args[] = {0 GASKET_AM_VALUES_##M};                                                  \
-        return gasnet::gex_reply("gex_AM_ReplyShort" #M, token, handler, AmCategory::short_am, nullptr, 0, nullptr,  \
-                                 nullptr, flags, M, args + 1);                                                        \
-    }                                                                                                                 \
-    int gex_AM_ReplyMedium##M(gex_Token_t token, gex_AM_Index_t handler, const void* source_addr, size_t nbytes,    \
-                              gex_Event_t* lc_opt, gex_Flags_t flags GASKET_AM_PARAMS_##M) noexcept {               \
-        const gasnet_handlerarg_t args[] = {0 GASKET_AM_VALUES_##M};                                                  \
-        return gasnet::gex_reply("gex_AM_ReplyMedium" #M, token, handler, AmCategory::medium, source_addr, nbytes,   \
-                                 nullptr, lc_opt, flags, M, args + 1);                                                \
-    }                                                                                                                 \
-    int gex_AM_ReplyLong##M(gex_Token_t token, gex_AM_Index_t handler, const void* source_addr, size_t nbytes,      \
-                            void* dest_addr, gex_Event_t* lc_opt, gex_Flags_t flags GASKET_AM_PARAMS_##M) noexcept { \
-        const gasnet_handlerarg_t args[] = {0 GASKET_AM_VALUES_##M};                                                  \
-        return gasnet::gex_reply("gex_AM_ReplyLong" #M, token, handler, AmCategory::long_am, source_addr, nbytes,    \
-                                 dest_addr, lc_opt, flags, M, args + 1);                                              \
+        const gasnet_handlerarg_t args[] = {0 GASKET_AM_VALUES_##M};                                                   \
+        return gasnet::gex_request("gex_AM_RequestMedium" #M, tm, rank, handler, AmCategory::medium, source_addr,      \
+                                   nbytes, nullptr, lc_opt, flags, M, args + 1);                                       \
+    }                                                                                                                  \
+    int gex_AM_RequestLong##M(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handler, const void* source_addr,           \
+                              size_t nbytes, void* dest_addr, gex_Event_t* lc_opt,                                     \
+                              gex_Flags_t flags GASKET_AM_PARAMS_##M) noexcept {                                       \
+        const gasnet_handlerarg_t args[] = {0 GASKET_AM_VALUES_##M};                                                   \
+        return gasnet::gex_request("gex_AM_RequestLong" #M, tm, rank, handler, AmCategory::long_am, source_addr,       \
+                                   nbytes, dest_addr, lc_opt, flags, M, args + 1);                                     \
+    }                                                                                                                  \
+    int gex_AM_ReplyShort##M(gex_Token_t token, gex_AM_Index_t handler,                                                \
+                             gex_Flags_t flags GASKET_AM_PARAMS_##M) noexcept {                                        \
+        const gasnet_handlerarg_t args[] = {0 GASKET_AM_VALUES_##M};                                                   \
+        return gasnet::gex_reply("gex_AM_ReplyShort" #M, token, handler, AmCategory::short_am, nullptr, 0, nullptr,    \
+                                 nullptr, flags, M, args + 1);                                                         \
+    }                                                                                                                  \
+    int gex_AM_ReplyMedium##M(gex_Token_t token, gex_AM_Index_t handler, const void* source_addr, size_t nbytes,       \
+                              gex_Event_t* lc_opt, gex_Flags_t flags GASKET_AM_PARAMS_##M) noexcept {                  \
+        const gasnet_handlerarg_t args[] = {0 GASKET_AM_VALUES_##M};                                                   \
+        return gasnet::gex_reply("gex_AM_ReplyMedium" #M, token, handler, AmCategory::medium, source_addr, nbytes,     \
+                                 nullptr, lc_opt, flags, M, args + 1);                                                 \
+    }                                                                                                                  \
+    int gex_AM_ReplyLong##M(gex_Token_t token, gex_AM_Index_t handler, const void* source_addr, size_t nbytes,         \
+                            void* dest_addr, gex_Event_t* lc_opt, gex_Flags_t flags GASKET_AM_PARAMS_##M) noexcept {   \
+        const gasnet_handlerarg_t args[] = {0 GASKET_AM_VALUES_##M};                                                   \
+        return gasnet::gex_reply("gex_AM_ReplyLong" #M, token, handler, AmCategory::long_am, source_addr, nbytes,      \
+                                 dest_addr, lc_opt, flags, M, args + 1);                                               \
     }
 GASKET_AM_ARITIES(GASKET_GEX_AM_DEFINE)
 #undef GASKET_GEX_AM_DEFINE

@@ -133,16 +133,15 @@ void register_once() {
     barrier();  // registered everywhere before anyone sends
 }
 
-void wait_replies(int n) {
-    GASNET_BLOCKUNTIL(g_replies.load() >= n);
-}
+void wait_replies(int n) { GASNET_BLOCKUNTIL(g_replies.load() >= n); }
 
 }  // namespace
 
 TEST(GexAm, RegistrationRefusesBadEntries) {
     register_once();
-    gex_AM_Entry_t taken{kShortReq, reinterpret_cast<gex_AM_Fn_t>(&short_req), GEX_FLAG_AM_SHORT | GEX_FLAG_AM_REQUEST,
-                         2, nullptr, nullptr};
+    gex_AM_Entry_t taken{
+        kShortReq, reinterpret_cast<gex_AM_Fn_t>(&short_req), GEX_FLAG_AM_SHORT | GEX_FLAG_AM_REQUEST, 2, nullptr,
+        nullptr};
     EXPECT_EQ(gex_EP_RegisterHandlers(g_job.ep, &taken, 1), GASNET_ERR_BAD_ARG);  // index 200 is taken
     gex_AM_Entry_t low = taken;
     low.gex_index = 5;  // below GEX_AM_INDEX_BASE
@@ -253,8 +252,7 @@ TEST(GexAm, SixteenArguments) {
     g_sum = 0;
     barrier();
     gex_AM_RequestShort16(g_job.tm, right(), h_args16, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16);
-    gex_AM_RequestShort(gex_TM_Pair(g_job.ep, 0), right(), h_args16, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-                        1);
+    gex_AM_RequestShort(gex_TM_Pair(g_job.ep, 0), right(), h_args16, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1);
     wait_replies(2);
     EXPECT_EQ(g_sum.load(), 136 + 16);
     barrier();
