@@ -105,9 +105,6 @@ char* gasnet_getenv(const char* name) GASKET_NOEXCEPT;
 
 /* Size limits (§2.3.2).  Max medium payload and max Long payloads in
  * bytes. */
-#define GASKET_AM_MAX_ARGS 16
-#define GASKET_AM_MAX_MEDIUM 65536
-#define GASKET_AM_MAX_LONG ((size_t)1 << 30)
 #define gasnet_AMMaxArgs() ((size_t)GASKET_AM_MAX_ARGS)
 #define gasnet_AMMaxMedium() ((size_t)GASKET_AM_MAX_MEDIUM)
 #define gasnet_AMMaxLongRequest() ((size_t)GASKET_AM_MAX_LONG)

@@ -5,7 +5,7 @@
  * both APIs (the GASNet-1 routines work whether or not gex_Client_Init got
  * GEX_FLAG_USES_GASNET1: Gasket does not refuse them).
  *
- * This is the first part of the API: Active Messages, team construction,
+ * This is part of the API: negotiated-payload AMs, team construction,
  * remote atomics (gasnet_ratomic.h), non-contiguous RMA (gasnet_vis.h) and
  * collectives (gasnet_coll.h) are not declared yet (docs/gasnet-ex.md,
  * "What is not there yet").
@@ -35,6 +35,7 @@
 
 #include <gasnet_fwd.h>
 
+#include <gasket/gasnet_arity.h>
 #include <gasket/gasnet_common.h>
 /* After gasnet_common.h (which settles the thread mode): "gasnetex.h:
  * GASNet-EX API + Tools" (gasnet_tools.h, docs/gasnet-tools.md). */
@@ -141,6 +142,13 @@ void gex_System_QueryHostInfo(gex_RankInfo_t** info_p, gex_Rank_t* info_count_p,
  * be NULL. */
 void gex_System_QueryMyPosition(gex_Rank_t* nbrhd_set_size_p, gex_Rank_t* nbrhd_set_rank_p, gex_Rank_t* host_set_size_p,
                                 gex_Rank_t* host_set_rank_p) GASKET_NOEXCEPT;
+
+/* Whether AM handlers may run on a thread the client does not own (Gasket's
+ * progress thread, GASKET_PROGRESS_THREAD): the compile-time answer (it
+ * may), and this process's (1 when the progress thread runs, or will run
+ * once the segment is attached; 0 otherwise).  Fatal before gex_Client_Init. */
+#define GASNET_HIDDEN_AM_CONCURRENCY_LEVEL 1
+int gex_System_QueryHiddenAMConcurrencyLevel(void) GASKET_NOEXCEPT;
 
 /* ---- client data: one pointer per object, NULL when made ------------ */
 void gex_Client_SetCData(gex_Client_t client, const void* val) GASKET_NOEXCEPT;
@@ -257,6 +265,166 @@ gex_Event_t gex_EP_QueryBoundSegmentNB(gex_TM_t tm, gex_Rank_t rank, void** owne
  * (num_eps endpoints of this process, no duplicate; flags 0) and returns
  * GASNET_OK, or GASNET_ERR_BAD_ARG with a message. */
 int gex_EP_PublishBoundSegment(gex_TM_t tm, gex_EP_t* eps, size_t num_eps, gex_Flags_t flags) GASKET_NOEXCEPT;
+
+/* ---- Active Messages (gasnet-ex-api.txt, "AM handlers" .. "Fixed-payload
+ * AM APIs"): the GASNet-1 engine, the same handlers table (an index is one
+ * handler whether gasnet_attach or gex_EP_RegisterHandlers registered it),
+ * the same prototypes: Short void h(gex_Token_t, args...), Medium and Long
+ * void h(gex_Token_t, void* buf, size_t nbytes, args...) with gex_AM_Arg_t
+ * args.  Handlers run inside polls (gasnet_AMPoll, GASNET_BLOCKUNTIL) and
+ * on Gasket's progress thread.  AMs need the segment attached
+ * (gex_Segment_Attach; a page will do): before it, a request is fatal. */
+typedef void (*gex_AM_Fn_t)();
+
+/* One handler to register (gex_EP_RegisterHandlers).  gex_index: 0 ("don't
+ * care") or GEX_AM_INDEX_BASE..255; gex_flags: one of GEX_FLAG_AM_SHORT,
+ * _MEDIUM, _LONG, _MEDLONG ORed with one of GEX_FLAG_AM_REQUEST, _REPLY,
+ * _REQREP; gex_nargs: 0..gex_AM_MaxArgs(), the argument count of every
+ * call to it. */
+typedef struct {
+    gex_AM_Index_t gex_index;
+    gex_AM_Fn_t gex_fnptr;
+    gex_Flags_t gex_flags;
+    unsigned int gex_nargs;
+    const void* gex_cdata; /* the client's, for the handler (gex_Token_Info) */
+    const char* gex_name;  /* in messages, when not NULL */
+} gex_AM_Entry_t;
+
+/* Registration flags (gex_AM_Entry_t.gex_flags, not call flags). */
+#define GEX_FLAG_AM_SHORT ((gex_Flags_t)1u << 0)
+#define GEX_FLAG_AM_MEDIUM ((gex_Flags_t)1u << 1)
+#define GEX_FLAG_AM_LONG ((gex_Flags_t)1u << 2)
+#define GEX_FLAG_AM_MEDLONG (GEX_FLAG_AM_MEDIUM | GEX_FLAG_AM_LONG)
+#define GEX_FLAG_AM_REQUEST ((gex_Flags_t)1u << 3)
+#define GEX_FLAG_AM_REPLY ((gex_Flags_t)1u << 4)
+#define GEX_FLAG_AM_REQREP (GEX_FLAG_AM_REQUEST | GEX_FLAG_AM_REPLY)
+
+/* gex_EP_RegisterHandlers: registers numentries handlers of `table` with the
+ * primordial endpoint (not collective: register the same table everywhere
+ * before any process sends to it).  Fixed indices first; then each entry
+ * with gex_index 0, in table order, gets the highest free index (written
+ * back into the table).  May be called again to add handlers.  Returns
+ * GASNET_OK; GASNET_ERR_BAD_ARG, with a message and nothing registered, for
+ * a NULL table or function, an index below GEX_AM_INDEX_BASE or already
+ * taken (here or by gasnet_attach), bad gex_flags, gex_nargs above
+ * gex_AM_MaxArgs(), or no free index left. */
+int gex_EP_RegisterHandlers(gex_EP_t ep, gex_AM_Entry_t* table, size_t numentries) GASKET_NOEXCEPT;
+
+/* Limits, in arguments and bytes.  The Max queries: the largest nbytes of a
+ * Medium (65536) or Long (1 GiB) to or from (tm, other_rank) -- the same
+ * for every peer, numargs (0..16, fatal above), lc_opt and flags; the
+ * Token forms, of a reply with `token`; LUB: the least over all. */
+#define gex_AM_MaxArgs() ((unsigned int)GASKET_AM_MAX_ARGS)
+size_t gex_AM_MaxRequestLong(gex_TM_t tm, gex_Rank_t other_rank, const gex_Event_t* lc_opt, gex_Flags_t flags,
+                             unsigned int numargs) GASKET_NOEXCEPT;
+size_t gex_AM_MaxReplyLong(gex_TM_t tm, gex_Rank_t other_rank, const gex_Event_t* lc_opt, gex_Flags_t flags,
+                           unsigned int numargs) GASKET_NOEXCEPT;
+size_t gex_AM_MaxRequestMedium(gex_TM_t tm, gex_Rank_t other_rank, const gex_Event_t* lc_opt, gex_Flags_t flags,
+                               unsigned int numargs) GASKET_NOEXCEPT;
+size_t gex_AM_MaxReplyMedium(gex_TM_t tm, gex_Rank_t other_rank, const gex_Event_t* lc_opt, gex_Flags_t flags,
+                             unsigned int numargs) GASKET_NOEXCEPT;
+size_t gex_Token_MaxReplyLong(gex_Token_t token, const gex_Event_t* lc_opt, gex_Flags_t flags,
+                              unsigned int numargs) GASKET_NOEXCEPT;
+size_t gex_Token_MaxReplyMedium(gex_Token_t token, const gex_Event_t* lc_opt, gex_Flags_t flags,
+                                unsigned int numargs) GASKET_NOEXCEPT;
+#define gex_AM_LUBRequestLong() ((size_t)GASKET_AM_MAX_LONG)
+#define gex_AM_LUBReplyLong() ((size_t)GASKET_AM_MAX_LONG)
+#define gex_AM_LUBRequestMedium() ((size_t)GASKET_AM_MAX_MEDIUM)
+#define gex_AM_LUBReplyMedium() ((size_t)GASKET_AM_MAX_MEDIUM)
+
+/* gex_Token_Info: in a handler, what its token says.  Fills the fields of
+ * *info that `mask` (an OR of GEX_TI_*) asks for and returns the mask of
+ * those it filled: all of them (Gasket supports every query).  gex_entry
+ * points at the handler's registration (for a gasnet_attach handler: its
+ * index and function, no flags).  Fatal outside the handler that received
+ * `token`. */
+typedef uint32_t gex_TI_t;
+#define GEX_TI_SRCRANK ((gex_TI_t)1u << 0)
+#define GEX_TI_EP ((gex_TI_t)1u << 1)
+#define GEX_TI_ENTRY ((gex_TI_t)1u << 2)
+#define GEX_TI_IS_REQ ((gex_TI_t)1u << 3)
+#define GEX_TI_IS_LONG ((gex_TI_t)1u << 4)
+#define GEX_TI_ALL ((gex_TI_t)0x1fu)
+#define GASNET_SUPPORTS_TI_SRCRANK 1
+#define GASNET_SUPPORTS_TI_EP 1
+#define GASNET_SUPPORTS_TI_ENTRY 1
+#define GASNET_SUPPORTS_TI_IS_REQ 1
+#define GASNET_SUPPORTS_TI_IS_LONG 1
+typedef struct {
+    gex_Rank_t gex_srcrank;          /* the sender's jobrank */
+    gex_EP_t gex_ep;                 /* the receiving endpoint */
+    const gex_AM_Entry_t* gex_entry; /* the running handler's registration */
+    int gex_is_req;                  /* 1 in a request handler */
+    int gex_is_long;                 /* 1 for a Long */
+} gex_Token_Info_t;
+gex_TI_t gex_Token_Info(gex_Token_t token, gex_Token_Info_t* info, gex_TI_t mask) GASKET_NOEXCEPT;
+
+/* Requests and replies, for M = 0..16 arguments (gex_AM_Arg_t a0..aM-1):
+ *
+ *   int gex_AM_RequestShortM(tm, rank, handler, flags, a0..)
+ *   int gex_AM_RequestMediumM(tm, rank, handler, source_addr, nbytes, lc_opt, flags, a0..)
+ *   int gex_AM_RequestLongM(tm, rank, handler, source_addr, nbytes, dest_addr, lc_opt, flags, a0..)
+ *   int gex_AM_ReplyShortM(token, handler, flags, a0..)
+ *   int gex_AM_ReplyMediumM(token, handler, source_addr, nbytes, lc_opt, flags, a0..)
+ *   int gex_AM_ReplyLongM(token, handler, source_addr, nbytes, dest_addr, lc_opt, flags, a0..)
+ *
+ * and the same names without M, which count the arguments.  (tm, rank) as
+ * for RMA (the primordial team or its TM-pair).  The payload is copied out
+ * before the call returns, so every lc_opt is complete then: GEX_EVENT_NOW;
+ * GEX_EVENT_GROUP (requests only: gex_NBI_*(GEX_EC_AM) has nothing to wait
+ * for); a pointer to an event receives GEX_EVENT_INVALID.  GEX_EVENT_DEFER is
+ * refused, as the specification says.  Long: [dest_addr, +nbytes) must lie
+ * in the destination's segment.  flags: GEX_FLAG_IMMEDIATE only (accepted;
+ * the call always injects).  The handler registered at `handler` here must
+ * have been registered for this category (Short, Medium, Long) and kind
+ * (request or reply) and with this argument count.  Returns 0; every error
+ * -- a bad team, rank or flag, a payload over the maximum, a Long range
+ * outside the segment, a handler not registered or registered otherwise --
+ * ends the job with a message naming the call and the value.  Requests may
+ * block while the destination's credits are used up, serving incoming
+ * messages meanwhile.  Replies: only from a request handler, once. */
+#define GASKET_GEX_AM_DECLARE(M)                                                                                 \
+    int gex_AM_RequestShort##M(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handler,                             \
+                               gex_Flags_t flags GASKET_AM_PARAMS_##M) GASKET_NOEXCEPT;                          \
+    int gex_AM_RequestMedium##M(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handler, const void* source_addr,   \
+                                size_t nbytes, gex_Event_t* lc_opt, gex_Flags_t flags GASKET_AM_PARAMS_##M)      \
+        GASKET_NOEXCEPT;                                                                                         \
+    int gex_AM_RequestLong##M(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handler, const void* source_addr,     \
+                              size_t nbytes, void* dest_addr, gex_Event_t* lc_opt,                               \
+                              gex_Flags_t flags GASKET_AM_PARAMS_##M) GASKET_NOEXCEPT;                           \
+    int gex_AM_ReplyShort##M(gex_Token_t token, gex_AM_Index_t handler, gex_Flags_t flags GASKET_AM_PARAMS_##M)  \
+        GASKET_NOEXCEPT;                                                                                         \
+    int gex_AM_ReplyMedium##M(gex_Token_t token, gex_AM_Index_t handler, const void* source_addr, size_t nbytes, \
+                              gex_Event_t* lc_opt, gex_Flags_t flags GASKET_AM_PARAMS_##M) GASKET_NOEXCEPT;      \
+    int gex_AM_ReplyLong##M(gex_Token_t token, gex_AM_Index_t handler, const void* source_addr, size_t nbytes,   \
+                            void* dest_addr, gex_Event_t* lc_opt, gex_Flags_t flags GASKET_AM_PARAMS_##M)        \
+        GASKET_NOEXCEPT;
+GASKET_AM_ARITIES(GASKET_GEX_AM_DECLARE)
+#undef GASKET_GEX_AM_DECLARE
+
+/* The forms without M: the argument count is counted (C99 / C++11). */
+#define GASKET_GEX_NARGS(...) \
+    GASKET_GEX_NARGS_(__VA_ARGS__, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0, _)
+#define GASKET_GEX_NARGS_(_f, _1, _2, _3, _4, _5, _6, _7, _8, _9, _10, _11, _12, _13, _14, _15, _16, N, ...) N
+#define GASKET_GEX_CAT(a, b) GASKET_GEX_CAT_(a, b)
+#define GASKET_GEX_CAT_(a, b) a##b
+/* `flags` is the last fixed parameter of every form: what follows are args. */
+#define gex_AM_RequestShort(tm, rank, handler, ...) \
+    GASKET_GEX_CAT(gex_AM_RequestShort, GASKET_GEX_NARGS(__VA_ARGS__))(tm, rank, handler, __VA_ARGS__)
+#define gex_AM_RequestMedium(tm, rank, handler, source_addr, nbytes, lc_opt, ...) \
+    GASKET_GEX_CAT(gex_AM_RequestMedium, GASKET_GEX_NARGS(__VA_ARGS__))           \
+    (tm, rank, handler, source_addr, nbytes, lc_opt, __VA_ARGS__)
+#define gex_AM_RequestLong(tm, rank, handler, source_addr, nbytes, dest_addr, lc_opt, ...) \
+    GASKET_GEX_CAT(gex_AM_RequestLong, GASKET_GEX_NARGS(__VA_ARGS__))                      \
+    (tm, rank, handler, source_addr, nbytes, dest_addr, lc_opt, __VA_ARGS__)
+#define gex_AM_ReplyShort(token, handler, ...) \
+    GASKET_GEX_CAT(gex_AM_ReplyShort, GASKET_GEX_NARGS(__VA_ARGS__))(token, handler, __VA_ARGS__)
+#define gex_AM_ReplyMedium(token, handler, source_addr, nbytes, lc_opt, ...) \
+    GASKET_GEX_CAT(gex_AM_ReplyMedium, GASKET_GEX_NARGS(__VA_ARGS__))        \
+    (token, handler, source_addr, nbytes, lc_opt, __VA_ARGS__)
+#define gex_AM_ReplyLong(token, handler, source_addr, nbytes, dest_addr, lc_opt, ...) \
+    GASKET_GEX_CAT(gex_AM_ReplyLong, GASKET_GEX_NARGS(__VA_ARGS__))                   \
+    (token, handler, source_addr, nbytes, dest_addr, lc_opt, __VA_ARGS__)
 
 /* ---- RMA (contiguous) ----------------------------------------------
  * The remote side ([dest or src, + nbytes) at (tm, rank)) must lie in that

@@ -65,6 +65,12 @@ extern "C" {
 #define GASKET_GASNET_MODE_NAME "SEQ"
 #endif
 
+/* Active Message limits (§2.3.2; gasnet_AMMax*(), gex_AM_Max*()): arguments,
+ * and the largest Medium and Long payloads in bytes. */
+#define GASKET_AM_MAX_ARGS 16
+#define GASKET_AM_MAX_MEDIUM 65536
+#define GASKET_AM_MAX_LONG ((size_t)1 << 30)
+
 /* ---- §1.6 errors ----------------------------------------------------- */
 #define GASNET_OK 0
 #define GASNET_ERR_NOT_INIT 10001

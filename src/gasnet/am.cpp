@@ -5,6 +5,7 @@
 
 #include <sched.h>
 
+#include "am.hpp"
 #include "dispatch.hpp"
 #include "src/gasp/gasp.hpp"
 #include "src/runtime/start.hpp"
@@ -108,6 +109,8 @@ int send_reply(const char* routine, gasnet_token_t token, gasnet_handler_t handl
     return GASNET_OK;
 }
 
+}  // namespace
+
 // GASP (include/gasp_shmem.h): GASP_GASNET_AM_REQUEST / _REPLY, S/E around
 // the send: int category (gasp_gasnet_am_category_t), int handler, int peer,
 // size_t nbytes, int nargs.
@@ -132,8 +135,6 @@ int reply(const char* routine, int event_category, gasnet_token_t token, gasnet_
     gasp::notify(GASP_GASNET_AM_REPLY, GASP_END, event_category, h, peer, nbytes, nargs);
     return rc;
 }
-
-}  // namespace
 
 void watch_for_exit(const char* routine) {
     // Every 64th poll: has another node called gasnet_exit?  Then this node
@@ -167,12 +168,14 @@ void run_handler(void (*fn)(), gasket_am_token* token, const rt::AmMessage& m) {
               m.nargs, GASKET_AM_MAX_ARGS);
 }
 
-}  // namespace
+// The handler this thread runs (for gex_Token_Info), saved around each run:
+// a reply sent from a handler may serve other messages while it waits.
+[[gnu::tls_model("initial-exec")]] thread_local RunningHandler t_running{};
 
 // GASP: GASP_GASNET_AM_HANDLER, S/E around the client's handler: int
 // category (a LongAsync arrives as a Long), int handler, int peer (the
 // sender), size_t nbytes, int nargs, int is_reply.
-void dispatch_handler(void (*fn)(), gasket_am_token* token, const rt::AmMessage& m) {
+void dispatch_traced(void (*fn)(), gasket_am_token* token, const rt::AmMessage& m) {
     if (!gasp::on()) [[likely]]
         return run_handler(fn, token, m);
     const int category = m.category == AmCategory::short_am ? GASP_GASNET_AM_SHORT
@@ -183,6 +186,17 @@ void dispatch_handler(void (*fn)(), gasket_am_token* token, const rt::AmMessage&
     gasp::notify(GASP_GASNET_AM_HANDLER, GASP_START, category, h, peer, nbytes, nargs, is_reply);
     run_handler(fn, token, m);
     gasp::notify(GASP_GASNET_AM_HANDLER, GASP_END, category, h, peer, nbytes, nargs, is_reply);
+}
+
+}  // namespace
+
+const RunningHandler& running_handler() { return t_running; }
+
+void dispatch_handler(void (*fn)(), gasket_am_token* token, const rt::AmMessage& m) {
+    const RunningHandler saved = t_running;
+    t_running = RunningHandler{token, m.handler, m.category == AmCategory::long_am};
+    dispatch_traced(fn, token, m);
+    t_running = saved;
 }
 
 }  // namespace gasket::gasnet

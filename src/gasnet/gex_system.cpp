@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "src/gex/objects.hpp"
+#include "src/runtime/am.hpp"
 #include "state.hpp"
 
 namespace gasket::gasnet {
@@ -87,6 +88,14 @@ gex_Rank_t gex_System_QueryJobRank(void) noexcept {
 }
 gex_Rank_t gex_System_QueryJobSize(void) noexcept {
     return gex_Rank_t(gasnet::initialized_job("gex_System_QueryJobSize").n_pes);
+}
+
+int gex_System_QueryHiddenAMConcurrencyLevel(void) noexcept {
+    const rt::Job& job = gasnet::initialized_job("gex_System_QueryHiddenAMConcurrencyLevel");
+    if (gasnet::g_state.attached) return job.am->progress_thread_running() ? 1 : 0;
+    // Before the segment (and the progress thread) exists: what it will be.
+    if (job.config.progress_thread == rt::Tristate::off) return 0;
+    return job.config.progress_thread == rt::Tristate::on || job.env->thread_multiple() ? 1 : 0;
 }
 
 uint64_t gasket_gex_System_QueryMaxThreads(int thread_mode) noexcept {

@@ -80,6 +80,7 @@ int choose_handlers(const char* routine, const gasnet_handlerentry_t* table, int
         return GASNET_ERR_BAD_ARG;
     }
     bool used[256] = {};
+    for (unsigned i = 0; i < 256; ++i) used[i] = handler_index_taken(i);  // by gex_EP_RegisterHandlers
     for (int i = 0; i < numentries; ++i) {
         if (!table[i].fnptr) {
             rt::error(routine, "handler table entry %d has a NULL function", i);
@@ -94,7 +95,9 @@ int choose_handlers(const char* routine, const gasnet_handlerentry_t* table, int
             return GASNET_ERR_BAD_ARG;
         }
         if (used[index]) {
-            rt::error(routine, "handler index %u is given twice in the handler table", index);
+            rt::error(routine,
+                      "handler index %u is given twice in the handler table, or taken by gex_EP_RegisterHandlers",
+                      index);
             return GASNET_ERR_BAD_ARG;
         }
         used[index] = true;
@@ -266,6 +269,8 @@ int attach_job(const char* routine, gasnet_handlerentry_t* table, int numentries
         table[i].index = indices[i];
         job.am->set_handler(indices[i], table[i].fnptr);
     }
+    register_attach_handlers(table, numentries);
+    install_gex_handlers(job);
 
     gasnet_seginfo_t mine{segsize ? job.heap.base : nullptr, segsize};
     g_state.segments.resize(job.n_pes);

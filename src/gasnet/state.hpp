@@ -70,6 +70,15 @@ int attach_job(const char* routine, gasnet_handlerentry_t* table, int numentries
 // process and the job's sets of them, for gex_System_Query* (gex_system.cpp).
 void setup_system_info(rt::Job& job);
 
+// GASNet-EX's handler registry (gex_am.cpp): gasnet_attach's handlers
+// (their indices, for gex_Token_Info and the checks of
+// gex_EP_RegisterHandlers), and installing the handlers
+// gex_EP_RegisterHandlers registered before the segment existed.
+void register_attach_handlers(const gasnet_handlerentry_t* table, int numentries);
+void install_gex_handlers(rt::Job& job);
+// Whether handler index `index` is registered (either API).
+bool handler_index_taken(unsigned index);
+
 // The job after gasnet_init; fatal (naming `routine`) before it.
 rt::Job& initialized_job(const char* routine);
 

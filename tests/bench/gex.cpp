@@ -13,6 +13,7 @@
 #include <gasnet.h>
 #include <mpi.h>
 
+#include <atomic>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -35,6 +36,16 @@ struct Options {
 };
 
 constexpr gex_Rank_t kTarget = 1;
+constexpr int kEchoTag = 77;  // the raw MPI round trip's tag
+
+// Active Messages: a request handler that replies at once (GASNet-EX's with
+// gex_AM_ReplyShort0, GASNet-1's with gasnet_AMReplyShort0), and the reply
+// handler both use, which counts.  Handlers may run on the progress thread.
+std::atomic<long> g_replies{0};
+gex_AM_Index_t h_gex_ping, h_g1_ping, h_pong;
+void gex_ping(gex_Token_t t) { gex_AM_ReplyShort0(t, h_pong, 0); }
+void g1_ping(gasnet_token_t t) { gasnet_AMReplyShort0(t, h_pong); }
+void pong(gex_Token_t) { g_replies.fetch_add(1, std::memory_order_release); }
 constexpr uintptr_t kSegment = uintptr_t(4) << 20;
 constexpr std::size_t kSlots = 8192;  // 8-byte slots of the throughput loops
 
@@ -96,6 +107,7 @@ struct Bench {
     }
 
     std::vector<std::pair<std::string, double>> latency() {
+        const gex_TM_t t = tm;  // lambdas capture the copy, not `this`
         long* s = src.data();
         long* r = got.data();
         const MPI_Win w = win;
@@ -109,7 +121,7 @@ struct Bench {
               [=, this] {
                   return us([=](long i) {
                       *s = i;
-                      gex_RMA_PutBlocking(tm, kTarget, p0, s, 8, 0);
+                      gex_RMA_PutBlocking(t, kTarget, p0, s, 8, 0);
                   });
               },
               [=, this] {
@@ -127,7 +139,7 @@ struct Bench {
               }},
              {"gex_RMA_PutBlockingVal", "gasnet_put_val", "MPI_Put + MPI_Win_flush",
               [=, this] {
-                  return us([=](long i) { gex_RMA_PutBlockingVal(tm, kTarget, p2, gex_RMA_Value_t(i), 8, 0); });
+                  return us([=](long i) { gex_RMA_PutBlockingVal(t, kTarget, p2, gex_RMA_Value_t(i), 8, 0); });
               },
               [=, this] { return us([=](long i) { gasnet_put_val(kTarget, p2, gasnet_register_value_t(i), 8); }); },
               [=, this] {
@@ -138,7 +150,7 @@ struct Bench {
                   });
               }},
              {"gex_RMA_GetBlocking", "gasnet_get", "MPI_Get + MPI_Win_flush",
-              [=, this] { return us([=](long) { gex_RMA_GetBlocking(tm, r, kTarget, p3, 8, 0); }); },
+              [=, this] { return us([=](long) { gex_RMA_GetBlocking(t, r, kTarget, p3, 8, 0); }); },
               [=, this] { return us([=](long) { gasnet_get(r + 1, kTarget, p3, 8); }); },
               [=, this] {
                   return us([=](long) {
@@ -147,7 +159,7 @@ struct Bench {
                   });
               }},
              {"gex_RMA_GetBlockingVal", "gasnet_get_val", "MPI_Get + MPI_Win_flush",
-              [=, this] { return us([=](long) { r[3] = long(gex_RMA_GetBlockingVal(tm, kTarget, p3, 8, 0)); }); },
+              [=, this] { return us([=](long) { r[3] = long(gex_RMA_GetBlockingVal(t, kTarget, p3, 8, 0)); }); },
               [=, this] { return us([=](long) { r[4] = long(gasnet_get_val(kTarget, p3, 8)); }); },
               [=, this] {
                   return us([=](long) {
@@ -170,6 +182,7 @@ struct Bench {
     }
 
     std::vector<std::pair<std::string, double>> throughput() {
+        const gex_TM_t t = tm;  // lambdas capture the copy, not `this`
         long* s = src.data();
         long* r = got.data();
         gex_Event_t* ev = events.data();
@@ -177,56 +190,90 @@ struct Bench {
         const long n = opt.nbi_ops;
         char *a = slot(1, 0), *b = slot(2, 0), *c = slot(3, 0), *d = slot(4, 0);
         for (long i = 0; i < n; ++i) s[i] = i + 1;
-        auto rows = table(
-            "8-byte throughput, n operations then one sync", "Mops per s", true,
-            {{"gex_RMA_PutNBI (GEX_EVENT_NOW) x n, gex_NBI_Wait", "gasnet_put_nbi x n, gasnet_wait_syncnbi_puts",
-              "MPI_Put x n, MPI_Win_flush",
-              [=, this] {
-                  return mops([=](long i) { gex_RMA_PutNBI(tm, kTarget, a + 8 * i, s + i, 8, GEX_EVENT_NOW, 0); },
-                              [] { gex_NBI_Wait(GEX_EC_PUT, 0); });
-              },
-              [=, this] {
-                  return mops([=](long i) { gasnet_put_nbi(kTarget, b + 8 * i, s + i, 8); },
-                              [] { gasnet_wait_syncnbi_puts(); });
-              },
-              [=, this] {
-                  return mops([=](long i) { MPI_Put(s + i, 8, MPI_BYTE, int(kTarget), 8 * i, 8, MPI_BYTE, w); },
-                              [=] { MPI_Win_flush(int(kTarget), w); });
-              }},
-             {"gex_RMA_PutNB (GEX_EVENT_DEFER) x n, gex_Event_WaitAll",
-              "gasnet_put_nb_bulk x n, gasnet_wait_syncnb_all", "MPI_Put x n, MPI_Win_flush",
-              [=, this] {
-                  return mops(
-                      [=](long i) { ev[i] = gex_RMA_PutNB(tm, kTarget, c + 8 * i, s + i, 8, GEX_EVENT_DEFER, 0); },
-                      [=] { gex_Event_WaitAll(ev, std::size_t(n), 0); });
-              },
-              [=, this] {
-                  return mops([=](long i) { ev[i] = gasnet_put_nb_bulk(kTarget, d + 8 * i, s + i, 8); },
-                              [=] { gasnet_wait_syncnb_all(ev, std::size_t(n)); });
-              },
-              [=, this] {
-                  return mops([=](long i) { MPI_Put(s + i, 8, MPI_BYTE, int(kTarget), 8 * i, 8, MPI_BYTE, w); },
-                              [=] { MPI_Win_flush(int(kTarget), w); });
-              }},
-             {"gex_RMA_GetNBI x n, gex_NBI_Wait", "gasnet_get_nbi x n, gasnet_wait_syncnbi_gets",
-              "MPI_Get x n, MPI_Win_flush",
-              [=, this] {
-                  return mops([=](long i) { gex_RMA_GetNBI(tm, r + i, kTarget, a + 8 * i, 8, 0); },
-                              [] { gex_NBI_Wait(GEX_EC_GET, 0); });
-              },
-              [=, this] {
-                  return mops([=](long i) { gasnet_get_nbi(r + i, kTarget, b + 8 * i, 8); },
-                              [] { gasnet_wait_syncnbi_gets(); });
-              },
-              [=, this] {
-                  return mops([=](long i) { MPI_Get(r + i, 8, MPI_BYTE, int(kTarget), 8 * i, 8, MPI_BYTE, w); },
-                              [=] { MPI_Win_flush(int(kTarget), w); });
-              }}});
+        auto rows =
+            table("8-byte throughput, n operations then one sync", "Mops per s", true,
+                  {{"gex_RMA_PutNBI (GEX_EVENT_NOW) x n, gex_NBI_Wait", "gasnet_put_nbi x n, gasnet_wait_syncnbi_puts",
+                    "MPI_Put x n, MPI_Win_flush",
+                    [=, this] {
+                        return mops([=](long i) { gex_RMA_PutNBI(t, kTarget, a + 8 * i, s + i, 8, GEX_EVENT_NOW, 0); },
+                                    [] { gex_NBI_Wait(GEX_EC_PUT, 0); });
+                    },
+                    [=, this] {
+                        return mops([=](long i) { gasnet_put_nbi(kTarget, b + 8 * i, s + i, 8); },
+                                    [] { gasnet_wait_syncnbi_puts(); });
+                    },
+                    [=, this] {
+                        return mops([=](long i) { MPI_Put(s + i, 8, MPI_BYTE, int(kTarget), 8 * i, 8, MPI_BYTE, w); },
+                                    [=] { MPI_Win_flush(int(kTarget), w); });
+                    }},
+                   {"gex_RMA_PutNB (GEX_EVENT_DEFER) x n, gex_Event_WaitAll",
+                    "gasnet_put_nb_bulk x n, gasnet_wait_syncnb_all", "MPI_Put x n, MPI_Win_flush",
+                    [=, this] {
+                        return mops(
+                            [=](long i) { ev[i] = gex_RMA_PutNB(t, kTarget, c + 8 * i, s + i, 8, GEX_EVENT_DEFER, 0); },
+                            [=] { gex_Event_WaitAll(ev, std::size_t(n), 0); });
+                    },
+                    [=, this] {
+                        return mops([=](long i) { ev[i] = gasnet_put_nb_bulk(kTarget, d + 8 * i, s + i, 8); },
+                                    [=] { gasnet_wait_syncnb_all(ev, std::size_t(n)); });
+                    },
+                    [=, this] {
+                        return mops([=](long i) { MPI_Put(s + i, 8, MPI_BYTE, int(kTarget), 8 * i, 8, MPI_BYTE, w); },
+                                    [=] { MPI_Win_flush(int(kTarget), w); });
+                    }},
+                   {"gex_RMA_GetNBI x n, gex_NBI_Wait", "gasnet_get_nbi x n, gasnet_wait_syncnbi_gets",
+                    "MPI_Get x n, MPI_Win_flush",
+                    [=, this] {
+                        return mops([=](long i) { gex_RMA_GetNBI(t, r + i, kTarget, a + 8 * i, 8, 0); },
+                                    [] { gex_NBI_Wait(GEX_EC_GET, 0); });
+                    },
+                    [=, this] {
+                        return mops([=](long i) { gasnet_get_nbi(r + i, kTarget, b + 8 * i, 8); },
+                                    [] { gasnet_wait_syncnbi_gets(); });
+                    },
+                    [=, this] {
+                        return mops([=](long i) { MPI_Get(r + i, 8, MPI_BYTE, int(kTarget), 8 * i, 8, MPI_BYTE, w); },
+                                    [=] { MPI_Win_flush(int(kTarget), w); });
+                    }}});
         for (long i : {0L, n / 2, n - 1}) {
             check("gex_RMA_PutNBI: a target slot", long(gasnet_get_val(kTarget, a + 8 * i, 8)), i + 1);
             check("gasnet_put_nbi: a target slot", long(gasnet_get_val(kTarget, b + 8 * i, 8)), i + 1);
             check("gex_RMA_PutNB: a target slot", long(gasnet_get_val(kTarget, c + 8 * i, 8)), i + 1);
         }
+        return rows;
+    }
+    // AM round trips: a Short request, its handler replies Short, the sender
+    // waits for the reply (GASNET_BLOCKUNTIL); MPI: MPI_Send of 0 bytes,
+    // process 1 echoes it back (its polling loop), MPI_Recv.
+    std::vector<std::pair<std::string, double>> am_latency() {
+        const long before = g_replies.load();
+        gex_TM_t t = tm;
+        auto rows =
+            table("Active Message round trip", "µs per round trip", false,
+                  {{"gex_AM_RequestShort0 + gex_AM_ReplyShort0", "gasnet_AMRequestShort0 + gasnet_AMReplyShort0",
+                    "MPI_Send 0 B + MPI_Recv of the echo",
+                    [=, this] {
+                        return us([=](long) {
+                            const long want = g_replies.load() + 1;
+                            gex_AM_RequestShort0(t, kTarget, h_gex_ping, 0);
+                            GASNET_BLOCKUNTIL(g_replies.load(std::memory_order_acquire) >= want);
+                        });
+                    },
+                    [=, this] {
+                        return us([=](long) {
+                            const long want = g_replies.load() + 1;
+                            gasnet_AMRequestShort0(kTarget, h_g1_ping);
+                            GASNET_BLOCKUNTIL(g_replies.load(std::memory_order_acquire) >= want);
+                        });
+                    },
+                    [=, this] {
+                        return us([=](long) {
+                            MPI_Send(nullptr, 0, MPI_BYTE, int(kTarget), kEchoTag, MPI_COMM_WORLD);
+                            MPI_Recv(nullptr, 0, MPI_BYTE, int(kTarget), kEchoTag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+                        });
+                    }}});
+        // Every request got its reply: 2 loops x (reps + 1 warm-up) x iters.
+        check("AM replies received", g_replies.load() - before, 2L * (opt.reps + 1) * opt.iters);
         return rows;
     }
 };
@@ -257,6 +304,15 @@ int main(int argc, char** argv) {
     }
     if (gex_Client_Init(&b.client, &b.ep, &b.tm, "BENCH_GEX", &argc, &argv, GEX_FLAG_USES_GASNET1) != GASNET_OK)
         return 1;
+    gex_AM_Entry_t handlers[] = {
+        {0, reinterpret_cast<gex_AM_Fn_t>(&gex_ping), GEX_FLAG_AM_SHORT | GEX_FLAG_AM_REQUEST, 0, nullptr, "gex_ping"},
+        {0, reinterpret_cast<gex_AM_Fn_t>(&g1_ping), GEX_FLAG_AM_SHORT | GEX_FLAG_AM_REQUEST, 0, nullptr, "g1_ping"},
+        {0, reinterpret_cast<gex_AM_Fn_t>(&pong), GEX_FLAG_AM_SHORT | GEX_FLAG_AM_REPLY, 0, nullptr, "pong"},
+    };
+    if (gex_EP_RegisterHandlers(b.ep, handlers, 3) != GASNET_OK) gasnet_exit(1);
+    h_gex_ping = handlers[0].gex_index;
+    h_g1_ping = handlers[1].gex_index;
+    h_pong = handlers[2].gex_index;
     if (gex_Segment_Attach(&b.seg, b.tm, kSegment) != GASNET_OK) gasnet_exit(1);
     const gex_Rank_t me = gex_TM_QueryRank(b.tm);
     if (gex_TM_QuerySize(b.tm) != 2) {
@@ -283,7 +339,11 @@ int main(int argc, char** argv) {
         int flag = 0;
         while (*done == 0) {
             gasnet_AMPoll();
-            MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
+            MPI_Iprobe(0, kEchoTag, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
+            if (flag) {  // the raw MPI round trip: echo it
+                MPI_Recv(nullptr, 0, MPI_BYTE, 0, kEchoTag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+                MPI_Send(nullptr, 0, MPI_BYTE, 0, kEchoTag, MPI_COMM_WORLD);
+            }
         }
     } else {
         const char* fp = std::getenv("GASKET_NODE_FASTPATH");
@@ -295,6 +355,8 @@ int main(int argc, char** argv) {
         auto slow = b.latency();
         auto more = b.throughput();
         slow.insert(slow.end(), more.begin(), more.end());
+        auto am = b.am_latency();
+        slow.insert(slow.end(), am.begin(), am.end());
         double worst = 0;
         std::string which;
         for (const auto& [name, q] : slow)

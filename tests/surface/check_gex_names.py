@@ -26,19 +26,10 @@ EXTRA = r"gasnet_QueryGexObjects|GASNET_MAXEPS|SIZEOF_GEX_RMA_VALUE_T"
 NAME = re.compile(r"\b(gex_[A-Za-z0-9_]+|GEX_[A-Za-z0-9_]+|" + EXTRA + r")\b(\?*)")
 
 NOT_YET = {
-    "Active Messages": """GEX_AM_SRCDESC_NO_OP GEX_FLAG_AM_LONG GEX_FLAG_AM_MEDIUM GEX_FLAG_AM_MEDLONG
-        GEX_FLAG_AM_REPLY GEX_FLAG_AM_REQREP GEX_FLAG_AM_REQUEST GEX_FLAG_AM_SHORT GEX_TI_ALL GEX_TI_ENTRY
-        GEX_TI_EP GEX_TI_IS_LONG GEX_TI_IS_REQ GEX_TI_SRCRANK gex_AM_CancelReplyLong gex_AM_CancelReplyMedium
+    "Negotiated-payload Active Messages": """GEX_AM_SRCDESC_NO_OP gex_AM_CancelReplyLong gex_AM_CancelReplyMedium
         gex_AM_CancelRequestLong gex_AM_CancelRequestMedium gex_AM_CommitReplyLong gex_AM_CommitReplyMedium
-        gex_AM_CommitRequestLong gex_AM_CommitRequestMedium gex_AM_Entry_t gex_AM_Fn_t gex_AM_LUBReplyLong
-        gex_AM_LUBReplyMedium gex_AM_LUBRequestLong gex_AM_LUBRequestMedium gex_AM_MaxArgs gex_AM_MaxReplyLong
-        gex_AM_MaxReplyMedium gex_AM_MaxRequestLong gex_AM_MaxRequestMedium gex_AM_PrepareReplyLong
-        gex_AM_PrepareReplyMedium gex_AM_PrepareRequestLong gex_AM_PrepareRequestMedium gex_AM_ReplyLong
-        gex_AM_ReplyMedium gex_AM_ReplyShort gex_AM_RequestLong gex_AM_RequestMedium gex_AM_RequestShort
-        gex_AM_SrcDescAddr gex_AM_SrcDescSize gex_AM_SrcDesc_t gex_TI_t gex_Token_Info gex_Token_Info_t
-        gex_Token_MaxReplyLong gex_Token_MaxReplyMedium gex_EP_RegisterHandlers
-        gex_cdata gex_entry gex_fnptr gex_flags gex_index gex_is_long gex_is_req gex_name gex_nargs gex_srcrank gex_ep
-        gex_System_QueryHiddenAMConcurrencyLevel""",
+        gex_AM_CommitRequestLong gex_AM_CommitRequestMedium gex_AM_PrepareReplyLong gex_AM_PrepareReplyMedium
+        gex_AM_PrepareRequestLong gex_AM_PrepareRequestMedium gex_AM_SrcDescAddr gex_AM_SrcDescSize gex_AM_SrcDesc_t""",
     "Teams": "gex_TM_Split gex_TM_Create gex_TM_Destroy",
     "Progress threads": """GEX_THREAD_ROLE_RCV GEX_THREAD_ROLE_SND gex_ProgressThreadInfo_t
         gex_System_QueryProgressThreads gex_device_list gex_progress_arg gex_progress_fn gex_thread_roles""",

@@ -48,6 +48,24 @@ void init(gex_Client_t* c, gex_EP_t* e, gex_TM_t* t) {
     }
 }
 
+void medium_handler(gex_Token_t, void*, size_t, gex_AM_Arg_t) {}
+void short_reply_handler(gex_Token_t) {}
+
+// Handlers of the AM cases: 200 a Medium request handler of 1 argument,
+// 201 a Short reply handler.
+void register_handlers(gex_EP_t ep) {
+    gex_AM_Entry_t table[] = {
+        {200, reinterpret_cast<gex_AM_Fn_t>(&medium_handler), GEX_FLAG_AM_MEDIUM | GEX_FLAG_AM_REQUEST, 1, nullptr,
+         "medium_handler"},
+        {201, reinterpret_cast<gex_AM_Fn_t>(&short_reply_handler), GEX_FLAG_AM_SHORT | GEX_FLAG_AM_REPLY, 0, nullptr,
+         "short_reply_handler"},
+    };
+    if (gex_EP_RegisterHandlers(ep, table, 2) != GASNET_OK) {
+        say("FAILED: gex_EP_RegisterHandlers");
+        gasnet_exit(3);
+    }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -71,6 +89,7 @@ int main(int argc, char** argv) {
         say("FAILED: gex_Segment_Attach");
         gasnet_exit(3);
     }
+    register_handlers(ep);
     const gex_Rank_t me = gex_TM_QueryRank(tm), n = gex_TM_QuerySize(tm);
     if (me != 0) {  // wait, polling, to be ended
         const double deadline = now_s() + 30;
@@ -107,7 +126,23 @@ int main(int argc, char** argv) {
         gex_Event_Wait(GEX_EVENT_NO_OP);
     else if (g_case == "empty_event_mask")
         gex_NBI_Wait(0, 0);
-    else if (g_case == "translate_rank_out_of_range")
+    else if (g_case == "am_wrong_category")
+        gex_AM_RequestShort1(tm, 1, 200, 0, 5);
+    else if (g_case == "am_reply_handler_as_request")
+        gex_AM_RequestShort0(tm, 1, 201, 0);
+    else if (g_case == "am_nargs_mismatch")
+        gex_AM_RequestMedium0(tm, 1, 200, buf, 8, GEX_EVENT_NOW, 0);
+    else if (g_case == "am_lc_defer")
+        gex_AM_RequestMedium1(tm, 1, 200, buf, 8, GEX_EVENT_DEFER, 0, 5);
+    else if (g_case == "am_medium_too_big") {
+        static char big[65537];
+        gex_AM_RequestMedium1(tm, 1, 200, big, sizeof big, GEX_EVENT_NOW, 0, 5);
+    } else if (g_case == "am_unregistered")
+        gex_AM_RequestShort0(tm, 1, 230, 0);
+    else if (g_case == "am_token_info_outside_handler") {
+        gex_Token_Info_t info;
+        gex_Token_Info(reinterpret_cast<gex_Token_t>(buf), &info, GEX_TI_ALL);
+    } else if (g_case == "translate_rank_out_of_range")
         gex_TM_TranslateRankToJobrank(tm, n + 3);
     else {
         say("unknown case");

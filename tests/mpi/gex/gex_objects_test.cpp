@@ -213,6 +213,17 @@ TEST(GexSystem, HostAndNeighbourhoodMatchMpi) {
 
 TEST(GexSystem, ThreadsAndVerboseErrors) {
     EXPECT_EQ(gex_System_QueryMaxThreads(), 1u);  // this program is GASNET_SEQ
+    // Handlers on the progress thread: as GASKET_PROGRESS_THREAD says (the
+    // default, automatic, runs it where MPI is fully thread-safe).
+    const char* pt = std::getenv("GASKET_PROGRESS_THREAD");
+    const int level = gex_System_QueryHiddenAMConcurrencyLevel();
+    if (pt && std::string(pt) == "off")
+        EXPECT_EQ(level, 0);
+    else if (pt && std::string(pt) == "on")
+        EXPECT_EQ(level, 1);
+    else
+        EXPECT_TRUE(level == 0 || level == 1);
+    EXPECT_LE(level, GASNET_HIDDEN_AM_CONCURRENCY_LEVEL);
     EXPECT_EQ(gex_System_GetVerboseErrors(), 1);
     gex_System_SetVerboseErrors(0);
     EXPECT_EQ(gex_System_GetVerboseErrors(), 0);

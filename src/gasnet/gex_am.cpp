@@ -1,0 +1,300 @@
+// src/gasnet/gex_am.cpp -- GASNet-EX's fixed-payload Active Messages
+// (gasnet-ex-api.txt, "AM handlers", "Active Message (AM) limit queries",
+// "AM Token Info", "Fixed-payload AM APIs"): handler registration with the
+// category flags, the limit queries, token info, and the requests and
+// replies for 0..16 arguments, over GASNet-1's AM entry points (am.hpp):
+// the same engine, handler table, dispatch and GASP events.
+#include <gasnet.h>
+
+#include <array>
+#include <mutex>
+#include <vector>
+
+#include "am.hpp"
+#include "src/gasp/gasp.hpp"
+#include "src/gex/objects.hpp"
+#include "state.hpp"
+
+namespace gasket::gasnet {
+
+namespace {
+
+using rt::AmCategory;
+
+// Every handler index's registration, by gex_EP_RegisterHandlers (flags
+// nonzero) or gasnet_attach (index and function only); the engine's
+// handler table is set from it once the segment is attached.
+struct Registry {
+    std::mutex lock;
+    std::array<gex_AM_Entry_t, 256> entry{};
+    std::array<bool, 256> used{};
+};
+Registry g_registry;
+
+constexpr gex_Flags_t kCategories = GEX_FLAG_AM_SHORT | GEX_FLAG_AM_MEDIUM | GEX_FLAG_AM_LONG;
+constexpr gex_Flags_t kKinds = GEX_FLAG_AM_REQREP;
+
+const char* name_of(const gex_AM_Entry_t& e) { return e.gex_name ? e.gex_name : "(unnamed)"; }
+
+// Why entry `e` (table[i]) cannot be registered, or null.
+const char* entry_problem(const gex_AM_Entry_t& e) {
+    if (!e.gex_fnptr) return "gex_fnptr is NULL";
+    const gex_Flags_t cat = e.gex_flags & kCategories, kind = e.gex_flags & kKinds;
+    if (e.gex_flags & ~(kCategories | kKinds))
+        return "gex_flags has bits that are not GEX_FLAG_AM_* registration flags";
+    if (cat != GEX_FLAG_AM_SHORT && cat != GEX_FLAG_AM_MEDIUM && cat != GEX_FLAG_AM_LONG && cat != GEX_FLAG_AM_MEDLONG)
+        return "gex_flags needs one of GEX_FLAG_AM_SHORT, _MEDIUM, _LONG, _MEDLONG";
+    if (kind == 0) return "gex_flags needs one of GEX_FLAG_AM_REQUEST, _REPLY, _REQREP";
+    if (e.gex_nargs > GASKET_AM_MAX_ARGS) return "gex_nargs is above gex_AM_MaxArgs() (16)";
+    return nullptr;
+}
+
+void install(rt::Job& job, unsigned index) {
+    job.am->set_handler(std::uint8_t(index), g_registry.entry[index].gex_fnptr);
+}
+
+gex_Flags_t category_flag(AmCategory c) {
+    return c == AmCategory::short_am ? GEX_FLAG_AM_SHORT
+           : c == AmCategory::medium ? GEX_FLAG_AM_MEDIUM
+                                     : GEX_FLAG_AM_LONG;
+}
+
+// A GASNet-EX send's checks that GASNet-1 does not make: the handler's
+// registration here (category, request or reply, argument count), flags
+// (IMMEDIATE only), lc_opt (NOW, GROUP for requests, or an event pointer,
+// which gets GEX_EVENT_INVALID: the payload is copied out before the call
+// returns).  Fatal, naming `routine`.
+void check_send(const char* routine, gasnet_handler_t handler, AmCategory category, bool is_request, int nargs,
+                gex_Event_t* lc_opt, gex_Flags_t flags) {
+    if (flags & ~GEX_FLAG_IMMEDIATE)
+        rt::fatal(routine, "flags 0x%x: only GEX_FLAG_IMMEDIATE is accepted", unsigned(flags));
+    if (category != AmCategory::short_am) {
+        if (lc_opt == GEX_EVENT_DEFER || lc_opt == nullptr || (lc_opt == GEX_EVENT_GROUP && !is_request))
+            rt::fatal(routine, "lc_opt %p is not GEX_EVENT_NOW, %sa pointer to a gex_Event_t",
+                      static_cast<void*>(lc_opt), is_request ? "GEX_EVENT_GROUP or " : "");
+        if (lc_opt != GEX_EVENT_NOW && lc_opt != GEX_EVENT_GROUP) *lc_opt = GEX_EVENT_INVALID;
+    }
+    const gex_AM_Entry_t& e = g_registry.entry[handler];
+    if (!g_registry.used[handler] || e.gex_flags == 0)
+        return;  // unregistered: the send says so; gasnet_attach's: no flags
+    if (!(e.gex_flags & category_flag(category)))
+        rt::fatal(routine, "handler %u (%s) is not registered for this category (gex_flags 0x%x)", unsigned(handler),
+                  name_of(e), unsigned(e.gex_flags));
+    if (!(e.gex_flags & (is_request ? GEX_FLAG_AM_REQUEST : GEX_FLAG_AM_REPLY)))
+        rt::fatal(routine, "handler %u (%s) is not registered as a %s handler (gex_flags 0x%x)", unsigned(handler),
+                  name_of(e), is_request ? "request" : "reply", unsigned(e.gex_flags));
+    if (unsigned(nargs) != e.gex_nargs)
+        rt::fatal(routine, "%d arguments to handler %u (%s), registered with gex_nargs %u", nargs, unsigned(handler),
+                  name_of(e), e.gex_nargs);
+}
+
+int gasp_category(AmCategory c) {
+    return c == AmCategory::short_am ? GASP_GASNET_AM_SHORT
+           : c == AmCategory::medium ? GASP_GASNET_AM_MEDIUM
+                                     : GASP_GASNET_AM_LONG;
+}
+
+// A request: (tm, rank) as for RMA; GASNet-1's errors returned are fatal
+// here (a GASNet-EX AM returns nonzero only for an IMMEDIATE "no op").
+int gex_request(const char* routine, gex_TM_t tm, gex_Rank_t rank, gasnet_handler_t handler, AmCategory category,
+                const void* source_addr, size_t nbytes, void* dest_addr, gex_Event_t* lc_opt, gex_Flags_t flags,
+                int nargs, const gasnet_handlerarg_t* args) {
+    gex::check_p2p_tm(routine, tm);
+    check_send(routine, handler, category, true, nargs, lc_opt, flags);
+    if (request(routine, gasp_category(category), rank, handler, category, source_addr, nbytes, dest_addr, nargs,
+                args) != GASNET_OK)
+        rt::fatal(routine, "refused (the line above says why)");
+    return 0;
+}
+
+int gex_reply(const char* routine, gex_Token_t token, gasnet_handler_t handler, AmCategory category,
+              const void* source_addr, size_t nbytes, void* dest_addr, gex_Event_t* lc_opt, gex_Flags_t flags,
+              int nargs, const gasnet_handlerarg_t* args) {
+    check_send(routine, handler, category, false, nargs, lc_opt, flags);
+    if (reply(routine, gasp_category(category), token, handler, category, source_addr, nbytes, dest_addr, nargs,
+              args) != GASNET_OK)
+        rt::fatal(routine, "refused (the line above says why)");
+    return 0;
+}
+
+void check_numargs(const char* routine, unsigned numargs) {
+    if (numargs > GASKET_AM_MAX_ARGS)
+        rt::fatal(routine, "numargs %u is above gex_AM_MaxArgs() (%d)", numargs, GASKET_AM_MAX_ARGS);
+}
+
+size_t max_payload(const char* routine, gex_TM_t tm, gex_Rank_t other_rank, gex_Flags_t flags, unsigned numargs,
+                   size_t limit) {
+    gex::check_p2p_tm(routine, tm);
+    check_numargs(routine, numargs);
+    if (flags & ~(GEX_FLAG_IMMEDIATE | GEX_FLAG_AM_PREPARE_LEAST_CLIENT | GEX_FLAG_AM_PREPARE_LEAST_ALLOC))
+        rt::fatal(routine, "flags 0x%x: not flags of an AM call", unsigned(flags));
+    const rt::Job& job = initialized_job(routine);
+    if (other_rank != GEX_RANK_INVALID && other_rank >= gex_Rank_t(job.n_pes))
+        rt::fatal(routine, "other_rank %u is out of range: the team has ranks 0..%d", unsigned(other_rank),
+                  job.n_pes - 1);
+    return limit;  // the same for every peer, argument count and lc_opt
+}
+
+}  // namespace
+
+void register_attach_handlers(const gasnet_handlerentry_t* table, int numentries) {
+    std::lock_guard<std::mutex> hold(g_registry.lock);
+    for (int i = 0; i < numentries; ++i) {
+        const unsigned index = table[i].index;
+        g_registry.used[index] = true;
+        g_registry.entry[index] = gex_AM_Entry_t{gex_AM_Index_t(index), table[i].fnptr, 0, 0, nullptr, nullptr};
+    }
+}
+
+bool handler_index_taken(unsigned index) {
+    std::lock_guard<std::mutex> hold(g_registry.lock);
+    return index < 256 && g_registry.used[index];
+}
+
+void install_gex_handlers(rt::Job& job) {
+    std::lock_guard<std::mutex> hold(g_registry.lock);
+    for (unsigned i = 0; i < 256; ++i)
+        if (g_registry.used[i] && g_registry.entry[i].gex_flags != 0) install(job, i);
+}
+
+}  // namespace gasket::gasnet
+
+using namespace gasket;
+using gasket::rt::AmCategory;
+
+extern "C" {
+
+int gex_EP_RegisterHandlers(gex_EP_t ep, gex_AM_Entry_t* table, size_t numentries) noexcept {
+    const char* routine = "gex_EP_RegisterHandlers";
+    gex::ep_of(routine, ep);
+    if (numentries > 0 && !table) {
+        rt::error(routine, "table is NULL with numentries %zu", numentries);
+        return GASNET_ERR_BAD_ARG;
+    }
+    gasnet::Registry& r = gasnet::g_registry;
+    std::lock_guard<std::mutex> hold(r.lock);
+    std::array<bool, 256> used = r.used;
+    std::vector<unsigned> index(numentries);
+    for (size_t i = 0; i < numentries; ++i) {  // every entry checked, the fixed indices claimed
+        if (const char* why = gasnet::entry_problem(table[i])) {
+            rt::error(routine, "table[%zu] (%s): %s", i, gasnet::name_of(table[i]), why);
+            return GASNET_ERR_BAD_ARG;
+        }
+        const unsigned fixed = table[i].gex_index;
+        if (fixed == 0) continue;
+        if (fixed < GEX_AM_INDEX_BASE || used[fixed]) {
+            rt::error(routine, "table[%zu] (%s): index %u is %s", i, gasnet::name_of(table[i]), fixed,
+                      fixed < GEX_AM_INDEX_BASE ? "below GEX_AM_INDEX_BASE (128): GASNet's own"
+                                                : "taken (by this table, an earlier call or gasnet_attach)");
+            return GASNET_ERR_BAD_ARG;
+        }
+        used[fixed] = true;
+        index[i] = fixed;
+    }
+    unsigned next = 255;
+    for (size_t i = 0; i < numentries; ++i) {  // then "don't care", in table order, highest free first
+        if (table[i].gex_index != 0) continue;
+        while (next >= GEX_AM_INDEX_BASE && used[next]) --next;
+        if (next < GEX_AM_INDEX_BASE) {
+            rt::error(routine, "table[%zu] (%s): no free handler index left (128 client handlers at most)", i,
+                      gasnet::name_of(table[i]));
+            return GASNET_ERR_BAD_ARG;
+        }
+        used[next] = true;
+        index[i] = next;
+    }
+    for (size_t i = 0; i < numentries; ++i) {
+        table[i].gex_index = gex_AM_Index_t(index[i]);
+        r.used[index[i]] = true;
+        r.entry[index[i]] = table[i];
+        if (gasnet::g_state.attached) gasnet::install(*rt::g_job, index[i]);  // else at gex_Segment_Attach
+    }
+    return GASNET_OK;
+}
+
+size_t gex_AM_MaxRequestLong(gex_TM_t tm, gex_Rank_t other_rank, const gex_Event_t*, gex_Flags_t flags,
+                             unsigned int numargs) noexcept {
+    return gasnet::max_payload("gex_AM_MaxRequestLong", tm, other_rank, flags, numargs, GASKET_AM_MAX_LONG);
+}
+size_t gex_AM_MaxReplyLong(gex_TM_t tm, gex_Rank_t other_rank, const gex_Event_t*, gex_Flags_t flags,
+                           unsigned int numargs) noexcept {
+    return gasnet::max_payload("gex_AM_MaxReplyLong", tm, other_rank, flags, numargs, GASKET_AM_MAX_LONG);
+}
+size_t gex_AM_MaxRequestMedium(gex_TM_t tm, gex_Rank_t other_rank, const gex_Event_t*, gex_Flags_t flags,
+                               unsigned int numargs) noexcept {
+    return gasnet::max_payload("gex_AM_MaxRequestMedium", tm, other_rank, flags, numargs, GASKET_AM_MAX_MEDIUM);
+}
+size_t gex_AM_MaxReplyMedium(gex_TM_t tm, gex_Rank_t other_rank, const gex_Event_t*, gex_Flags_t flags,
+                             unsigned int numargs) noexcept {
+    return gasnet::max_payload("gex_AM_MaxReplyMedium", tm, other_rank, flags, numargs, GASKET_AM_MAX_MEDIUM);
+}
+size_t gex_Token_MaxReplyLong(gex_Token_t token, const gex_Event_t*, gex_Flags_t, unsigned int numargs) noexcept {
+    if (!token) rt::fatal("gex_Token_MaxReplyLong", "token is NULL");
+    gasnet::check_numargs("gex_Token_MaxReplyLong", numargs);
+    return GASKET_AM_MAX_LONG;
+}
+size_t gex_Token_MaxReplyMedium(gex_Token_t token, const gex_Event_t*, gex_Flags_t, unsigned int numargs) noexcept {
+    if (!token) rt::fatal("gex_Token_MaxReplyMedium", "token is NULL");
+    gasnet::check_numargs("gex_Token_MaxReplyMedium", numargs);
+    return GASKET_AM_MAX_MEDIUM;
+}
+
+gex_TI_t gex_Token_Info(gex_Token_t token, gex_Token_Info_t* info, gex_TI_t mask) noexcept {
+    const char* routine = "gex_Token_Info";
+    const gasnet::RunningHandler& h = gasnet::running_handler();
+    if (!token || token != h.token)
+        rt::fatal(routine, "token %p is not the token of the handler this thread runs", static_cast<void*>(token));
+    if (!info) rt::fatal(routine, "info is NULL");
+    if (mask & ~GEX_TI_ALL) rt::fatal(routine, "mask 0x%x has bits that are not GEX_TI_*", unsigned(mask));
+    info->gex_srcrank = gex_Rank_t(token->source);
+    info->gex_ep = &gex::g_objects.ep;
+    info->gex_entry = &gasnet::g_registry.entry[h.handler];
+    info->gex_is_req = token->request ? 1 : 0;
+    info->gex_is_long = h.is_long ? 1 : 0;
+    return GEX_TI_ALL;
+}
+
+// The entry points for M arguments, from the arity table: the arguments go
+// into an array (a leading 0 keeps it non-empty) as GASNet-1's do.
+#define GASKET_GEX_AM_DEFINE(M)                                                                                        \
+    int gex_AM_RequestShort##M(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handler,                                   \
+                               gex_Flags_t flags GASKET_AM_PARAMS_##M) noexcept {                                      \
+        const gasnet_handlerarg_t args[] = {0 GASKET_AM_VALUES_##M};                                                   \
+        return gasnet::gex_request("gex_AM_RequestShort" #M, tm, rank, handler, AmCategory::short_am, nullptr, 0,      \
+                                   nullptr, nullptr, flags, M, args + 1);                                              \
+    }                                                                                                                  \
+    int gex_AM_RequestMedium##M(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handler, const void* source_addr,         \
+                                size_t nbytes, gex_Event_t* lc_opt, gex_Flags_t flags GASKET_AM_PARAMS_##M) noexcept { \
+        const gasnet_handlerarg_t args[] = {0 GASKET_AM_VALUES_##M};                                                   \
+        return gasnet::gex_request("gex_AM_RequestMedium" #M, tm, rank, handler, AmCategory::medium, source_addr,      \
+                                   nbytes, nullptr, lc_opt, flags, M, args + 1);                                       \
+    }                                                                                                                  \
+    int gex_AM_RequestLong##M(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handler, const void* source_addr,           \
+                              size_t nbytes, void* dest_addr, gex_Event_t* lc_opt,                                     \
+                              gex_Flags_t flags GASKET_AM_PARAMS_##M) noexcept {                                       \
+        const gasnet_handlerarg_t args[] = {0 GASKET_AM_VALUES_##M};                                                   \
+        return gasnet::gex_request("gex_AM_RequestLong" #M, tm, rank, handler, AmCategory::long_am, source_addr,       \
+                                   nbytes, dest_addr, lc_opt, flags, M, args + 1);                                     \
+    }                                                                                                                  \
+    int gex_AM_ReplyShort##M(gex_Token_t token, gex_AM_Index_t handler,                                                \
+                             gex_Flags_t flags GASKET_AM_PARAMS_##M) noexcept {                                        \
+        const gasnet_handlerarg_t args[] = {0 GASKET_AM_VALUES_##M};                                                   \
+        return gasnet::gex_reply("gex_AM_ReplyShort" #M, token, handler, AmCategory::short_am, nullptr, 0, nullptr,    \
+                                 nullptr, flags, M, args + 1);                                                         \
+    }                                                                                                                  \
+    int gex_AM_ReplyMedium##M(gex_Token_t token, gex_AM_Index_t handler, const void* source_addr, size_t nbytes,       \
+                              gex_Event_t* lc_opt, gex_Flags_t flags GASKET_AM_PARAMS_##M) noexcept {                  \
+        const gasnet_handlerarg_t args[] = {0 GASKET_AM_VALUES_##M};                                                   \
+        return gasnet::gex_reply("gex_AM_ReplyMedium" #M, token, handler, AmCategory::medium, source_addr, nbytes,     \
+                                 nullptr, lc_opt, flags, M, args + 1);                                                 \
+    }                                                                                                                  \
+    int gex_AM_ReplyLong##M(gex_Token_t token, gex_AM_Index_t handler, const void* source_addr, size_t nbytes,         \
+                            void* dest_addr, gex_Event_t* lc_opt, gex_Flags_t flags GASKET_AM_PARAMS_##M) noexcept {   \
+        const gasnet_handlerarg_t args[] = {0 GASKET_AM_VALUES_##M};                                                   \
+        return gasnet::gex_reply("gex_AM_ReplyLong" #M, token, handler, AmCategory::long_am, source_addr, nbytes,      \
+                                 dest_addr, lc_opt, flags, M, args + 1);                                               \
+    }
+GASKET_AM_ARITIES(GASKET_GEX_AM_DEFINE)
+#undef GASKET_GEX_AM_DEFINE
+
+}  // extern "C"
