@@ -201,7 +201,9 @@ TEST(GexAm, MediumEveryLcOptAndMediumReply) {
         gex_AM_RequestMedium1(g_job.tm, right(), h_medium_req, payload.data(), n, &lc, 0, 3);
         EXPECT_EQ(lc, GEX_EVENT_INVALID);
         gex_Event_Wait(lc);
-        if (n) std::memset(payload.data(), 0xee, n);  // locally complete: the sends took copies (an empty vector has no data())
+        if (n)
+            std::memset(payload.data(), 0xee,
+                        n);  // locally complete: the sends took copies (an empty vector has no data())
         sent += 3;
     }
     gex_NBI_Wait(GEX_EC_AM, 0);
