@@ -9,6 +9,7 @@
 // "gex_error_cases: <case>: reached"; it prints "NOT STOPPED" if the call
 // returns, as does process 1 if it is still waiting 30 s later.
 #include <gasnet.h>
+#include <gasnet_ratomic.h>
 
 #include <chrono>
 #include <cstdio>
@@ -90,6 +91,9 @@ int main(int argc, char** argv) {
         gasnet_exit(3);
     }
     register_handlers(ep);
+    // The remote atomics' cases use this domain (made by every process: collective).
+    gex_AD_t ad = GEX_AD_INVALID;
+    gex_AD_Create(&ad, tm, GEX_DT_U64, GEX_OP_FADD | GEX_OP_SET, 0);
     const gex_Rank_t me = gex_TM_QueryRank(tm), n = gex_TM_QuerySize(tm);
     if (me != 0) {  // wait, polling, to be ended
         const double deadline = now_s() + 30;
@@ -144,7 +148,28 @@ int main(int argc, char** argv) {
         gex_Token_Info(reinterpret_cast<gex_Token_t>(buf), &info, GEX_TI_ALL);
     } else if (g_case == "translate_rank_out_of_range")
         gex_TM_TranslateRankToJobrank(tm, n + 3);
-    else {
+    else if (g_case == "ad_wrong_type")
+        gex_AD_OpNBI_I32(ad, nullptr, 1, remote, GEX_OP_SET, 1, 0, 0);
+    else if (g_case == "ad_op_not_in_domain") {
+        uint64_t old;
+        gex_AD_OpNB_U64(ad, &old, 1, remote, GEX_OP_FXOR, 1, 0, 0);
+    } else if (g_case == "ad_destroyed") {
+        gex_AD_Destroy(ad);
+        gex_AD_OpNBI_U64(ad, nullptr, 1, remote, GEX_OP_SET, 1, 0, 0);
+    } else if (g_case == "ad_outside_segment")
+        gex_AD_OpNBI_U64(ad, nullptr, 1, remote + size - 4, GEX_OP_SET, 1, 0, 0);
+    else if (g_case == "ad_misaligned")
+        gex_AD_OpNBI_U64(ad, nullptr, 1, remote + 4, GEX_OP_SET, 1, 0, 0);
+    else if (g_case == "ad_null_result")
+        gex_AD_OpNB_U64(ad, nullptr, 1, remote, GEX_OP_FADD, 1, 0, 0);
+    else if (g_case == "ad_my_rank_not_me")
+        gex_AD_OpNBI_U64(ad, nullptr, 1, remote, GEX_OP_SET, 1, 0, GEX_FLAG_AD_MY_RANK);
+    else if (g_case == "ad_seg_offset_flag")
+        gex_AD_OpNBI_U64(ad, nullptr, 1, nullptr, GEX_OP_SET, 1, 0, GEX_FLAG_PEER_SEG_OFFSET);
+    else if (g_case == "ad_create_bitwise_on_float") {
+        gex_AD_t bad;
+        gex_AD_Create(&bad, tm, GEX_DT_DBL, GEX_OP_AND, 0);
+    } else {
         say("unknown case");
         gasnet_exit(2);
     }
