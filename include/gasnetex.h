@@ -5,11 +5,11 @@
  * both APIs (the GASNet-1 routines work whether or not gex_Client_Init got
  * GEX_FLAG_USES_GASNET1: Gasket does not refuse them).
  *
- * Remote atomics are in gasnet_ratomic.h, which clients include after this
- * header.  This is part of the API: negotiated-payload AMs, team
- * construction, non-contiguous RMA (gasnet_vis.h) and collectives
- * (gasnet_coll.h) are not declared yet (docs/gasnet-ex.md, "What is not
- * there yet").
+ * Remote atomics (gasnet_ratomic.h) and non-contiguous RMA (gasnet_vis.h)
+ * are in their own headers, which clients include after this one.  This is
+ * part of the API: negotiated-payload AMs, team construction and
+ * collectives (gasnet_coll.h) are not declared yet (docs/gasnet-ex.md,
+ * "What is not there yet").
  *
  * Conventions for every routine below:
  *  - Ranks: a (tm, rank) pair names an endpoint: `rank` counts in the team

@@ -33,8 +33,7 @@ NOT_YET = {
     "Teams": "gex_TM_Split gex_TM_Create gex_TM_Destroy",
     "Progress threads": """GEX_THREAD_ROLE_RCV GEX_THREAD_ROLE_SND gex_ProgressThreadInfo_t
         gex_System_QueryProgressThreads gex_device_list gex_progress_arg gex_progress_fn gex_thread_roles""",
-    "VIS (gasnet_vis.h)": """GEX_VIS_MAX_PEERCOMPLETION gex_VIS_IndexedGet gex_VIS_IndexedPut
-        gex_VIS_SetPeerCompletionHandler gex_VIS_StridedGet gex_VIS_StridedPut gex_VIS_VectorGet gex_VIS_VectorPut""",
+    "VIS peer completion (deprecated)": "GEX_VIS_MAX_PEERCOMPLETION gex_VIS_SetPeerCompletionHandler",
     "Collectives (gasnet_coll.h)": """gex_Coll_BarrierNB gex_Coll_BroadcastNB gex_Coll_ReduceFn_t gex_Coll_ReduceToAllNB
         gex_Coll_ReduceToOneNB""",
 }

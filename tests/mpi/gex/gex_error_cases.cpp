@@ -10,6 +10,7 @@
 // returns, as does process 1 if it is still waiting 30 s later.
 #include <gasnet.h>
 #include <gasnet_ratomic.h>
+#include <gasnet_vis.h>
 
 #include <chrono>
 #include <cstdio>
@@ -169,6 +170,19 @@ int main(int argc, char** argv) {
     else if (g_case == "ad_create_bitwise_on_float") {
         gex_AD_t bad;
         gex_AD_Create(&bad, tm, GEX_DT_DBL, GEX_OP_AND, 0);
+    } else if (g_case == "vis_sizes_differ") {
+        gex_Memvec_t dst = {remote, 8}, src = {buf, 16};
+        gex_VIS_VectorPutBlocking(tm, 1, 1, &dst, 1, &src, 0);
+    } else if (g_case == "vis_outside_segment") {
+        const ptrdiff_t dst_strides[] = {4096}, src_strides[] = {0};  // every chunk from buf
+        const size_t count[] = {300};  // the 257th chunk lies past the 1 MiB segment
+        gex_VIS_StridedPutBlocking(tm, 1, remote, dst_strides, buf, src_strides, 8, count, 1, 0);
+    } else if (g_case == "vis_leaf_lc_on_get") {
+        gex_Memvec_t dst = {buf, 8}, src = {remote, 8};
+        gex_VIS_VectorGetNB(tm, 1, &dst, 1, 1, &src, GEX_FLAG_ENABLE_LEAF_LC);
+    } else if (g_case == "vis_count_overflow") {
+        void* list[1] = {remote};
+        gex_VIS_IndexedPutNBI(tm, 1, SIZE_MAX, list, 2, 1, list, 8, 0);
     } else {
         say("unknown case");
         gasnet_exit(2);
