@@ -219,6 +219,7 @@ TEST(GexAd, ContendedFetchAdd) {
             gex_AD_OpNBI_U64(ad, nullptr, r, counter, GEX_OP_INC, 0, 0, 0);
         }
         gex_NBI_Wait(GEX_EC_RMW, 0);
+        barrier();  // every process's operations done before any blocks in MPI (which serves no AM)
         std::vector<uint64_t> all(std::size_t(2 * K) * g_job.n);
         MPI_Allgather(fetched.data(), 2 * K, MPI_UINT64_T, all.data(), 2 * K, MPI_UINT64_T, MPI_COMM_WORLD);
         std::sort(all.begin(), all.end());
