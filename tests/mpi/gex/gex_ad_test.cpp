@@ -1,7 +1,7 @@
 // tests/mpi/gex/gex_ad_test.cpp -- GASNet-EX remote atomics
 // (gasnet_ratomic.h; gasnet-ex-api.txt "Atomic Domains", "Remote Atomic
 // Operations"): every data type x every operation against a serial
-// reference, NB and NBI, on every rank (this process included, so both the
+// reference, NB and NBI, on this process and its neighbour (so both the
 // mapped and the Active Message path run); atomicity under contention from
 // every process (each fetched value seen exactly once, a compare-and-swap
 // retry loop that loses no increment); access regions; the domain queries.
@@ -136,9 +136,10 @@ bool same(T a, T b) {
     return std::memcmp(&a, &b, sizeof(T)) == 0 || a == b;
 }
 
-// Every op on T with every pair of samples, on a slot of every rank (slot
-// `me` of rank r, so no two processes touch one slot): SET the start value,
-// apply the op (NB or NBI), GET the result; compare with the reference.
+// Every op on T from every start value with two operands, on a slot of this
+// process and of its right neighbour (slot `me`, so no two processes touch
+// one slot): SET the start value, apply the op (NB or NBI), GET the result;
+// compare with the reference.
 template <class T>
 void serial_reference(bool nbi) {
     gex_AD_t ad = GEX_AD_INVALID;
@@ -146,13 +147,15 @@ void serial_reference(bool nbi) {
     ASSERT_NE(ad, GEX_AD_INVALID);
     const std::vector<T> s = samples<T>();
     std::size_t checked = 0;
-    for (gex_Rank_t r = 0; r < g_job.n; ++r) {
+    // This process (a mapped target) and its right neighbour (mapped with the
+    // fast path on, through an Active Message with it off).
+    for (gex_Rank_t r : {g_job.me, (g_job.me + 1) % g_job.n}) {
         T* slot = reinterpret_cast<T*>(remote(r, g_job.me * 8));
         for (unsigned b = 0; b <= 24; ++b) {
             const gex_OP_t op = gex_OP_t(1) << b;
             if (!(op & all_ops<T>())) continue;
             for (T start : s)
-                for (T x : s) {
+                for (T x : {s[1], s[3]}) {  // a negative (signed, floating) or small operand; a large one
                     const T y = reference<T>(GEX_OP_INC, x, T(0), T(0));  // CAS: the value stored
                     T got = T(0), old = T(0), after = T(0);
                     gex_Event_Wait(Ops<T>::nb(ad, nullptr, r, slot, GEX_OP_SET, start, T(0), 0));
