@@ -101,10 +101,10 @@ void* gex_AD_QueryCData(gex_AD_t ad) GASKET_NOEXCEPT;
  * operation), GEX_FLAG_RANK_IS_JOBRANK.
  * NB returns GEX_EVENT_INVALID when the operation completed in the call,
  * else an event to wait on; NBI returns 0 (completion: gex_NBI_Wait/Test). */
-#define GASKET_GEX_AD_DECLARE(DT, TYPE)                                                                          \
-    gex_Event_t gex_AD_OpNB_##DT(gex_AD_t ad, TYPE* result_p, gex_Rank_t tgt_rank, void* tgt_addr,              \
-                                 gex_OP_t opcode, TYPE operand1, TYPE operand2, gex_Flags_t flags) GASKET_NOEXCEPT; \
-    int gex_AD_OpNBI_##DT(gex_AD_t ad, TYPE* result_p, gex_Rank_t tgt_rank, void* tgt_addr, gex_OP_t opcode,     \
+#define GASKET_GEX_AD_DECLARE(DT, TYPE)                                                                             \
+    gex_Event_t gex_AD_OpNB_##DT(gex_AD_t ad, TYPE* result_p, gex_Rank_t tgt_rank, void* tgt_addr, gex_OP_t opcode, \
+                                 TYPE operand1, TYPE operand2, gex_Flags_t flags) GASKET_NOEXCEPT;                  \
+    int gex_AD_OpNBI_##DT(gex_AD_t ad, TYPE* result_p, gex_Rank_t tgt_rank, void* tgt_addr, gex_OP_t opcode,        \
                           TYPE operand1, TYPE operand2, gex_Flags_t flags) GASKET_NOEXCEPT;
 GASKET_GEX_AD_DECLARE(I32, int32_t)
 GASKET_GEX_AD_DECLARE(U32, uint32_t)

@@ -80,21 +80,21 @@ extern "C" {
  *       size_t stridelevels, gex_Flags_t flags);
  * for <C> = NB, NBI, Blocking. */
 #define GASKET_GEX_VIS_DECLARE(C, RET)                                                                                \
-    RET gex_VIS_VectorGet##C(gex_TM_t tm, size_t dstcount, gex_Memvec_t const dstlist[], gex_Rank_t srcrank,        \
-                             size_t srccount, gex_Memvec_t const srclist[], gex_Flags_t flags) GASKET_NOEXCEPT;     \
-    RET gex_VIS_VectorPut##C(gex_TM_t tm, gex_Rank_t dstrank, size_t dstcount, gex_Memvec_t const dstlist[],        \
-                             size_t srccount, gex_Memvec_t const srclist[], gex_Flags_t flags) GASKET_NOEXCEPT;     \
+    RET gex_VIS_VectorGet##C(gex_TM_t tm, size_t dstcount, gex_Memvec_t const dstlist[], gex_Rank_t srcrank,          \
+                             size_t srccount, gex_Memvec_t const srclist[], gex_Flags_t flags) GASKET_NOEXCEPT;       \
+    RET gex_VIS_VectorPut##C(gex_TM_t tm, gex_Rank_t dstrank, size_t dstcount, gex_Memvec_t const dstlist[],          \
+                             size_t srccount, gex_Memvec_t const srclist[], gex_Flags_t flags) GASKET_NOEXCEPT;       \
     RET gex_VIS_IndexedGet##C(gex_TM_t tm, size_t dstcount, void* const dstlist[], size_t dstlen, gex_Rank_t srcrank, \
-                              size_t srccount, void* const srclist[], size_t srclen, gex_Flags_t flags)              \
+                              size_t srccount, void* const srclist[], size_t srclen, gex_Flags_t flags)               \
         GASKET_NOEXCEPT;                                                                                              \
     RET gex_VIS_IndexedPut##C(gex_TM_t tm, gex_Rank_t dstrank, size_t dstcount, void* const dstlist[], size_t dstlen, \
-                              size_t srccount, void* const srclist[], size_t srclen, gex_Flags_t flags)              \
+                              size_t srccount, void* const srclist[], size_t srclen, gex_Flags_t flags)               \
         GASKET_NOEXCEPT;                                                                                              \
-    RET gex_VIS_StridedGet##C(gex_TM_t tm, void* dstaddr, const ptrdiff_t dststrides[], gex_Rank_t srcrank,         \
-                              void* srcaddr, const ptrdiff_t srcstrides[], size_t elemsz, const size_t count[],      \
-                              size_t stridelevels, gex_Flags_t flags) GASKET_NOEXCEPT;                               \
-    RET gex_VIS_StridedPut##C(gex_TM_t tm, gex_Rank_t dstrank, void* dstaddr, const ptrdiff_t dststrides[],         \
-                              void* srcaddr, const ptrdiff_t srcstrides[], size_t elemsz, const size_t count[],      \
+    RET gex_VIS_StridedGet##C(gex_TM_t tm, void* dstaddr, const ptrdiff_t dststrides[], gex_Rank_t srcrank,           \
+                              void* srcaddr, const ptrdiff_t srcstrides[], size_t elemsz, const size_t count[],       \
+                              size_t stridelevels, gex_Flags_t flags) GASKET_NOEXCEPT;                                \
+    RET gex_VIS_StridedPut##C(gex_TM_t tm, gex_Rank_t dstrank, void* dstaddr, const ptrdiff_t dststrides[],           \
+                              void* srcaddr, const ptrdiff_t srcstrides[], size_t elemsz, const size_t count[],       \
                               size_t stridelevels, gex_Flags_t flags) GASKET_NOEXCEPT;
 GASKET_GEX_VIS_DECLARE(NB, gex_Event_t)
 GASKET_GEX_VIS_DECLARE(NBI, int)

@@ -117,8 +117,12 @@ Mapped map_op(gex_OP_t opcode, T op1, T op2) {
         else
             return T(std::make_unsigned_t<T>(0) - std::make_unsigned_t<T>(v));
     };
-    const AmoOp min = floating ? AmoOp::fetch_min_float : is_signed ? AmoOp::fetch_min_signed : AmoOp::fetch_min_unsigned;
-    const AmoOp max = floating ? AmoOp::fetch_max_float : is_signed ? AmoOp::fetch_max_signed : AmoOp::fetch_max_unsigned;
+    const AmoOp min = floating    ? AmoOp::fetch_min_float
+                      : is_signed ? AmoOp::fetch_min_signed
+                                  : AmoOp::fetch_min_unsigned;
+    const AmoOp max = floating    ? AmoOp::fetch_max_float
+                      : is_signed ? AmoOp::fetch_max_signed
+                                  : AmoOp::fetch_max_unsigned;
     switch (opcode) {  // a fetching op is its twin's AMO, whose old value it keeps
         case GEX_OP_ADD:
         case GEX_OP_FADD: return {add, bits(op1), 0};
@@ -161,10 +165,9 @@ constexpr gex_DT_t dt_of() {
 // Every check of one operation, out of line: the caller's fast test found
 // something wrong (or a flag that needs a look); fatal when it is an error.
 [[gnu::cold, gnu::noinline]] void check_op(const char* routine, const gasket_gex_ad& d, gex_DT_t dt,
-                                           const void* result_p, gex_Rank_t rank, const void* tgt_addr,
-                                           gex_OP_t opcode, gex_Flags_t flags) {
-    if (d.dt != dt)
-        rt::fatal(routine, "the domain's data type is %s, not this call's %s", dt_name(d.dt), dt_name(dt));
+                                           const void* result_p, gex_Rank_t rank, const void* tgt_addr, gex_OP_t opcode,
+                                           gex_Flags_t flags) {
+    if (d.dt != dt) rt::fatal(routine, "the domain's data type is %s, not this call's %s", dt_name(d.dt), dt_name(dt));
     if (!one_bit(opcode) || !(opcode & d.ops))
         rt::fatal(routine, "opcode 0x%x is not one GEX_OP_* of the domain's operations (0x%x)", unsigned(opcode),
                   unsigned(d.ops));
@@ -247,7 +250,8 @@ void gex_AD_Create(gex_AD_t* ad_p, gex_TM_t tm, gex_DT_t dt, gex_OP_t ops, gex_F
     gex::tm_of(routine, tm);  // the primordial team (fatal for a TM-pair or another value)
     if (!ad_p) rt::fatal(routine, "ad_p is NULL");
     if (!gasnet::one_bit(dt) || !gasnet::valid_ops(dt))
-        rt::fatal(routine, "dt 0x%x (%s) is not a data type of remote atomics (GEX_DT_I32, _U32, _I64, _U64, _FLT, _DBL)",
+        rt::fatal(routine,
+                  "dt 0x%x (%s) is not a data type of remote atomics (GEX_DT_I32, _U32, _I64, _U64, _FLT, _DBL)",
                   unsigned(dt), gasnet::dt_name(dt));
     if (ops == 0 || (ops & ~gasnet::valid_ops(dt)))
         rt::fatal(routine, "ops 0x%x: 0x%x are not atomic operations on %s (valid: 0x%x)", unsigned(ops),
@@ -287,17 +291,17 @@ void* gex_AD_QueryCData(gex_AD_t ad) noexcept {
 }
 
 // One NB and one NBI entry point per data type, from one table.
-#define GASKET_GEX_AD_DEFINE(DT, TYPE)                                                                              \
-    gex_Event_t gex_AD_OpNB_##DT(gex_AD_t ad, TYPE* result_p, gex_Rank_t tgt_rank, void* tgt_addr,                 \
-                                 gex_OP_t opcode, TYPE operand1, TYPE operand2, gex_Flags_t flags) noexcept {      \
-        return gasnet::ad_op<TYPE, false>("gex_AD_OpNB_" #DT, ad, result_p, tgt_rank, tgt_addr, opcode, operand1, \
-                                          operand2, flags);                                                       \
-    }                                                                                                             \
-    int gex_AD_OpNBI_##DT(gex_AD_t ad, TYPE* result_p, gex_Rank_t tgt_rank, void* tgt_addr, gex_OP_t opcode,      \
-                          TYPE operand1, TYPE operand2, gex_Flags_t flags) noexcept {                             \
-        gasnet::ad_op<TYPE, true>("gex_AD_OpNBI_" #DT, ad, result_p, tgt_rank, tgt_addr, opcode, operand1,        \
-                                  operand2, flags);                                                               \
-        return 0;                                                                                                 \
+#define GASKET_GEX_AD_DEFINE(DT, TYPE)                                                                               \
+    gex_Event_t gex_AD_OpNB_##DT(gex_AD_t ad, TYPE* result_p, gex_Rank_t tgt_rank, void* tgt_addr, gex_OP_t opcode,  \
+                                 TYPE operand1, TYPE operand2, gex_Flags_t flags) noexcept {                         \
+        return gasnet::ad_op<TYPE, false>("gex_AD_OpNB_" #DT, ad, result_p, tgt_rank, tgt_addr, opcode, operand1,    \
+                                          operand2, flags);                                                          \
+    }                                                                                                                \
+    int gex_AD_OpNBI_##DT(gex_AD_t ad, TYPE* result_p, gex_Rank_t tgt_rank, void* tgt_addr, gex_OP_t opcode,         \
+                          TYPE operand1, TYPE operand2, gex_Flags_t flags) noexcept {                                \
+        gasnet::ad_op<TYPE, true>("gex_AD_OpNBI_" #DT, ad, result_p, tgt_rank, tgt_addr, opcode, operand1, operand2, \
+                                  flags);                                                                            \
+        return 0;                                                                                                    \
     }
 GASKET_GEX_AD_DEFINE(I32, int32_t)
 GASKET_GEX_AD_DEFINE(U32, uint32_t)

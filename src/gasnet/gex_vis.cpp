@@ -32,8 +32,7 @@ gasnet_node_t node_of(const char* routine, gex_TM_t tm, gex_Rank_t rank, gex_Fla
     if (flags & ~accepted) bad_flags(routine, flags, dir);
     if (g_routes.nodes == 0) rt::fatal(routine, "called before a segment is attached (gex_Segment_Attach)");
     if (rank >= g_routes.nodes)
-        rt::fatal(routine, "rank %u is out of range (the team has %u ranks)", unsigned(rank),
-                  unsigned(g_routes.nodes));
+        rt::fatal(routine, "rank %u is out of range (the team has %u ranks)", unsigned(rank), unsigned(g_routes.nodes));
     return rank;
 }
 
@@ -219,46 +218,44 @@ using gasnet::Mode;
 extern "C" {
 
 // One Blocking, NB and NBI entry point per shape and direction, from one table.
-#define GASKET_GEX_VIS_DEFINE(C, RET, MODE, RESULT)                                                                  \
-    RET gex_VIS_VectorGet##C(gex_TM_t tm, size_t dstcount, gex_Memvec_t const dstlist[], gex_Rank_t srcrank,       \
-                             size_t srccount, gex_Memvec_t const srclist[], gex_Flags_t flags) noexcept {          \
-        const gex_Event_t e = gasnet::vector("gex_VIS_VectorGet" #C, Dir::get, MODE, tm, srcrank, dstcount,         \
-                                             dstlist, srccount, srclist, flags);                                   \
-        return RESULT;                                                                                             \
-    }                                                                                                              \
-    RET gex_VIS_VectorPut##C(gex_TM_t tm, gex_Rank_t dstrank, size_t dstcount, gex_Memvec_t const dstlist[],       \
-                             size_t srccount, gex_Memvec_t const srclist[], gex_Flags_t flags) noexcept {          \
-        const gex_Event_t e = gasnet::vector("gex_VIS_VectorPut" #C, Dir::put, MODE, tm, dstrank, dstcount,         \
-                                             dstlist, srccount, srclist, flags);                                   \
-        return RESULT;                                                                                             \
-    }                                                                                                              \
-    RET gex_VIS_IndexedGet##C(gex_TM_t tm, size_t dstcount, void* const dstlist[], size_t dstlen,                  \
-                              gex_Rank_t srcrank, size_t srccount, void* const srclist[], size_t srclen,           \
-                              gex_Flags_t flags) noexcept {                                                        \
-        const gex_Event_t e = gasnet::indexed("gex_VIS_IndexedGet" #C, Dir::get, MODE, tm, srcrank, dstcount,       \
-                                              dstlist, dstlen, srccount, srclist, srclen, flags);                  \
-        return RESULT;                                                                                             \
-    }                                                                                                              \
-    RET gex_VIS_IndexedPut##C(gex_TM_t tm, gex_Rank_t dstrank, size_t dstcount, void* const dstlist[],             \
-                              size_t dstlen, size_t srccount, void* const srclist[], size_t srclen,                \
-                              gex_Flags_t flags) noexcept {                                                        \
-        const gex_Event_t e = gasnet::indexed("gex_VIS_IndexedPut" #C, Dir::put, MODE, tm, dstrank, dstcount,       \
-                                              dstlist, dstlen, srccount, srclist, srclen, flags);                  \
-        return RESULT;                                                                                             \
-    }                                                                                                              \
-    RET gex_VIS_StridedGet##C(gex_TM_t tm, void* dstaddr, const ptrdiff_t dststrides[], gex_Rank_t srcrank,        \
-                              void* srcaddr, const ptrdiff_t srcstrides[], size_t elemsz, const size_t count[],     \
-                              size_t stridelevels, gex_Flags_t flags) noexcept {                                   \
-        const gex_Event_t e = gasnet::strided("gex_VIS_StridedGet" #C, Dir::get, MODE, tm, srcrank, dstaddr,        \
-                                              dststrides, srcaddr, srcstrides, elemsz, count, stridelevels, flags); \
-        return RESULT;                                                                                             \
-    }                                                                                                              \
-    RET gex_VIS_StridedPut##C(gex_TM_t tm, gex_Rank_t dstrank, void* dstaddr, const ptrdiff_t dststrides[],        \
-                              void* srcaddr, const ptrdiff_t srcstrides[], size_t elemsz, const size_t count[],     \
-                              size_t stridelevels, gex_Flags_t flags) noexcept {                                   \
-        const gex_Event_t e = gasnet::strided("gex_VIS_StridedPut" #C, Dir::put, MODE, tm, dstrank, dstaddr,        \
-                                              dststrides, srcaddr, srcstrides, elemsz, count, stridelevels, flags); \
-        return RESULT;                                                                                             \
+#define GASKET_GEX_VIS_DEFINE(C, RET, MODE, RESULT)                                                                    \
+    RET gex_VIS_VectorGet##C(gex_TM_t tm, size_t dstcount, gex_Memvec_t const dstlist[], gex_Rank_t srcrank,           \
+                             size_t srccount, gex_Memvec_t const srclist[], gex_Flags_t flags) noexcept {              \
+        const gex_Event_t e = gasnet::vector("gex_VIS_VectorGet" #C, Dir::get, MODE, tm, srcrank, dstcount, dstlist,   \
+                                             srccount, srclist, flags);                                                \
+        return RESULT;                                                                                                 \
+    }                                                                                                                  \
+    RET gex_VIS_VectorPut##C(gex_TM_t tm, gex_Rank_t dstrank, size_t dstcount, gex_Memvec_t const dstlist[],           \
+                             size_t srccount, gex_Memvec_t const srclist[], gex_Flags_t flags) noexcept {              \
+        const gex_Event_t e = gasnet::vector("gex_VIS_VectorPut" #C, Dir::put, MODE, tm, dstrank, dstcount, dstlist,   \
+                                             srccount, srclist, flags);                                                \
+        return RESULT;                                                                                                 \
+    }                                                                                                                  \
+    RET gex_VIS_IndexedGet##C(gex_TM_t tm, size_t dstcount, void* const dstlist[], size_t dstlen, gex_Rank_t srcrank,  \
+                              size_t srccount, void* const srclist[], size_t srclen, gex_Flags_t flags) noexcept {     \
+        const gex_Event_t e = gasnet::indexed("gex_VIS_IndexedGet" #C, Dir::get, MODE, tm, srcrank, dstcount, dstlist, \
+                                              dstlen, srccount, srclist, srclen, flags);                               \
+        return RESULT;                                                                                                 \
+    }                                                                                                                  \
+    RET gex_VIS_IndexedPut##C(gex_TM_t tm, gex_Rank_t dstrank, size_t dstcount, void* const dstlist[], size_t dstlen,  \
+                              size_t srccount, void* const srclist[], size_t srclen, gex_Flags_t flags) noexcept {     \
+        const gex_Event_t e = gasnet::indexed("gex_VIS_IndexedPut" #C, Dir::put, MODE, tm, dstrank, dstcount, dstlist, \
+                                              dstlen, srccount, srclist, srclen, flags);                               \
+        return RESULT;                                                                                                 \
+    }                                                                                                                  \
+    RET gex_VIS_StridedGet##C(gex_TM_t tm, void* dstaddr, const ptrdiff_t dststrides[], gex_Rank_t srcrank,            \
+                              void* srcaddr, const ptrdiff_t srcstrides[], size_t elemsz, const size_t count[],        \
+                              size_t stridelevels, gex_Flags_t flags) noexcept {                                       \
+        const gex_Event_t e = gasnet::strided("gex_VIS_StridedGet" #C, Dir::get, MODE, tm, srcrank, dstaddr,           \
+                                              dststrides, srcaddr, srcstrides, elemsz, count, stridelevels, flags);    \
+        return RESULT;                                                                                                 \
+    }                                                                                                                  \
+    RET gex_VIS_StridedPut##C(gex_TM_t tm, gex_Rank_t dstrank, void* dstaddr, const ptrdiff_t dststrides[],            \
+                              void* srcaddr, const ptrdiff_t srcstrides[], size_t elemsz, const size_t count[],        \
+                              size_t stridelevels, gex_Flags_t flags) noexcept {                                       \
+        const gex_Event_t e = gasnet::strided("gex_VIS_StridedPut" #C, Dir::put, MODE, tm, dstrank, dstaddr,           \
+                                              dststrides, srcaddr, srcstrides, elemsz, count, stridelevels, flags);    \
+        return RESULT;                                                                                                 \
     }
 GASKET_GEX_VIS_DEFINE(NB, gex_Event_t, Mode::nb, e)
 GASKET_GEX_VIS_DEFINE(NBI, int, Mode::nbi, ((void)e, 0))

@@ -102,9 +102,8 @@ U cas_loop(U* p, U value_bits, F f) {
     std::atomic_ref<U> a(*p);
     const V value = std::bit_cast<V>(value_bits);
     U old = a.load(std::memory_order_relaxed);
-    while (!a.compare_exchange_weak(old, std::bit_cast<U>(V(f(std::bit_cast<V>(old), value))), std::memory_order_acq_rel,
-                                    std::memory_order_relaxed)) {
-    }
+    while (!a.compare_exchange_weak(old, std::bit_cast<U>(V(f(std::bit_cast<V>(old), value))),
+                                    std::memory_order_acq_rel, std::memory_order_relaxed)) {}
     return old;
 }
 

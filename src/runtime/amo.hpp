@@ -38,8 +38,8 @@ enum class AmoOp : std::uint8_t {
     fetch_and,
     fetch_or,
     fetch_xor,
-    fetch_mult,          // integers of either signedness
-    fetch_min_signed,    // int32_t / int64_t
+    fetch_mult,        // integers of either signedness
+    fetch_min_signed,  // int32_t / int64_t
     fetch_max_signed,
     fetch_min_unsigned,  // uint32_t / uint64_t
     fetch_max_unsigned,

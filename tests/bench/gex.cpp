@@ -63,8 +63,8 @@ void g1_fadd_reply(gasnet_token_t, gasnet_handlerarg_t lo, gasnet_handlerarg_t h
     g_replies.fetch_add(1, std::memory_order_release);
 }
 constexpr uintptr_t kSegment = uintptr_t(4) << 20;
-constexpr std::size_t kSlots = 8192;  // 8-byte slots of the throughput loops
-constexpr std::size_t kCounters = 10;  // the region of the fetch-add counters (slot 0: EX, 1: GASNet-1)
+constexpr std::size_t kSlots = 8192;       // 8-byte slots of the throughput loops
+constexpr std::size_t kCounters = 10;      // the region of the fetch-add counters (slot 0: EX, 1: GASNet-1)
 constexpr MPI_Aint kMpiCounter = 1 << 19;  // MPI's, in the window (past the throughput loops' 64 KiB)
 
 struct Bench {
@@ -303,31 +303,30 @@ struct Bench {
         uint64_t* counter = reinterpret_cast<uint64_t*>(slot(kCounters, 0));
         const MPI_Win w = win;
         const long before = g_replies.load();
-        auto rows = table(
-            "Remote atomic fetch-add, 8 bytes", "µs per operation", false,
-            {{"gex_AD_OpNB_U64(GEX_OP_FADD) + gex_Event_Wait", "gasnet_AMRequestShort0 + fetch-add handler's reply",
-              "MPI_Fetch_and_op + MPI_Win_flush",
-              [=, this] {
-                  return us([=](long) {
-                      uint64_t old;
-                      gex_Event_Wait(gex_AD_OpNB_U64(d, &old, kTarget, counter, GEX_OP_FADD, 1, 0, 0));
-                  });
-              },
-              [=, this] {
-                  return us([=](long) {
-                      const long want = g_replies.load() + 1;
-                      gasnet_AMRequestShort0(kTarget, h_g1_fadd);
-                      GASNET_BLOCKUNTIL(g_replies.load(std::memory_order_acquire) >= want);
-                  });
-              },
-              [=, this] {
-                  return us([=](long) {
-                      const uint64_t one = 1;
-                      uint64_t old;
-                      MPI_Fetch_and_op(&one, &old, MPI_UINT64_T, int(kTarget), kMpiCounter, MPI_SUM, w);
-                      MPI_Win_flush(int(kTarget), w);
-                  });
-              }}});
+        auto rows = table("Remote atomic fetch-add, 8 bytes", "µs per operation", false,
+                          {{"gex_AD_OpNB_U64(GEX_OP_FADD) + gex_Event_Wait",
+                            "gasnet_AMRequestShort0 + fetch-add handler's reply", "MPI_Fetch_and_op + MPI_Win_flush",
+                            [=, this] {
+                                return us([=](long) {
+                                    uint64_t old;
+                                    gex_Event_Wait(gex_AD_OpNB_U64(d, &old, kTarget, counter, GEX_OP_FADD, 1, 0, 0));
+                                });
+                            },
+                            [=, this] {
+                                return us([=](long) {
+                                    const long want = g_replies.load() + 1;
+                                    gasnet_AMRequestShort0(kTarget, h_g1_fadd);
+                                    GASNET_BLOCKUNTIL(g_replies.load(std::memory_order_acquire) >= want);
+                                });
+                            },
+                            [=, this] {
+                                return us([=](long) {
+                                    const uint64_t one = 1;
+                                    uint64_t old;
+                                    MPI_Fetch_and_op(&one, &old, MPI_UINT64_T, int(kTarget), kMpiCounter, MPI_SUM, w);
+                                    MPI_Win_flush(int(kTarget), w);
+                                });
+                            }}});
         // Every loop added (reps + 1 warm-up) x iters.
         const long total = long(opt.reps + 1) * opt.iters;
         uint64_t ex = 0;
@@ -385,7 +384,8 @@ int main(int argc, char** argv) {
     h_g1_fadd = handlers[3].gex_index;
     h_g1_fadd_reply = handlers[4].gex_index;
     if (gex_Segment_Attach(&b.seg, b.tm, kSegment) != GASNET_OK) gasnet_exit(1);
-    g_g1_counter = reinterpret_cast<uint64_t*>(static_cast<char*>(gex_Segment_QueryAddr(b.seg)) + kCounters * kSlots * 8 + 8);
+    g_g1_counter =
+        reinterpret_cast<uint64_t*>(static_cast<char*>(gex_Segment_QueryAddr(b.seg)) + kCounters * kSlots * 8 + 8);
     gex_AD_Create(&b.ad, b.tm, GEX_DT_U64, GEX_OP_FADD, 0);  // collective
     const gex_Rank_t me = gex_TM_QueryRank(b.tm);
     if (gex_TM_QuerySize(b.tm) != 2) {

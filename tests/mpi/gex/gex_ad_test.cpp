@@ -43,18 +43,17 @@ void clear_region() {
 // The typed entry points, chosen by T.
 template <class T>
 struct Ops;
-#define GEX_AD_TEST_OPS(DT, TYPE)                                                                        \
-    template <>                                                                                          \
-    struct Ops<TYPE> {                                                                                   \
-        static constexpr gex_DT_t dt = GEX_DT_##DT;                                                     \
-        static gex_Event_t nb(gex_AD_t ad, TYPE* r, gex_Rank_t k, void* a, gex_OP_t op, TYPE x, TYPE y, \
-                              gex_Flags_t f) {                                                           \
-            return gex_AD_OpNB_##DT(ad, r, k, a, op, x, y, f);                                          \
-        }                                                                                                \
-        static int nbi(gex_AD_t ad, TYPE* r, gex_Rank_t k, void* a, gex_OP_t op, TYPE x, TYPE y,        \
-                       gex_Flags_t f) {                                                                  \
-            return gex_AD_OpNBI_##DT(ad, r, k, a, op, x, y, f);                                         \
-        }                                                                                                \
+#define GEX_AD_TEST_OPS(DT, TYPE)                                                                                 \
+    template <>                                                                                                   \
+    struct Ops<TYPE> {                                                                                            \
+        static constexpr gex_DT_t dt = GEX_DT_##DT;                                                               \
+        static gex_Event_t nb(gex_AD_t ad, TYPE* r, gex_Rank_t k, void* a, gex_OP_t op, TYPE x, TYPE y,           \
+                              gex_Flags_t f) {                                                                    \
+            return gex_AD_OpNB_##DT(ad, r, k, a, op, x, y, f);                                                    \
+        }                                                                                                         \
+        static int nbi(gex_AD_t ad, TYPE* r, gex_Rank_t k, void* a, gex_OP_t op, TYPE x, TYPE y, gex_Flags_t f) { \
+            return gex_AD_OpNBI_##DT(ad, r, k, a, op, x, y, f);                                                   \
+        }                                                                                                         \
     };
 GEX_AD_TEST_OPS(I32, int32_t)
 GEX_AD_TEST_OPS(U32, uint32_t)
@@ -82,23 +81,35 @@ T reference(gex_OP_t op, T op0, T op1, T op2) {
     using W = typename Wide<T>::type;
     const W a = W(op0), b = W(op1);  // unsigned: wraps where C's signed arithmetic would overflow
     switch (op) {
-        case GEX_OP_ADD: case GEX_OP_FADD: return T(W(a + b));
-        case GEX_OP_SUB: case GEX_OP_FSUB: return T(W(a - b));
-        case GEX_OP_MULT: case GEX_OP_FMULT: return T(W(a * b));
-        case GEX_OP_MIN: case GEX_OP_FMIN: return op0 < op1 ? op0 : op1;
-        case GEX_OP_MAX: case GEX_OP_FMAX: return op0 > op1 ? op0 : op1;
-        case GEX_OP_INC: case GEX_OP_FINC: return T(W(a + W(1)));
-        case GEX_OP_DEC: case GEX_OP_FDEC: return T(W(a - W(1)));
-        case GEX_OP_SET: case GEX_OP_SWAP: return op1;
-        case GEX_OP_CAS: case GEX_OP_FCAS: return op0 == op1 ? op2 : op0;
+        case GEX_OP_ADD:
+        case GEX_OP_FADD: return T(W(a + b));
+        case GEX_OP_SUB:
+        case GEX_OP_FSUB: return T(W(a - b));
+        case GEX_OP_MULT:
+        case GEX_OP_FMULT: return T(W(a * b));
+        case GEX_OP_MIN:
+        case GEX_OP_FMIN: return op0 < op1 ? op0 : op1;
+        case GEX_OP_MAX:
+        case GEX_OP_FMAX: return op0 > op1 ? op0 : op1;
+        case GEX_OP_INC:
+        case GEX_OP_FINC: return T(W(a + W(1)));
+        case GEX_OP_DEC:
+        case GEX_OP_FDEC: return T(W(a - W(1)));
+        case GEX_OP_SET:
+        case GEX_OP_SWAP: return op1;
+        case GEX_OP_CAS:
+        case GEX_OP_FCAS: return op0 == op1 ? op2 : op0;
         case GEX_OP_GET: return op0;
         default: break;
     }
     if constexpr (!std::is_floating_point_v<T>) {
         switch (op) {
-            case GEX_OP_AND: case GEX_OP_FAND: return T(a & b);
-            case GEX_OP_OR: case GEX_OP_FOR: return T(a | b);
-            case GEX_OP_XOR: case GEX_OP_FXOR: return T(a ^ b);
+            case GEX_OP_AND:
+            case GEX_OP_FAND: return T(a & b);
+            case GEX_OP_OR:
+            case GEX_OP_FOR: return T(a | b);
+            case GEX_OP_XOR:
+            case GEX_OP_FXOR: return T(a ^ b);
             default: break;
         }
     }
@@ -170,9 +181,9 @@ void serial_reference(bool nbi) {
                     gex_Event_Wait(Ops<T>::nb(ad, &after, r, slot, GEX_OP_GET, T(0), T(0), 0));
                     old = start;
                     const T want = reference<T>(op, start, cmp, y);
-                    EXPECT_TRUE(same(after, want)) << "rank " << r << " op 0x" << std::hex << op << std::dec
-                                                   << " start " << +start << " op1 " << +cmp << ": got " << +after
-                                                   << ", want " << +want << (nbi ? " (NBI)" : " (NB)");
+                    EXPECT_TRUE(same(after, want))
+                        << "rank " << r << " op 0x" << std::hex << op << std::dec << " start " << +start << " op1 "
+                        << +cmp << ": got " << +after << ", want " << +want << (nbi ? " (NBI)" : " (NB)");
                     if (op & kFetching) {
                         EXPECT_TRUE(same(got, old)) << "rank " << r << " op 0x" << std::hex << op << std::dec
                                                     << " fetched " << +got << ", want " << +old;

@@ -175,7 +175,7 @@ int main(int argc, char** argv) {
         gex_VIS_VectorPutBlocking(tm, 1, 1, &dst, 1, &src, 0);
     } else if (g_case == "vis_outside_segment") {
         const ptrdiff_t dst_strides[] = {4096}, src_strides[] = {0};  // every chunk from buf
-        const size_t count[] = {300};  // the 257th chunk lies past the 1 MiB segment
+        const size_t count[] = {300};                                 // the 257th chunk lies past the 1 MiB segment
         gex_VIS_StridedPutBlocking(tm, 1, remote, dst_strides, buf, src_strides, 8, count, 1, 0);
     } else if (g_case == "vis_leaf_lc_on_get") {
         gex_Memvec_t dst = {buf, 8}, src = {remote, 8};

@@ -102,9 +102,8 @@ void check_get(const char* what, const std::function<gex_Event_t(char*, char*, M
 }
 
 // The pieces of a strided move, by nested loops (level L-1 outermost).
-void strided_elems(std::vector<Elem>& out, std::ptrdiff_t remote, const std::ptrdiff_t* rstrides,
-                   std::ptrdiff_t local, const std::ptrdiff_t* lstrides, std::size_t elemsz, const std::size_t* count,
-                   std::size_t level) {
+void strided_elems(std::vector<Elem>& out, std::ptrdiff_t remote, const std::ptrdiff_t* rstrides, std::ptrdiff_t local,
+                   const std::ptrdiff_t* lstrides, std::size_t elemsz, const std::size_t* count, std::size_t level) {
     if (level == 0) {
         out.push_back({remote, local, elemsz});
         return;
@@ -323,8 +322,8 @@ TEST_F(GexVis, LeafLocalCompletionAndNoOps) {
     gex_NBI_Wait(GEX_EC_ALL, 0);
     // No-ops: elemsz 0 and a zero count ignore the team and addresses.
     const std::size_t zero[] = {0};
-    EXPECT_EQ(gex_VIS_StridedPutNB(reinterpret_cast<gex_TM_t>(0x1000), 99, nullptr, strides, nullptr, strides, 0,
-                                   count, 1, 0),
+    EXPECT_EQ(gex_VIS_StridedPutNB(reinterpret_cast<gex_TM_t>(0x1000), 99, nullptr, strides, nullptr, strides, 0, count,
+                                   1, 0),
               GEX_EVENT_INVALID);
     EXPECT_EQ(gex_VIS_StridedGetBlocking(reinterpret_cast<gex_TM_t>(0x1000), nullptr, strides, 99, nullptr, strides, 8,
                                          zero, 1, 0),
