@@ -151,6 +151,30 @@ void gex_System_QueryMyPosition(gex_Rank_t* nbrhd_set_size_p, gex_Rank_t* nbrhd_
 #define GASNET_HIDDEN_AM_CONCURRENCY_LEVEL 1
 int gex_System_QueryHiddenAMConcurrencyLevel(void) GASKET_NOEXCEPT;
 
+/* Deferred progress threads (gasnet-ex-api.txt "Deferred progress thread
+ * initialization", [EXPERIMENTAL]): one progress thread a client that
+ * passed GEX_FLAG_DEFER_THREADS to gex_Client_Init must start. */
+typedef struct {
+    const char* gex_device_list;     /* comma-separated devices it serves */
+    unsigned int gex_thread_roles;   /* OR of GEX_THREAD_ROLE_* */
+    void* (*gex_progress_fn)(void*); /* run in a joinable POSIX thread ... */
+    void* gex_progress_arg;          /* ... with this argument */
+} gex_ProgressThreadInfo_t;
+#define GEX_THREAD_ROLE_RCV 1u
+#define GEX_THREAD_ROLE_SND 2u
+/* The progress threads the client must start: *count_p of them, described
+ * by the array *info_p.  Gasket defers none: its progress thread
+ * (GASKET_PROGRESS_THREAD) is its own and starts with the segment whatever
+ * the flag, so *count_p is 0 (GASNET_RCV_THREAD and GASNET_SND_THREAD are
+ * not defined: no GASNet receive or send thread can be requested).
+ * Returns GASNET_OK; GASNET_ERR_RESOURCE when the client did not pass
+ * GEX_FLAG_DEFER_THREADS; GASNET_ERR_BAD_ARG for a NULL count_p or info_p or
+ * nonzero flags (each with a message naming the call and the value unless
+ * gex_System_SetVerboseErrors(0)).  Fatal for a client handle Gasket did
+ * not make. */
+int gex_System_QueryProgressThreads(gex_Client_t client, unsigned int* count_p, const gex_ProgressThreadInfo_t** info_p,
+                                    gex_Flags_t flags) GASKET_NOEXCEPT;
+
 /* ---- client data: one pointer per object, NULL when made ------------ */
 void gex_Client_SetCData(gex_Client_t client, const void* val) GASKET_NOEXCEPT;
 void* gex_Client_QueryCData(gex_Client_t client) GASKET_NOEXCEPT;

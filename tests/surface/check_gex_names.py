@@ -31,8 +31,6 @@ NOT_YET = {
         gex_AM_CommitRequestLong gex_AM_CommitRequestMedium gex_AM_PrepareReplyLong gex_AM_PrepareReplyMedium
         gex_AM_PrepareRequestLong gex_AM_PrepareRequestMedium gex_AM_SrcDescAddr gex_AM_SrcDescSize gex_AM_SrcDesc_t""",
     "Teams": "gex_TM_Split gex_TM_Create gex_TM_Destroy",
-    "Progress threads": """GEX_THREAD_ROLE_RCV GEX_THREAD_ROLE_SND gex_ProgressThreadInfo_t
-        gex_System_QueryProgressThreads gex_device_list gex_progress_arg gex_progress_fn gex_thread_roles""",
     "VIS peer completion (deprecated)": "GEX_VIS_MAX_PEERCOMPLETION gex_VIS_SetPeerCompletionHandler",
     "Collectives (gasnet_coll.h)": """gex_Coll_BarrierNB gex_Coll_BroadcastNB gex_Coll_ReduceFn_t gex_Coll_ReduceToAllNB
         gex_Coll_ReduceToOneNB""",

@@ -4,8 +4,9 @@
 // <case>` under ../expect_failure.sh (CMakeLists.txt here).
 //
 // Before each case every process checks that gex_Client_Init refuses a bad
-// name and bad flags with GASNET_ERR_BAD_ARG (and then succeeds): those are
-// errors returned, not fatal.  Process 0 makes the bad call after printing
+// name and bad flags with GASNET_ERR_BAD_ARG (and then succeeds), and that
+// gex_System_QueryProgressThreads returns GASNET_ERR_RESOURCE (no
+// GEX_FLAG_DEFER_THREADS): those are errors returned, not fatal.  Process 0 makes the bad call after printing
 // "gex_error_cases: <case>: reached"; it prints "NOT STOPPED" if the call
 // returns, as does process 1 if it is still waiting 30 s later.
 #include <gasnet.h>
@@ -47,6 +48,16 @@ void init(gex_Client_t* c, gex_EP_t* e, gex_TM_t* t) {
     if (gex_Client_Init(c, e, t, "GEX_ERRORS_2", nullptr, nullptr, 0) != GASNET_OK) {
         say("FAILED: gex_Client_Init");
         std::exit(3);
+    }
+    // Without GEX_FLAG_DEFER_THREADS there are no deferred threads to ask about.
+    unsigned int count;
+    const gex_ProgressThreadInfo_t* info;
+    gex_System_SetVerboseErrors(0);  // a refusal, not the case's message
+    const int rc = gex_System_QueryProgressThreads(*c, &count, &info, 0);
+    gex_System_SetVerboseErrors(1);
+    if (rc != GASNET_ERR_RESOURCE) {
+        say("FAILED: gex_System_QueryProgressThreads without GEX_FLAG_DEFER_THREADS did not return GASNET_ERR_RESOURCE");
+        gasnet_exit(3);
     }
 }
 
