@@ -41,7 +41,7 @@ std::vector<gex_Rank_t> ranks_of(gex_RankInfo_t* info, gex_Rank_t count) {
 
 TEST(GexClient, InitMadeThePrimordialObjects) {
     EXPECT_STREQ(gex_Client_QueryName(g_job.client), "GEXTEST");
-    EXPECT_EQ(gex_Client_QueryFlags(g_job.client), GEX_FLAG_USES_GASNET1);
+    EXPECT_EQ(gex_Client_QueryFlags(g_job.client), GEX_FLAG_USES_GASNET1 | GEX_FLAG_DEFER_THREADS);
     EXPECT_EQ(gex_EP_QueryClient(g_job.ep), g_job.client);
     EXPECT_EQ(gex_EP_QueryIndex(g_job.ep), 0u);
     EXPECT_EQ(gex_EP_QueryFlags(g_job.ep), 0u);
