@@ -26,10 +26,6 @@ EXTRA = r"gasnet_QueryGexObjects|GASNET_MAXEPS|SIZEOF_GEX_RMA_VALUE_T"
 NAME = re.compile(r"\b(gex_[A-Za-z0-9_]+|GEX_[A-Za-z0-9_]+|" + EXTRA + r")\b(\?*)")
 
 NOT_YET = {
-    "Negotiated-payload Active Messages": """GEX_AM_SRCDESC_NO_OP gex_AM_CancelReplyLong gex_AM_CancelReplyMedium
-        gex_AM_CancelRequestLong gex_AM_CancelRequestMedium gex_AM_CommitReplyLong gex_AM_CommitReplyMedium
-        gex_AM_CommitRequestLong gex_AM_CommitRequestMedium gex_AM_PrepareReplyLong gex_AM_PrepareReplyMedium
-        gex_AM_PrepareRequestLong gex_AM_PrepareRequestMedium gex_AM_SrcDescAddr gex_AM_SrcDescSize gex_AM_SrcDesc_t""",
     "Teams": "gex_TM_Split gex_TM_Create gex_TM_Destroy",
     "VIS peer completion (deprecated)": "GEX_VIS_MAX_PEERCOMPLETION gex_VIS_SetPeerCompletionHandler",
     "Collectives (gasnet_coll.h)": """gex_Coll_BarrierNB gex_Coll_BroadcastNB gex_Coll_ReduceFn_t gex_Coll_ReduceToAllNB

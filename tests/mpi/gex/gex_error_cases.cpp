@@ -194,6 +194,19 @@ int main(int argc, char** argv) {
     } else if (g_case == "vis_count_overflow") {
         void* list[1] = {remote};
         gex_VIS_IndexedPutNBI(tm, 1, SIZE_MAX, list, 2, 1, list, 8, 0);
+    } else if (g_case == "np_nested") {
+        gex_AM_PrepareRequestMedium(tm, 1, nullptr, 8, 8, nullptr, 0, 1);
+        gex_AM_PrepareRequestMedium(tm, 1, nullptr, 8, 8, nullptr, 0, 1);
+    } else if (g_case == "np_commit_other_kind") {
+        gex_AM_SrcDesc_t sd = gex_AM_PrepareRequestMedium(tm, 1, nullptr, 8, 8, nullptr, 0, 1);
+        gex_AM_CommitRequestLong1(sd, 200, 8, remote, 5);
+    } else if (g_case == "np_commit_too_big") {
+        gex_AM_SrcDesc_t sd = gex_AM_PrepareRequestMedium(tm, 1, nullptr, 8, 64, nullptr, 0, 1);
+        gex_AM_CommitRequestMedium1(sd, 200, 65, 5);
+    } else if (g_case == "np_no_op") {
+        gex_AM_CommitRequestMedium1(GEX_AM_SRCDESC_NO_OP, 200, 8, 5);
+    } else if (g_case == "np_least_over_max") {
+        gex_AM_PrepareRequestMedium(tm, 1, nullptr, 65537, 70000, nullptr, 0, 1);
     } else {
         say("unknown case");
         gasnet_exit(2);
