@@ -7,9 +7,8 @@
  *
  * Remote atomics (gasnet_ratomic.h) and non-contiguous RMA (gasnet_vis.h)
  * are in their own headers, which clients include after this one.  This is
- * part of the API: negotiated-payload AMs, team construction and
- * collectives (gasnet_coll.h) are not declared yet (docs/gasnet-ex.md,
- * "What is not there yet").
+ * part of the API: team construction and collectives (gasnet_coll.h) are
+ * not declared yet (docs/gasnet-ex.md, "What is not there yet").
  *
  * Conventions for every routine below:
  *  - Ranks: a (tm, rank) pair names an endpoint: `rank` counts in the team
