@@ -132,14 +132,24 @@ int commit(const char* routine, gex_AM_SrcDesc_t sdh, bool is_request, AmCategor
         rt::fatal(routine, "dest_addr %p is not the %p given to the Prepare", dest_addr, sd.dest_addr);
     if (commit_flags & ~GEX_FLAG_IMMEDIATE)
         rt::fatal(routine, "commit_flags 0x%x: only GEX_FLAG_IMMEDIATE is accepted", unsigned(commit_flags));
-    // The descriptor is consumed before the send, whose errors are fatal.
+    // The descriptor is consumed before the send: a request may wait for
+    // credits, running handlers on this thread, which may Prepare replies.
+    // So the send reads from copies of the fields, and from the thread's
+    // buffer moved aside (a nested Prepare gets a buffer of its own).
     sd.pending = false;
-    gex_Event_t* lc_opt = sd.client_buffer ? sd.lc_opt : GEX_EVENT_NOW;
-    if (is_request)
-        return gex_request(routine, sd.tm, sd.rank, gasnet_handler_t(handler), category, sd.addr, nbytes, dest_addr,
-                           lc_opt, 0, nargs, args);
-    return gex_reply(routine, sd.token, gasnet_handler_t(handler), category, sd.addr, nbytes, dest_addr, lc_opt, 0,
-                     nargs, args);
+    gasket_gex_srcdesc d;
+    d.tm = sd.tm;
+    d.rank = sd.rank;
+    d.token = sd.token;
+    d.addr = sd.addr;
+    d.lc_opt = sd.client_buffer ? sd.lc_opt : GEX_EVENT_NOW;
+    if (!sd.client_buffer) d.own.swap(sd.own);  // d.addr still points into it
+    const int rc = is_request ? gex_request(routine, d.tm, d.rank, gasnet_handler_t(handler), category, d.addr, nbytes,
+                                            dest_addr, d.lc_opt, 0, nargs, args)
+                              : gex_reply(routine, d.token, gasnet_handler_t(handler), category, d.addr, nbytes,
+                                          dest_addr, d.lc_opt, 0, nargs, args);
+    if (d.own.size() > sd.own.size()) d.own.swap(sd.own);  // keep the larger buffer for the next Prepare
+    return rc;
 }
 
 void cancel(const char* routine, gex_AM_SrcDesc_t sdh, bool is_request, AmCategory category, gex_Flags_t flags) {

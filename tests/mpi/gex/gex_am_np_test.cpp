@@ -101,6 +101,7 @@ void register_once() {
     h_long_req = table[2].gex_index;
     h_long_rep = table[3].gex_index;
     done = true;
+    barrier();  // every process's handlers are in place before any request
 }
 
 // Waits for `want` replies in all.
@@ -110,6 +111,7 @@ TEST(GexAmNp, MediumRequestFromGasketsBuffer) {
     register_once();
     g_replies = 0;
     g_sum = 0;
+    g_bad = 0;
     // Most above the maximum: the size is the maximum.
     gex_AM_SrcDesc_t sd = gex_AM_PrepareRequestMedium(g_job.tm, right(), nullptr, 100, std::size_t(1) << 30, nullptr,
                                                       GEX_FLAG_IMMEDIATE, 1);
