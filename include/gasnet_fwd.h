@@ -82,6 +82,8 @@ typedef uint32_t gex_Flags_t;
 #define GEX_FLAG_SCRATCH_SEG_OFFSET ((gex_Flags_t)1u << 29) /* [UNIMPLEMENTED] */
 /* Object destruction */
 #define GEX_FLAG_GLOBALLY_QUIESCED ((gex_Flags_t)1u << 30)
+/* VIS puts (gasnet_vis.h): local completion of the payload at return */
+#define GEX_FLAG_ENABLE_LEAF_LC ((gex_Flags_t)1u << 31)
 /* gex_Client_Init: the client calls GASNet-1 (gasnet.h) functions too; the
  * client thread may start progress threads itself. */
 #define GEX_FLAG_USES_GASNET1 ((gex_Flags_t)1u << 0)

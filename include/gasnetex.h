@@ -5,10 +5,10 @@
  * both APIs (the GASNet-1 routines work whether or not gex_Client_Init got
  * GEX_FLAG_USES_GASNET1: Gasket does not refuse them).
  *
- * This is part of the API: negotiated-payload AMs, team construction,
- * remote atomics (gasnet_ratomic.h), non-contiguous RMA (gasnet_vis.h) and
- * collectives (gasnet_coll.h) are not declared yet (docs/gasnet-ex.md,
- * "What is not there yet").
+ * Remote atomics (gasnet_ratomic.h) and non-contiguous RMA (gasnet_vis.h)
+ * are in their own headers, which clients include after this one.  This is
+ * part of the API: team construction and collectives (gasnet_coll.h) are
+ * not declared yet (docs/gasnet-ex.md, "What is not there yet").
  *
  * Conventions for every routine below:
  *  - Ranks: a (tm, rank) pair names an endpoint: `rank` counts in the team
@@ -149,6 +149,30 @@ void gex_System_QueryMyPosition(gex_Rank_t* nbrhd_set_size_p, gex_Rank_t* nbrhd_
  * once the segment is attached; 0 otherwise).  Fatal before gex_Client_Init. */
 #define GASNET_HIDDEN_AM_CONCURRENCY_LEVEL 1
 int gex_System_QueryHiddenAMConcurrencyLevel(void) GASKET_NOEXCEPT;
+
+/* Deferred progress threads (gasnet-ex-api.txt "Deferred progress thread
+ * initialization", [EXPERIMENTAL]): one progress thread a client that
+ * passed GEX_FLAG_DEFER_THREADS to gex_Client_Init must start. */
+typedef struct {
+    const char* gex_device_list;     /* comma-separated devices it serves */
+    unsigned int gex_thread_roles;   /* OR of GEX_THREAD_ROLE_* */
+    void* (*gex_progress_fn)(void*); /* run in a joinable POSIX thread ... */
+    void* gex_progress_arg;          /* ... with this argument */
+} gex_ProgressThreadInfo_t;
+#define GEX_THREAD_ROLE_RCV 1u
+#define GEX_THREAD_ROLE_SND 2u
+/* The progress threads the client must start: *count_p of them, described
+ * by the array *info_p.  Gasket defers none: its progress thread
+ * (GASKET_PROGRESS_THREAD) is its own and starts with the segment whatever
+ * the flag, so *count_p is 0 (GASNET_RCV_THREAD and GASNET_SND_THREAD are
+ * not defined: no GASNet receive or send thread can be requested).
+ * Returns GASNET_OK; GASNET_ERR_RESOURCE when the client did not pass
+ * GEX_FLAG_DEFER_THREADS; GASNET_ERR_BAD_ARG for a NULL count_p or info_p or
+ * nonzero flags (each with a message naming the call and the value unless
+ * gex_System_SetVerboseErrors(0)).  Fatal for a client handle Gasket did
+ * not make. */
+int gex_System_QueryProgressThreads(gex_Client_t client, unsigned int* count_p, const gex_ProgressThreadInfo_t** info_p,
+                                    gex_Flags_t flags) GASKET_NOEXCEPT;
 
 /* ---- client data: one pointer per object, NULL when made ------------ */
 void gex_Client_SetCData(gex_Client_t client, const void* val) GASKET_NOEXCEPT;
@@ -425,6 +449,98 @@ GASKET_AM_ARITIES(GASKET_GEX_AM_DECLARE)
 #define gex_AM_ReplyLong(token, handler, source_addr, nbytes, dest_addr, lc_opt, ...) \
     GASKET_GEX_CAT(gex_AM_ReplyLong, GASKET_GEX_NARGS(__VA_ARGS__))                   \
     (token, handler, source_addr, nbytes, dest_addr, lc_opt, __VA_ARGS__)
+
+/* ---- negotiated-payload Active Messages -----------------------------
+ * (gasnet-ex-api.txt "Negotiated-payload AM APIs".)  A Prepare names the
+ * destination (tm, rank) or the token of the request handler this thread
+ * runs, the payload it offers -- client_buf, or NULL for a buffer Gasket
+ * allocates (this thread's, aligned for any type) -- and least_payload <=
+ * most_payload (bytes; least_payload at most the call's gex_AM_Max*),
+ * lc_opt (client_buf only, else NULL; as for the fixed-payload calls),
+ * flags (GEX_FLAG_IMMEDIATE, accepted: Gasket never declines) and numargs
+ * (0..16).  It returns this thread's source descriptor: the buffer
+ * (gex_AM_SrcDescAddr: client_buf, or Gasket's) and how much of it a
+ * Commit may send (gex_AM_SrcDescSize: min(most_payload, the maximum),
+ * never below least_payload).  Long: a non-NULL dest_addr at Prepare must
+ * be the one given to Commit.
+ *
+ * The matching Commit (same kind, M = numargs; M may be left out and
+ * counted) sends nbytes <= gex_AM_SrcDescSize(sd) from the buffer to
+ * `handler` with the arguments, as the fixed-payload call of the same kind
+ * does (the same registration checks); the _v2 forms take commit_flags
+ * (GEX_FLAG_IMMEDIATE only; never declined, so they return 0).  A Cancel
+ * drops the descriptor.  Between Prepare and Commit/Cancel the thread may
+ * make no communication call; Prepares do not nest.
+ *
+ * Errors end the job, naming the call and the value: a bad team, rank or
+ * token, least_payload over the maximum or above most_payload, lc_opt with
+ * a GASNet-allocated buffer, bad flags or numargs, a Prepare while one is
+ * pending, and at Commit/Cancel/queries a descriptor that is not this
+ * thread's pending one (GEX_AM_SRCDESC_NO_OP included), a Commit of
+ * another kind or argument count, nbytes over the descriptor's size, a
+ * different dest_addr. */
+typedef struct gasket_gex_srcdesc* gex_AM_SrcDesc_t;
+#define GEX_AM_SRCDESC_NO_OP ((gex_AM_SrcDesc_t)0)
+#define GASNET_SUPPORTS_AM_COMMIT_V2 20240906L
+void* gex_AM_SrcDescAddr(gex_AM_SrcDesc_t sd) GASKET_NOEXCEPT;
+size_t gex_AM_SrcDescSize(gex_AM_SrcDesc_t sd) GASKET_NOEXCEPT;
+gex_AM_SrcDesc_t gex_AM_PrepareRequestMedium(gex_TM_t tm, gex_Rank_t rank, const void* client_buf, size_t least_payload,
+                                             size_t most_payload, gex_Event_t* lc_opt, gex_Flags_t flags,
+                                             unsigned int numargs) GASKET_NOEXCEPT;
+gex_AM_SrcDesc_t gex_AM_PrepareReplyMedium(gex_Token_t token, const void* client_buf, size_t least_payload,
+                                           size_t most_payload, gex_Event_t* lc_opt, gex_Flags_t flags,
+                                           unsigned int numargs) GASKET_NOEXCEPT;
+gex_AM_SrcDesc_t gex_AM_PrepareRequestLong(gex_TM_t tm, gex_Rank_t rank, const void* client_buf, size_t least_payload,
+                                           size_t most_payload, void* dest_addr, gex_Event_t* lc_opt, gex_Flags_t flags,
+                                           unsigned int numargs) GASKET_NOEXCEPT;
+gex_AM_SrcDesc_t gex_AM_PrepareReplyLong(gex_Token_t token, const void* client_buf, size_t least_payload,
+                                         size_t most_payload, void* dest_addr, gex_Event_t* lc_opt, gex_Flags_t flags,
+                                         unsigned int numargs) GASKET_NOEXCEPT;
+void gex_AM_CancelRequestMedium(gex_AM_SrcDesc_t sd, gex_Flags_t flags) GASKET_NOEXCEPT;
+void gex_AM_CancelReplyMedium(gex_AM_SrcDesc_t sd, gex_Flags_t flags) GASKET_NOEXCEPT;
+void gex_AM_CancelRequestLong(gex_AM_SrcDesc_t sd, gex_Flags_t flags) GASKET_NOEXCEPT;
+void gex_AM_CancelReplyLong(gex_AM_SrcDesc_t sd, gex_Flags_t flags) GASKET_NOEXCEPT;
+#define GASKET_GEX_AM_COMMIT_DECLARE(M)                                                                               \
+    void gex_AM_CommitRequestMedium##M(gex_AM_SrcDesc_t sd, gex_AM_Index_t handler,                                   \
+                                       size_t nbytes GASKET_AM_PARAMS_##M) GASKET_NOEXCEPT;                           \
+    void gex_AM_CommitReplyMedium##M(gex_AM_SrcDesc_t sd, gex_AM_Index_t handler, size_t nbytes GASKET_AM_PARAMS_##M) \
+        GASKET_NOEXCEPT;                                                                                              \
+    void gex_AM_CommitRequestLong##M(gex_AM_SrcDesc_t sd, gex_AM_Index_t handler, size_t nbytes,                      \
+                                     void* dest_addr GASKET_AM_PARAMS_##M) GASKET_NOEXCEPT;                           \
+    void gex_AM_CommitReplyLong##M(gex_AM_SrcDesc_t sd, gex_AM_Index_t handler, size_t nbytes,                        \
+                                   void* dest_addr GASKET_AM_PARAMS_##M) GASKET_NOEXCEPT;                             \
+    int gex_AM_CommitRequestMedium##M##_v2(gex_AM_SrcDesc_t sd, gex_AM_Index_t handler, size_t nbytes,                \
+                                           gex_Flags_t commit_flags GASKET_AM_PARAMS_##M) GASKET_NOEXCEPT;            \
+    int gex_AM_CommitReplyMedium##M##_v2(gex_AM_SrcDesc_t sd, gex_AM_Index_t handler, size_t nbytes,                  \
+                                         gex_Flags_t commit_flags GASKET_AM_PARAMS_##M) GASKET_NOEXCEPT;              \
+    int gex_AM_CommitRequestLong##M##_v2(gex_AM_SrcDesc_t sd, gex_AM_Index_t handler, size_t nbytes, void* dest_addr, \
+                                         gex_Flags_t commit_flags GASKET_AM_PARAMS_##M) GASKET_NOEXCEPT;              \
+    int gex_AM_CommitReplyLong##M##_v2(gex_AM_SrcDesc_t sd, gex_AM_Index_t handler, size_t nbytes, void* dest_addr,   \
+                                       gex_Flags_t commit_flags GASKET_AM_PARAMS_##M) GASKET_NOEXCEPT;
+GASKET_AM_ARITIES(GASKET_GEX_AM_COMMIT_DECLARE)
+#undef GASKET_GEX_AM_COMMIT_DECLARE
+/* The Commit forms without M (nbytes, or dest_addr, or commit_flags is the
+ * last fixed parameter: what follows are args). */
+#define gex_AM_CommitRequestMedium(sd, handler, ...) \
+    GASKET_GEX_CAT(gex_AM_CommitRequestMedium, GASKET_GEX_NARGS(__VA_ARGS__))(sd, handler, __VA_ARGS__)
+#define gex_AM_CommitReplyMedium(sd, handler, ...) \
+    GASKET_GEX_CAT(gex_AM_CommitReplyMedium, GASKET_GEX_NARGS(__VA_ARGS__))(sd, handler, __VA_ARGS__)
+#define gex_AM_CommitRequestLong(sd, handler, nbytes, ...) \
+    GASKET_GEX_CAT(gex_AM_CommitRequestLong, GASKET_GEX_NARGS(__VA_ARGS__))(sd, handler, nbytes, __VA_ARGS__)
+#define gex_AM_CommitReplyLong(sd, handler, nbytes, ...) \
+    GASKET_GEX_CAT(gex_AM_CommitReplyLong, GASKET_GEX_NARGS(__VA_ARGS__))(sd, handler, nbytes, __VA_ARGS__)
+#define gex_AM_CommitRequestMedium_v2(sd, handler, nbytes, ...)                                    \
+    GASKET_GEX_CAT(GASKET_GEX_CAT(gex_AM_CommitRequestMedium, GASKET_GEX_NARGS(__VA_ARGS__)), _v2) \
+    (sd, handler, nbytes, __VA_ARGS__)
+#define gex_AM_CommitReplyMedium_v2(sd, handler, nbytes, ...)                                    \
+    GASKET_GEX_CAT(GASKET_GEX_CAT(gex_AM_CommitReplyMedium, GASKET_GEX_NARGS(__VA_ARGS__)), _v2) \
+    (sd, handler, nbytes, __VA_ARGS__)
+#define gex_AM_CommitRequestLong_v2(sd, handler, nbytes, dest_addr, ...)                         \
+    GASKET_GEX_CAT(GASKET_GEX_CAT(gex_AM_CommitRequestLong, GASKET_GEX_NARGS(__VA_ARGS__)), _v2) \
+    (sd, handler, nbytes, dest_addr, __VA_ARGS__)
+#define gex_AM_CommitReplyLong_v2(sd, handler, nbytes, dest_addr, ...)                         \
+    GASKET_GEX_CAT(GASKET_GEX_CAT(gex_AM_CommitReplyLong, GASKET_GEX_NARGS(__VA_ARGS__)), _v2) \
+    (sd, handler, nbytes, dest_addr, __VA_ARGS__)
 
 /* ---- RMA (contiguous) ----------------------------------------------
  * The remote side ([dest or src, + nbytes) at (tm, rank)) must lie in that

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "am.hpp"
+#include "gex_am.hpp"
 #include "src/gasp/gasp.hpp"
 #include "src/gex/objects.hpp"
 #include "state.hpp"
@@ -94,8 +95,8 @@ int gasp_category(AmCategory c) {
                                      : GASP_GASNET_AM_LONG;
 }
 
-// A request: (tm, rank) as for RMA; GASNet-1's errors returned are fatal
-// here (a GASNet-EX AM returns nonzero only for an IMMEDIATE "no op").
+}  // namespace
+
 int gex_request(const char* routine, gex_TM_t tm, gex_Rank_t rank, gasnet_handler_t handler, AmCategory category,
                 const void* source_addr, size_t nbytes, void* dest_addr, gex_Event_t* lc_opt, gex_Flags_t flags,
                 int nargs, const gasnet_handlerarg_t* args) {
@@ -116,6 +117,8 @@ int gex_reply(const char* routine, gex_Token_t token, gasnet_handler_t handler, 
         rt::fatal(routine, "refused (the line above says why)");
     return 0;
 }
+
+namespace {
 
 void check_numargs(const char* routine, unsigned numargs) {
     if (numargs > GASKET_AM_MAX_ARGS)

@@ -142,4 +142,24 @@ void gex_System_QueryMyPosition(gex_Rank_t* nbrhd_set_size_p, gex_Rank_t* nbrhd_
     if (host_set_rank_p) *host_set_rank_p = s.host.set_rank;
 }
 
+int gex_System_QueryProgressThreads(gex_Client_t client, unsigned int* count_p, const gex_ProgressThreadInfo_t** info_p,
+                                    gex_Flags_t flags) noexcept {
+    const char* routine = "gex_System_QueryProgressThreads";
+    const gasket_gex_client& c = gex::client_of(routine, client);
+    const bool verbose = gex::verbose();
+    if (!count_p || !info_p || flags != 0) {
+        if (verbose)
+            rt::error(routine, "count_p %p, info_p %p, flags 0x%x: the pointers must not be NULL and flags must be 0",
+                      static_cast<void*>(count_p), static_cast<const void*>(info_p), unsigned(flags));
+        return GASNET_ERR_BAD_ARG;
+    }
+    if (!(c.flags & GEX_FLAG_DEFER_THREADS)) {
+        if (verbose) rt::error(routine, "the client did not pass GEX_FLAG_DEFER_THREADS to gex_Client_Init");
+        return GASNET_ERR_RESOURCE;
+    }
+    *count_p = 0;  // Gasket's progress thread is never deferred
+    *info_p = nullptr;
+    return GASNET_OK;
+}
+
 }  // extern "C"

@@ -9,6 +9,8 @@
 #include <memory>
 #include <vector>
 
+#include "src/runtime/progress.hpp"
+
 namespace gasket::gasnet {
 
 #pragma GCC visibility push(hidden)
@@ -195,6 +197,16 @@ gasnet_handle_t memset_remote(const char* routine, gasnet_node_t node, void* des
 
 // Completes what handle h stands for.  A valid handle was made by an MPI
 // transfer, so the job is attached.
+// GASNet-EX's remote atomics through Active Messages (gex_ad.cpp) count in
+// the default context until their replies arrive: the events of "every
+// operation" (kAll, an access region's) and the implicit synchronizations
+// wait for them.
+void wait_amos(const char* routine) {
+    std::atomic<long>& pending = g_routes.ctx->pending_am_ops;
+    if (pending.load(std::memory_order_acquire)) [[unlikely]]
+        rt::wait_pending(*rt::g_job, routine, pending);
+}
+
 void complete(gasnet_handle_t h) {
     const auto v = reinterpret_cast<std::uintptr_t>(h);
     if (!v) return;
@@ -205,6 +217,7 @@ void complete(gasnet_handle_t h) {
         t.bounce.issue_run();
         g_routes.ctx->flush_all();
         t.bounce.completed();
+        wait_amos("GASNet synchronization");
     }
 }
 
@@ -257,6 +270,7 @@ void flush_implicit(ThreadState& t) {
     g_routes.ctx->flush_all();
     t.issued = false;
     t.bounce.completed();
+    wait_amos("GASNet synchronization");
 }
 [[gnu::noinline, gnu::cold]] void flush_implicit_traced(ThreadState& t, int kind) {
     sync_event(GASP_START, GASP_NB_TRIVIAL, kind, 0);

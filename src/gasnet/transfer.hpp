@@ -9,8 +9,10 @@
 //
 // Handles (no allocation): 0 is GASNET_INVALID_HANDLE; otherwise the low two
 // bits say what completes the operation -- kNode: MPI_Win_flush of the node
-// in the upper bits; kAll: MPI_Win_flush_all (access regions).  Flushing
-// completes every operation to that node, a superset the spec allows.
+// in the upper bits; kAll: MPI_Win_flush_all and the wait for GASNet-EX's
+// remote atomics in flight (access regions, gex_AD_OpNB through an Active
+// Message).  Flushing completes every operation to that node, a superset
+// the spec allows.
 // GASNet-EX events are these handles.
 #pragma once
 

@@ -3,6 +3,9 @@
 // replies with the old value (see amo.hpp).
 #include "amo.hpp"
 
+#include <bit>
+#include <type_traits>
+
 #include "progress.hpp"
 
 namespace gasket::rt {
@@ -52,7 +55,7 @@ void on_request(gasket_am_token* token, const AmMessage& m) {
     const std::int32_t* a = m.args;
     const unsigned op_bits = unsigned(a[0]) & 0xff, width = unsigned(a[0] >> 8) & 0xff,
                    segment = unsigned(a[0] >> 16) & 0xffff;
-    if (op_bits > unsigned(AmoOp::fetch_xor)) [[unlikely]]
+    if (op_bits > unsigned(AmoOp::last)) [[unlikely]]
         bad_amo_message(token, "operation", op_bits);
     if (width != 4 && width != 8) [[unlikely]]
         bad_amo_message(token, "width", width);
@@ -92,7 +95,48 @@ void on_reply(gasket_am_token* token, const AmMessage& m) {
     c->done.store(true, std::memory_order_release);
 }
 
+// One compare-and-swap loop: the object at p (bits U) becomes
+// f(old, value), each read as V; returns the old bits.
+template <class U, class V, class F>
+U cas_loop(U* p, U value_bits, F f) {
+    std::atomic_ref<U> a(*p);
+    const V value = std::bit_cast<V>(value_bits);
+    U old = a.load(std::memory_order_relaxed);
+    while (!a.compare_exchange_weak(old, std::bit_cast<U>(V(f(std::bit_cast<V>(old), value))),
+                                    std::memory_order_acq_rel, std::memory_order_relaxed)) {}
+    return old;
+}
+
+template <class U>
+U apply_typed_as(U* p, AmoOp op, U value) {
+    using S = std::make_signed_t<U>;
+    using F = std::conditional_t<sizeof(U) == 4, float, double>;
+    static_assert(sizeof(F) == sizeof(U));
+    auto mult = [](auto a, auto b) { return a * b; };  // U: wraps, as unsigned arithmetic does
+    auto add = [](auto a, auto b) { return a + b; };
+    auto min = [](auto a, auto b) { return a < b ? a : b; };  // the specification's expressions
+    auto max = [](auto a, auto b) { return a > b ? a : b; };
+    switch (op) {
+        case AmoOp::fetch_mult: return cas_loop<U, U>(p, value, mult);
+        case AmoOp::fetch_min_signed: return cas_loop<U, S>(p, value, min);
+        case AmoOp::fetch_max_signed: return cas_loop<U, S>(p, value, max);
+        case AmoOp::fetch_min_unsigned: return cas_loop<U, U>(p, value, min);
+        case AmoOp::fetch_max_unsigned: return cas_loop<U, U>(p, value, max);
+        case AmoOp::fetch_add_float: return cas_loop<U, F>(p, value, add);
+        case AmoOp::fetch_mult_float: return cas_loop<U, F>(p, value, mult);
+        case AmoOp::fetch_min_float: return cas_loop<U, F>(p, value, min);
+        case AmoOp::fetch_max_float: return cas_loop<U, F>(p, value, max);
+        default: break;
+    }
+    fatal("AMO", "operation %u is not one of the compare-and-swap loop's", unsigned(op));
+}
+
 }  // namespace
+
+std::uint64_t apply_typed(void* p, unsigned width, AmoOp op, std::uint64_t value) {
+    if (width == 8) return apply_typed_as(static_cast<std::uint64_t*>(p), op, value);
+    return apply_typed_as(static_cast<std::uint32_t*>(p), op, std::uint32_t(value));
+}
 
 void misaligned_amo(const char* routine, const void* dest, unsigned width) {
     fatal(routine, "address %p is not aligned to the object's %u bytes", dest, width);

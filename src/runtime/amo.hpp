@@ -9,8 +9,12 @@
 // promises that only among accumulates with one operation.)
 //
 // Values travel as raw bits of `width` bytes (4 or 8): signed, unsigned and
-// floating types of one width share the code; add wraps as two's
-// complement.
+// floating types of one width share the code for the bitwise operations,
+// fetch, set, swap, compare-and-swap and integer add and multiply (which
+// wrap as two's complement); the operations whose result depends on the
+// type (min, max and the floating-point arithmetic of GASNet-EX's remote
+// atomics, gasnet-ex-api.txt "Remote Atomic Operations") are ops of their
+// own, done by a compare-and-swap loop (apply_typed, out of line).
 #pragma once
 
 #include <atomic>
@@ -21,7 +25,30 @@
 
 namespace gasket::rt {
 
-enum class AmoOp : std::uint8_t { fetch, set, swap, compare_swap, fetch_add, fetch_and, fetch_or, fetch_xor };
+// The operations: the first eight are one hardware atomic each (every
+// OpenSHMEM AMO is one of them); from fetch_mult on, a compare-and-swap loop
+// on the value read as the type the op names (integer multiply is the same
+// for signed and unsigned; a floating-point compare-and-swap compares bits).
+enum class AmoOp : std::uint8_t {
+    fetch,
+    set,
+    swap,
+    compare_swap,
+    fetch_add,
+    fetch_and,
+    fetch_or,
+    fetch_xor,
+    fetch_mult,        // integers of either signedness
+    fetch_min_signed,  // int32_t / int64_t
+    fetch_max_signed,
+    fetch_min_unsigned,  // uint32_t / uint64_t
+    fetch_max_unsigned,
+    fetch_add_float,  // float (width 4) / double (width 8)
+    fetch_mult_float,
+    fetch_min_float,
+    fetch_max_float,
+    last = fetch_max_float
+};
 
 // What the caller wants back.
 enum class AmoResult : std::uint8_t {
@@ -29,6 +56,10 @@ enum class AmoResult : std::uint8_t {
     none,     // nothing: complete by the next quiet (non-fetching AMO)
     deferred  // the old value stored at `fetch` by the next quiet (_nbi)
 };
+
+// The ops from fetch_mult on (a compare-and-swap loop; out of line, as
+// only GASNet-EX's atomics use them): returns the old value.
+std::uint64_t apply_typed(void* p, unsigned width, AmoOp op, std::uint64_t value);
 
 // Applies `op` to the `width`-byte object at `p` atomically; returns the
 // old value (0 for set).  `p` must be `width`-aligned.
@@ -46,8 +77,8 @@ inline U apply_atomic(U* p, AmoOp op, U value, U cond) {
         case AmoOp::fetch_and: return a.fetch_and(value, std::memory_order_acq_rel);
         case AmoOp::fetch_or: return a.fetch_or(value, std::memory_order_acq_rel);
         case AmoOp::fetch_xor: return a.fetch_xor(value, std::memory_order_acq_rel);
+        default: return U(apply_typed(p, sizeof(U), op, value));
     }
-    return 0;
 }
 
 inline std::uint64_t apply_atomic(void* p, unsigned width, AmoOp op, std::uint64_t value, std::uint64_t cond) {

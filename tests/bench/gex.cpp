@@ -1,7 +1,9 @@
-// tests/bench/gex.cpp -- bench-gex: GASNet-EX's contiguous RMA beside the
-// GASNet-1 call that does the same and beside raw MPI RMA, in one run
-// (issue 17: GASNet-EX within 1.05x of GASNet-1 on both paths).  Run with 2
-// processes: oshrun -np 2 bench-gex [options].
+// tests/bench/gex.cpp -- bench-gex: GASNet-EX's contiguous RMA, Active
+// Messages and remote atomics beside the GASNet-1 call that does the same
+// (for an atomic, which GASNet-1 lacks: the AM a GASNet-1 client sends for
+// one) and beside raw MPI, in one run (issue 17: GASNet-EX within 1.05x of
+// GASNet-1 on both paths).  Run with 2 processes: oshrun -np 2 bench-gex
+// [options].
 //
 // Process 0 measures against process 1's segment (Gasket) and an
 // MPI_Win_allocate window (MPI, MPI_Win_lock_all for the whole run,
@@ -9,8 +11,9 @@
 // MPI_Iprobe) until process 0 puts its "done" word.  Each row's three loops
 // run in every round (bench::measure), so they see the same load; ratios
 // are medians over rounds of the loops' ratio in one round.
-#include <gasnetex.h>
 #include <gasnet.h>
+#include <gasnet_ratomic.h>
+#include <gasnetex.h>
 #include <mpi.h>
 
 #include <atomic>
@@ -46,8 +49,23 @@ gex_AM_Index_t h_gex_ping, h_g1_ping, h_pong;
 void gex_ping(gex_Token_t t) { gex_AM_ReplyShort0(t, h_pong, 0); }
 void g1_ping(gasnet_token_t t) { gasnet_AMReplyShort0(t, h_pong); }
 void pong(gex_Token_t) { g_replies.fetch_add(1, std::memory_order_release); }
+// A GASNet-1 client's remote fetch-add: a Short request whose handler adds 1
+// to process 1's counter and replies with the old value (two arguments).
+gex_AM_Index_t h_g1_fadd, h_g1_fadd_reply;
+uint64_t* g_g1_counter = nullptr;  // process 1: its own counter
+std::atomic<uint64_t> g_g1_fetched{0};
+void g1_fadd(gasnet_token_t t) {
+    const uint64_t old = __atomic_fetch_add(g_g1_counter, 1, __ATOMIC_ACQ_REL);
+    gasnet_AMReplyShort2(t, h_g1_fadd_reply, gasnet_handlerarg_t(uint32_t(old)), gasnet_handlerarg_t(old >> 32));
+}
+void g1_fadd_reply(gasnet_token_t, gasnet_handlerarg_t lo, gasnet_handlerarg_t hi) {
+    g_g1_fetched.store(uint64_t(uint32_t(lo)) | uint64_t(uint32_t(hi)) << 32, std::memory_order_relaxed);
+    g_replies.fetch_add(1, std::memory_order_release);
+}
 constexpr uintptr_t kSegment = uintptr_t(4) << 20;
-constexpr std::size_t kSlots = 8192;  // 8-byte slots of the throughput loops
+constexpr std::size_t kSlots = 8192;       // 8-byte slots of the throughput loops
+constexpr std::size_t kCounters = 10;      // the region of the fetch-add counters (slot 0: EX, 1: GASNet-1)
+constexpr MPI_Aint kMpiCounter = 1 << 19;  // MPI's, in the window (past the throughput loops' 64 KiB)
 
 struct Bench {
     Options opt;
@@ -55,6 +73,7 @@ struct Bench {
     gex_EP_t ep{};
     gex_TM_t tm{};
     gex_Segment_t seg{};
+    gex_AD_t ad{};           // U64, GEX_OP_FADD
     char* remote = nullptr;  // process 1's segment (its owner's address)
     MPI_Win win = MPI_WIN_NULL;
     char* win_base = nullptr;
@@ -276,6 +295,52 @@ struct Bench {
         check("AM replies received", g_replies.load() - before, 2L * (opt.reps + 1) * opt.iters);
         return rows;
     }
+    // Remote fetch-add of 1 to a 64-bit counter, each waited for: GASNet-EX's
+    // gex_AD_OpNB_U64 (GEX_OP_FADD) + gex_Event_Wait; a GASNet-1 client's AM
+    // (g1_fadd); MPI_Fetch_and_op + MPI_Win_flush.
+    std::vector<std::pair<std::string, double>> fetch_add() {
+        const gex_AD_t d = ad;
+        uint64_t* counter = reinterpret_cast<uint64_t*>(slot(kCounters, 0));
+        const MPI_Win w = win;
+        const long before = g_replies.load();
+        auto rows = table("Remote atomic fetch-add, 8 bytes", "µs per operation", false,
+                          {{"gex_AD_OpNB_U64(GEX_OP_FADD) + gex_Event_Wait",
+                            "gasnet_AMRequestShort0 + fetch-add handler's reply", "MPI_Fetch_and_op + MPI_Win_flush",
+                            [=, this] {
+                                return us([=](long) {
+                                    uint64_t old;
+                                    gex_Event_Wait(gex_AD_OpNB_U64(d, &old, kTarget, counter, GEX_OP_FADD, 1, 0, 0));
+                                });
+                            },
+                            [=, this] {
+                                return us([=](long) {
+                                    const long want = g_replies.load() + 1;
+                                    gasnet_AMRequestShort0(kTarget, h_g1_fadd);
+                                    GASNET_BLOCKUNTIL(g_replies.load(std::memory_order_acquire) >= want);
+                                });
+                            },
+                            [=, this] {
+                                return us([=](long) {
+                                    const uint64_t one = 1;
+                                    uint64_t old;
+                                    MPI_Fetch_and_op(&one, &old, MPI_UINT64_T, int(kTarget), kMpiCounter, MPI_SUM, w);
+                                    MPI_Win_flush(int(kTarget), w);
+                                });
+                            }}});
+        // Every loop added (reps + 1 warm-up) x iters.
+        const long total = long(opt.reps + 1) * opt.iters;
+        uint64_t ex = 0;
+        gex_Event_Wait(gex_AD_OpNB_U64(d, &ex, kTarget, counter, GEX_OP_FADD, 0, 0, 0));
+        check("gex_AD_OpNB_U64: the counter", long(ex), total);
+        check("GASNet-1 AM fetch-add: the last old value", long(g_g1_fetched.load()), total - 1);
+        check("GASNet-1 AM fetch-add: replies", g_replies.load() - before, total);
+        uint64_t m = 0;
+        const uint64_t zero = 0;
+        MPI_Fetch_and_op(&zero, &m, MPI_UINT64_T, int(kTarget), kMpiCounter, MPI_SUM, w);
+        MPI_Win_flush(int(kTarget), w);
+        check("MPI_Fetch_and_op: the counter", long(m), total);
+        return rows;
+    }
 };
 
 }  // namespace
@@ -284,7 +349,7 @@ int main(int argc, char** argv) {
     namespace po = boost::program_options;
     Bench b;
     po::options_description desc(
-        "bench-gex: GASNet-EX contiguous RMA beside GASNet-1 and raw MPI RMA.\n"
+        "bench-gex: GASNet-EX contiguous RMA, AMs and remote atomics beside GASNet-1 and raw MPI.\n"
         "Run with 2 processes: oshrun -np 2 bench-gex [options]\nOptions");
     desc.add_options()("help,h", "print this help")("iters", po::value<long>(&b.opt.iters),
                                                     "latency: operations per timed loop (default 20000)")(
@@ -308,12 +373,20 @@ int main(int argc, char** argv) {
         {0, reinterpret_cast<gex_AM_Fn_t>(&gex_ping), GEX_FLAG_AM_SHORT | GEX_FLAG_AM_REQUEST, 0, nullptr, "gex_ping"},
         {0, reinterpret_cast<gex_AM_Fn_t>(&g1_ping), GEX_FLAG_AM_SHORT | GEX_FLAG_AM_REQUEST, 0, nullptr, "g1_ping"},
         {0, reinterpret_cast<gex_AM_Fn_t>(&pong), GEX_FLAG_AM_SHORT | GEX_FLAG_AM_REPLY, 0, nullptr, "pong"},
+        {0, reinterpret_cast<gex_AM_Fn_t>(&g1_fadd), GEX_FLAG_AM_SHORT | GEX_FLAG_AM_REQUEST, 0, nullptr, "g1_fadd"},
+        {0, reinterpret_cast<gex_AM_Fn_t>(&g1_fadd_reply), GEX_FLAG_AM_SHORT | GEX_FLAG_AM_REPLY, 2, nullptr,
+         "g1_fadd_reply"},
     };
-    if (gex_EP_RegisterHandlers(b.ep, handlers, 3) != GASNET_OK) gasnet_exit(1);
+    if (gex_EP_RegisterHandlers(b.ep, handlers, 5) != GASNET_OK) gasnet_exit(1);
     h_gex_ping = handlers[0].gex_index;
     h_g1_ping = handlers[1].gex_index;
     h_pong = handlers[2].gex_index;
+    h_g1_fadd = handlers[3].gex_index;
+    h_g1_fadd_reply = handlers[4].gex_index;
     if (gex_Segment_Attach(&b.seg, b.tm, kSegment) != GASNET_OK) gasnet_exit(1);
+    g_g1_counter =
+        reinterpret_cast<uint64_t*>(static_cast<char*>(gex_Segment_QueryAddr(b.seg)) + kCounters * kSlots * 8 + 8);
+    gex_AD_Create(&b.ad, b.tm, GEX_DT_U64, GEX_OP_FADD, 0);  // collective
     const gex_Rank_t me = gex_TM_QueryRank(b.tm);
     if (gex_TM_QuerySize(b.tm) != 2) {
         if (me == 0) std::fprintf(stderr, "bench-gex: run with exactly 2 processes\n");
@@ -329,6 +402,8 @@ int main(int argc, char** argv) {
     MPI_Info_free(&info);
     mpi_check(MPI_Win_lock_all(MPI_MODE_NOCHECK, b.win), "MPI_Win_lock_all");
     std::memcpy(b.win_base + 32, "abcdefgh", 8);
+    std::memset(b.win_base + kMpiCounter, 0, 8);
+    std::memset(static_cast<char*>(gex_Segment_QueryAddr(b.seg)) + kCounters * kSlots * 8, 0, 16);
     MPI_Win_sync(b.win);
     MPI_Barrier(MPI_COMM_WORLD);
     // The "done" word: the last 8 bytes of process 1's segment.
@@ -357,6 +432,8 @@ int main(int argc, char** argv) {
         slow.insert(slow.end(), more.begin(), more.end());
         auto am = b.am_latency();
         slow.insert(slow.end(), am.begin(), am.end());
+        auto fadd = b.fetch_add();
+        slow.insert(slow.end(), fadd.begin(), fadd.end());
         double worst = 0;
         std::string which;
         for (const auto& [name, q] : slow)
@@ -373,5 +450,6 @@ int main(int argc, char** argv) {
     MPI_Win_free(&b.win);
     gasnet_barrier_notify(0, GASNET_BARRIERFLAG_ANONYMOUS);
     gasnet_barrier_wait(0, GASNET_BARRIERFLAG_ANONYMOUS);
+    gex_AD_Destroy(b.ad);  // collective, after every operation completed
     gasnet_exit(rc);
 }

@@ -26,17 +26,8 @@ EXTRA = r"gasnet_QueryGexObjects|GASNET_MAXEPS|SIZEOF_GEX_RMA_VALUE_T"
 NAME = re.compile(r"\b(gex_[A-Za-z0-9_]+|GEX_[A-Za-z0-9_]+|" + EXTRA + r")\b(\?*)")
 
 NOT_YET = {
-    "Negotiated-payload Active Messages": """GEX_AM_SRCDESC_NO_OP gex_AM_CancelReplyLong gex_AM_CancelReplyMedium
-        gex_AM_CancelRequestLong gex_AM_CancelRequestMedium gex_AM_CommitReplyLong gex_AM_CommitReplyMedium
-        gex_AM_CommitRequestLong gex_AM_CommitRequestMedium gex_AM_PrepareReplyLong gex_AM_PrepareReplyMedium
-        gex_AM_PrepareRequestLong gex_AM_PrepareRequestMedium gex_AM_SrcDescAddr gex_AM_SrcDescSize gex_AM_SrcDesc_t""",
     "Teams": "gex_TM_Split gex_TM_Create gex_TM_Destroy",
-    "Progress threads": """GEX_THREAD_ROLE_RCV GEX_THREAD_ROLE_SND gex_ProgressThreadInfo_t
-        gex_System_QueryProgressThreads gex_device_list gex_progress_arg gex_progress_fn gex_thread_roles""",
-    "Remote atomics (gasnet_ratomic.h)": """GEX_AD_INVALID gex_AD_Create gex_AD_Destroy gex_AD_OpNBI_ gex_AD_OpNB_
-        gex_AD_QueryCData gex_AD_QueryDT gex_AD_QueryFlags gex_AD_QueryOps gex_AD_QueryTM gex_AD_SetCData gex_AD_t""",
-    "VIS (gasnet_vis.h)": """GEX_VIS_MAX_PEERCOMPLETION gex_VIS_IndexedGet gex_VIS_IndexedPut
-        gex_VIS_SetPeerCompletionHandler gex_VIS_StridedGet gex_VIS_StridedPut gex_VIS_VectorGet gex_VIS_VectorPut""",
+    "VIS peer completion (deprecated)": "GEX_VIS_MAX_PEERCOMPLETION gex_VIS_SetPeerCompletionHandler",
     "Collectives (gasnet_coll.h)": """gex_Coll_BarrierNB gex_Coll_BroadcastNB gex_Coll_ReduceFn_t gex_Coll_ReduceToAllNB
         gex_Coll_ReduceToOneNB""",
 }

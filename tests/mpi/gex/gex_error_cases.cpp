@@ -4,11 +4,14 @@
 // <case>` under ../expect_failure.sh (CMakeLists.txt here).
 //
 // Before each case every process checks that gex_Client_Init refuses a bad
-// name and bad flags with GASNET_ERR_BAD_ARG (and then succeeds): those are
-// errors returned, not fatal.  Process 0 makes the bad call after printing
+// name and bad flags with GASNET_ERR_BAD_ARG (and then succeeds), and that
+// gex_System_QueryProgressThreads returns GASNET_ERR_RESOURCE (no
+// GEX_FLAG_DEFER_THREADS): those are errors returned, not fatal.  Process 0 makes the bad call after printing
 // "gex_error_cases: <case>: reached"; it prints "NOT STOPPED" if the call
 // returns, as does process 1 if it is still waiting 30 s later.
 #include <gasnet.h>
+#include <gasnet_ratomic.h>
+#include <gasnet_vis.h>
 
 #include <chrono>
 #include <cstdio>
@@ -45,6 +48,16 @@ void init(gex_Client_t* c, gex_EP_t* e, gex_TM_t* t) {
     if (gex_Client_Init(c, e, t, "GEX_ERRORS_2", nullptr, nullptr, 0) != GASNET_OK) {
         say("FAILED: gex_Client_Init");
         std::exit(3);
+    }
+    // Without GEX_FLAG_DEFER_THREADS there are no deferred threads to ask about.
+    unsigned int count;
+    const gex_ProgressThreadInfo_t* info;
+    gex_System_SetVerboseErrors(0);  // a refusal, not the case's message
+    const int rc = gex_System_QueryProgressThreads(*c, &count, &info, 0);
+    gex_System_SetVerboseErrors(1);
+    if (rc != GASNET_ERR_RESOURCE) {
+        say("FAILED: gex_System_QueryProgressThreads without GEX_FLAG_DEFER_THREADS did not return GASNET_ERR_RESOURCE");
+        gasnet_exit(3);
     }
 }
 
@@ -90,6 +103,9 @@ int main(int argc, char** argv) {
         gasnet_exit(3);
     }
     register_handlers(ep);
+    // The remote atomics' cases use this domain (made by every process: collective).
+    gex_AD_t ad = GEX_AD_INVALID;
+    gex_AD_Create(&ad, tm, GEX_DT_U64, GEX_OP_FADD | GEX_OP_SET, 0);
     const gex_Rank_t me = gex_TM_QueryRank(tm), n = gex_TM_QuerySize(tm);
     if (me != 0) {  // wait, polling, to be ended
         const double deadline = now_s() + 30;
@@ -144,7 +160,54 @@ int main(int argc, char** argv) {
         gex_Token_Info(reinterpret_cast<gex_Token_t>(buf), &info, GEX_TI_ALL);
     } else if (g_case == "translate_rank_out_of_range")
         gex_TM_TranslateRankToJobrank(tm, n + 3);
-    else {
+    else if (g_case == "ad_wrong_type")
+        gex_AD_OpNBI_I32(ad, nullptr, 1, remote, GEX_OP_SET, 1, 0, 0);
+    else if (g_case == "ad_op_not_in_domain") {
+        uint64_t old;
+        gex_AD_OpNB_U64(ad, &old, 1, remote, GEX_OP_FXOR, 1, 0, 0);
+    } else if (g_case == "ad_destroyed") {
+        gex_AD_Destroy(ad);
+        gex_AD_OpNBI_U64(ad, nullptr, 1, remote, GEX_OP_SET, 1, 0, 0);
+    } else if (g_case == "ad_outside_segment")
+        gex_AD_OpNBI_U64(ad, nullptr, 1, remote + size - 4, GEX_OP_SET, 1, 0, 0);
+    else if (g_case == "ad_misaligned")
+        gex_AD_OpNBI_U64(ad, nullptr, 1, remote + 4, GEX_OP_SET, 1, 0, 0);
+    else if (g_case == "ad_null_result")
+        gex_AD_OpNB_U64(ad, nullptr, 1, remote, GEX_OP_FADD, 1, 0, 0);
+    else if (g_case == "ad_my_rank_not_me")
+        gex_AD_OpNBI_U64(ad, nullptr, 1, remote, GEX_OP_SET, 1, 0, GEX_FLAG_AD_MY_RANK);
+    else if (g_case == "ad_seg_offset_flag")
+        gex_AD_OpNBI_U64(ad, nullptr, 1, nullptr, GEX_OP_SET, 1, 0, GEX_FLAG_PEER_SEG_OFFSET);
+    else if (g_case == "ad_create_bitwise_on_float") {
+        gex_AD_t bad;
+        gex_AD_Create(&bad, tm, GEX_DT_DBL, GEX_OP_AND, 0);
+    } else if (g_case == "vis_sizes_differ") {
+        gex_Memvec_t dst = {remote, 8}, src = {buf, 16};
+        gex_VIS_VectorPutBlocking(tm, 1, 1, &dst, 1, &src, 0);
+    } else if (g_case == "vis_outside_segment") {
+        const ptrdiff_t dst_strides[] = {4096}, src_strides[] = {0};  // every chunk from buf
+        const size_t count[] = {300};                                 // the 257th chunk lies past the 1 MiB segment
+        gex_VIS_StridedPutBlocking(tm, 1, remote, dst_strides, buf, src_strides, 8, count, 1, 0);
+    } else if (g_case == "vis_leaf_lc_on_get") {
+        gex_Memvec_t dst = {buf, 8}, src = {remote, 8};
+        gex_VIS_VectorGetNB(tm, 1, &dst, 1, 1, &src, GEX_FLAG_ENABLE_LEAF_LC);
+    } else if (g_case == "vis_count_overflow") {
+        void* list[1] = {remote};
+        gex_VIS_IndexedPutNBI(tm, 1, SIZE_MAX, list, 2, 1, list, 8, 0);
+    } else if (g_case == "np_nested") {
+        gex_AM_PrepareRequestMedium(tm, 1, nullptr, 8, 8, nullptr, 0, 1);
+        gex_AM_PrepareRequestMedium(tm, 1, nullptr, 8, 8, nullptr, 0, 1);
+    } else if (g_case == "np_commit_other_kind") {
+        gex_AM_SrcDesc_t sd = gex_AM_PrepareRequestMedium(tm, 1, nullptr, 8, 8, nullptr, 0, 1);
+        gex_AM_CommitRequestLong1(sd, 200, 8, remote, 5);
+    } else if (g_case == "np_commit_too_big") {
+        gex_AM_SrcDesc_t sd = gex_AM_PrepareRequestMedium(tm, 1, nullptr, 8, 64, nullptr, 0, 1);
+        gex_AM_CommitRequestMedium1(sd, 200, 65, 5);
+    } else if (g_case == "np_no_op") {
+        gex_AM_CommitRequestMedium1(GEX_AM_SRCDESC_NO_OP, 200, 8, 5);
+    } else if (g_case == "np_least_over_max") {
+        gex_AM_PrepareRequestMedium(tm, 1, nullptr, 65537, 70000, nullptr, 0, 1);
+    } else {
         say("unknown case");
         gasnet_exit(2);
     }

@@ -41,7 +41,7 @@ std::vector<gex_Rank_t> ranks_of(gex_RankInfo_t* info, gex_Rank_t count) {
 
 TEST(GexClient, InitMadeThePrimordialObjects) {
     EXPECT_STREQ(gex_Client_QueryName(g_job.client), "GEXTEST");
-    EXPECT_EQ(gex_Client_QueryFlags(g_job.client), GEX_FLAG_USES_GASNET1);
+    EXPECT_EQ(gex_Client_QueryFlags(g_job.client), GEX_FLAG_USES_GASNET1 | GEX_FLAG_DEFER_THREADS);
     EXPECT_EQ(gex_EP_QueryClient(g_job.ep), g_job.client);
     EXPECT_EQ(gex_EP_QueryIndex(g_job.ep), 0u);
     EXPECT_EQ(gex_EP_QueryFlags(g_job.ep), 0u);
@@ -224,6 +224,19 @@ TEST(GexSystem, ThreadsAndVerboseErrors) {
     else
         EXPECT_TRUE(level == 0 || level == 1);
     EXPECT_LE(level, GASNET_HIDDEN_AM_CONCURRENCY_LEVEL);
+    // Deferred progress threads (the client passed GEX_FLAG_DEFER_THREADS):
+    // Gasket defers none, so there is nothing to start; bad arguments are
+    // refused with GASNET_ERR_BAD_ARG.
+    unsigned int count = 99;
+    const gex_ProgressThreadInfo_t* info = nullptr;
+    EXPECT_EQ(gex_System_QueryProgressThreads(g_job.client, &count, &info, 0), GASNET_OK);
+    EXPECT_EQ(count, 0u);
+    gex_System_SetVerboseErrors(0);  // the refusals below print nothing
+    EXPECT_EQ(gex_System_QueryProgressThreads(g_job.client, nullptr, &info, 0), GASNET_ERR_BAD_ARG);
+    EXPECT_EQ(gex_System_QueryProgressThreads(g_job.client, &count, nullptr, 0), GASNET_ERR_BAD_ARG);
+    EXPECT_EQ(gex_System_QueryProgressThreads(g_job.client, &count, &info, 1), GASNET_ERR_BAD_ARG);
+    gex_System_SetVerboseErrors(1);
+    EXPECT_NE(GEX_THREAD_ROLE_RCV, GEX_THREAD_ROLE_SND);
     EXPECT_EQ(gex_System_GetVerboseErrors(), 1);
     gex_System_SetVerboseErrors(0);
     EXPECT_EQ(gex_System_GetVerboseErrors(), 0);

@@ -1,7 +1,7 @@
 // tests/mpi/gex/gex_test_main.cpp -- GoogleTest main of the GASNet-EX tests,
 // run under oshrun with 2 and 4 processes, node fast path on and off:
 //
-//   gex_Client_Init("GEXTEST", GEX_FLAG_USES_GASNET1) -> gex_Segment_Attach
+//   gex_Client_Init("GEXTEST", GEX_FLAG_USES_GASNET1 | GEX_FLAG_DEFER_THREADS) -> gex_Segment_Attach
 //   (kSegmentBytes) -> RUN_ALL_TESTS -> verdict ANDed over the job (MPI) ->
 //   gasnet_exit(0 or 1) on every process
 //
@@ -45,8 +45,10 @@ class RankFailurePrinter : public ::testing::EmptyTestEventListener {
 int main(int argc, char** argv) {
     using gex_test::g_job;
     ::testing::InitGoogleTest(&argc, argv);
-    if (gex_Client_Init(&g_job.client, &g_job.ep, &g_job.tm, "GEXTEST", &argc, &argv, GEX_FLAG_USES_GASNET1) !=
-        GASNET_OK) {
+    // GEX_FLAG_DEFER_THREADS: the client will start any deferred progress
+    // thread (GexSystem.ThreadsAndVerboseErrors queries them: there are none).
+    if (gex_Client_Init(&g_job.client, &g_job.ep, &g_job.tm, "GEXTEST", &argc, &argv,
+                        GEX_FLAG_USES_GASNET1 | GEX_FLAG_DEFER_THREADS) != GASNET_OK) {
         std::fprintf(stderr, "gex tests: gex_Client_Init failed\n");
         return 2;
     }

@@ -1,0 +1,108 @@
+/*
+ * gasnet_vis.h -- GASNet-EX non-contiguous RMA (gasnet-ex-api.txt "Vector/
+ * Indexed/Strided (VIS)"): vector, indexed and strided puts and gets, each
+ * Blocking, NB and NBI.  A client includes it after gasnetex.h, as GASNet's
+ * clients do.
+ *
+ * How Gasket does them: the source and destination descriptions are walked
+ * together as two byte streams, and each run that is contiguous on both
+ * sides becomes one contiguous transfer on the path gex_RMA_* and
+ * gasnet_put/get take (src/gasnet/transfer.hpp: a direct copy to a node
+ * peer, MPI RMA on the segment window otherwise).  So a strided copy of
+ * rows that are contiguous on both sides moves whole rows, and a vector
+ * whose entries abut is one transfer.
+ *
+ * Completion, as for gex_RMA_*: Blocking returns complete; NB returns an
+ * event (GEX_EVENT_INVALID when every piece completed in the call); NBI
+ * completes with gex_NBI_{Wait,Test} or the access region's event.  The
+ * payload and the vector/index lists must stay valid and unchanged until
+ * completion (local completion is folded into completion), unless a put
+ * passes GEX_FLAG_ENABLE_LEAF_LC: then the sources are copied or sent before
+ * the call returns, so gex_Event_QueryLeaf(root, GEX_EC_LC) is
+ * GEX_EVENT_INVALID and GEX_EC_LC has nothing to wait for.  The strided
+ * forms' stride and count arrays are read before the call returns.
+ *
+ * Sizes are in bytes; strides are in bytes and may be negative (transpose,
+ * reflection); every remote piece must lie in the peer's bound segment.
+ *
+ * Errors (each ends the job, naming the call and the value): a bad team or
+ * rank (as gex_RMA_*), a remote piece outside the peer's bound segment, a
+ * NULL list or array with a nonzero count, source and destination
+ * descriptions of different total sizes, a total whose byte count does not
+ * fit in size_t, a flag other than GEX_FLAG_IMMEDIATE (accepted; Gasket
+ * never declines) and GEX_FLAG_ENABLE_LEAF_LC (puts only).
+ *
+ * Not there yet: gex_VIS_SetPeerCompletionHandler and
+ * GEX_VIS_MAX_PEERCOMPLETION (deprecated in the specification).
+ */
+#ifndef GASKET_GASNET_VIS_H
+#define GASKET_GASNET_VIS_H
+
+#include <gasnetex.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The VIS routines, one per (shape, direction, completion), declared from
+ * one table below.  RET is gex_Event_t for NB, int (0) for NBI and Blocking.
+ *
+ * Vector: dstlist[0 .. dstcount) and srclist[0 .. srccount) are (address,
+ * length) pairs; the bytes of the source pairs, in order, land in the
+ * destination pairs, in order; both must hold the same total.
+ *   RET gex_VIS_VectorGet<C>(gex_TM_t tm, size_t dstcount,
+ *       gex_Memvec_t const dstlist[], gex_Rank_t srcrank, size_t srccount,
+ *       gex_Memvec_t const srclist[], gex_Flags_t flags);
+ *   RET gex_VIS_VectorPut<C>(gex_TM_t tm, gex_Rank_t dstrank,
+ *       size_t dstcount, gex_Memvec_t const dstlist[], size_t srccount,
+ *       gex_Memvec_t const srclist[], gex_Flags_t flags);
+ * Indexed: as Vector with every destination piece dstlen bytes and every
+ * source piece srclen bytes (dstcount * dstlen == srccount * srclen).
+ *   RET gex_VIS_IndexedGet<C>(gex_TM_t tm, size_t dstcount,
+ *       void * const dstlist[], size_t dstlen, gex_Rank_t srcrank,
+ *       size_t srccount, void * const srclist[], size_t srclen,
+ *       gex_Flags_t flags);
+ *   RET gex_VIS_IndexedPut<C>(gex_TM_t tm, gex_Rank_t dstrank,
+ *       size_t dstcount, void * const dstlist[], size_t dstlen,
+ *       size_t srccount, void * const srclist[], size_t srclen,
+ *       gex_Flags_t flags);
+ * Strided: chunks of elemsz contiguous bytes, indexed by (i_0 .. i_{L-1})
+ * with 0 <= i_k < count[k] (L = stridelevels); chunk i is at
+ * addr + sum_k i_k * strides[k] on each side.  elemsz == 0 or any count 0:
+ * nothing moves; L == 0: one contiguous chunk of elemsz bytes.
+ *   RET gex_VIS_StridedGet<C>(gex_TM_t tm, void* dstaddr,
+ *       const ptrdiff_t dststrides[], gex_Rank_t srcrank, void* srcaddr,
+ *       const ptrdiff_t srcstrides[], size_t elemsz, const size_t count[],
+ *       size_t stridelevels, gex_Flags_t flags);
+ *   RET gex_VIS_StridedPut<C>(gex_TM_t tm, gex_Rank_t dstrank,
+ *       void* dstaddr, const ptrdiff_t dststrides[], void* srcaddr,
+ *       const ptrdiff_t srcstrides[], size_t elemsz, const size_t count[],
+ *       size_t stridelevels, gex_Flags_t flags);
+ * for <C> = NB, NBI, Blocking. */
+#define GASKET_GEX_VIS_DECLARE(C, RET)                                                                                \
+    RET gex_VIS_VectorGet##C(gex_TM_t tm, size_t dstcount, gex_Memvec_t const dstlist[], gex_Rank_t srcrank,          \
+                             size_t srccount, gex_Memvec_t const srclist[], gex_Flags_t flags) GASKET_NOEXCEPT;       \
+    RET gex_VIS_VectorPut##C(gex_TM_t tm, gex_Rank_t dstrank, size_t dstcount, gex_Memvec_t const dstlist[],          \
+                             size_t srccount, gex_Memvec_t const srclist[], gex_Flags_t flags) GASKET_NOEXCEPT;       \
+    RET gex_VIS_IndexedGet##C(gex_TM_t tm, size_t dstcount, void* const dstlist[], size_t dstlen, gex_Rank_t srcrank, \
+                              size_t srccount, void* const srclist[], size_t srclen, gex_Flags_t flags)               \
+        GASKET_NOEXCEPT;                                                                                              \
+    RET gex_VIS_IndexedPut##C(gex_TM_t tm, gex_Rank_t dstrank, size_t dstcount, void* const dstlist[], size_t dstlen, \
+                              size_t srccount, void* const srclist[], size_t srclen, gex_Flags_t flags)               \
+        GASKET_NOEXCEPT;                                                                                              \
+    RET gex_VIS_StridedGet##C(gex_TM_t tm, void* dstaddr, const ptrdiff_t dststrides[], gex_Rank_t srcrank,           \
+                              void* srcaddr, const ptrdiff_t srcstrides[], size_t elemsz, const size_t count[],       \
+                              size_t stridelevels, gex_Flags_t flags) GASKET_NOEXCEPT;                                \
+    RET gex_VIS_StridedPut##C(gex_TM_t tm, gex_Rank_t dstrank, void* dstaddr, const ptrdiff_t dststrides[],           \
+                              void* srcaddr, const ptrdiff_t srcstrides[], size_t elemsz, const size_t count[],       \
+                              size_t stridelevels, gex_Flags_t flags) GASKET_NOEXCEPT;
+GASKET_GEX_VIS_DECLARE(NB, gex_Event_t)
+GASKET_GEX_VIS_DECLARE(NBI, int)
+GASKET_GEX_VIS_DECLARE(Blocking, int)
+#undef GASKET_GEX_VIS_DECLARE
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GASKET_GASNET_VIS_H */
