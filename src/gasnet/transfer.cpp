@@ -195,8 +195,6 @@ gasnet_handle_t memset_remote(const char* routine, gasnet_node_t node, void* des
     gasp::notify(GASP_GASNET_NB_SYNC, type, handle, kind, count, int(GASNET_OK));
 }
 
-// Completes what handle h stands for.  A valid handle was made by an MPI
-// transfer, so the job is attached.
 // GASNet-EX's remote atomics through Active Messages (gex_ad.cpp) count in
 // the default context until their replies arrive: the events of "every
 // operation" (kAll, an access region's) and the implicit synchronizations
@@ -207,6 +205,8 @@ void wait_amos(const char* routine) {
         rt::wait_pending(*rt::g_job, routine, pending);
 }
 
+// Completes what handle h stands for.  A valid handle was made by an MPI
+// transfer, so the job is attached.
 void complete(gasnet_handle_t h) {
     const auto v = reinterpret_cast<std::uintptr_t>(h);
     if (!v) return;
