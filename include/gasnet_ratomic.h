@@ -37,11 +37,12 @@
  * refuses a data type that is not one built-in type, an operation set that
  * is empty or holds an operation not valid for the type (bitwise ones on
  * FLT/DBL, GEX_OP_USER/USER_NC), flags other than one GEX_FLAG_AD_FAVOR_*,
- * and a TM-pair or a team other than the primordial one.
+ * and a TM-pair or a value that is not a live team.
  *
- * Ranks count in the domain's team; with GEX_FLAG_RANK_IS_JOBRANK they are
- * jobranks.  Teams: Gasket has only the primordial team (gex_TM_Split is
- * not there yet), so both name the same process.
+ * Ranks count in the domain's team (the primordial team or one made by
+ * gex_TM_Split / gex_TM_Create; a rank past its size is fatal); with
+ * GEX_FLAG_RANK_IS_JOBRANK they are jobranks.  A team cannot be destroyed
+ * while a domain over it lives (gex_TM_Destroy is fatal then).
  */
 #ifndef GASKET_GASNET_RATOMIC_H
 #define GASKET_GASNET_RATOMIC_H

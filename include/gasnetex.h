@@ -7,8 +7,8 @@
  *
  * Remote atomics (gasnet_ratomic.h) and non-contiguous RMA (gasnet_vis.h)
  * are in their own headers, which clients include after this one.  This is
- * part of the API: team construction and collectives (gasnet_coll.h) are
- * not declared yet (docs/gasnet-ex.md, "What is not there yet").
+ * part of the API: collectives (gasnet_coll.h) are not declared yet
+ * (docs/gasnet-ex.md, "What is not there yet").
  *
  * Conventions for every routine below:
  *  - Ranks: a (tm, rank) pair names an endpoint: `rank` counts in the team
@@ -241,13 +241,60 @@ int gex_Segment_QueryBound(gex_TM_t tm, gex_Rank_t rank, void** owneraddr_p, voi
 
 /* ---- teams ----------------------------------------------------------- */
 
-/* A team's client, local endpoint, flags (0 for the primordial team), the
- * caller's rank in it and its size.  A TM-pair is refused (fatal). */
+/* A team's client, local endpoint, flags (0 for the primordial team; a
+ * made team's: those its constructor got), the caller's rank in it and its
+ * size.  A TM-pair is refused (fatal). */
 gex_Client_t gex_TM_QueryClient(gex_TM_t tm) GASKET_NOEXCEPT;
 gex_EP_t gex_TM_QueryEP(gex_TM_t tm) GASKET_NOEXCEPT;
 gex_Flags_t gex_TM_QueryFlags(gex_TM_t tm) GASKET_NOEXCEPT;
 gex_Rank_t gex_TM_QueryRank(gex_TM_t tm) GASKET_NOEXCEPT;
 gex_Rank_t gex_TM_QuerySize(gex_TM_t tm) GASKET_NOEXCEPT;
+
+/* Team construction ("Operations on gex_TM_t"), collective over the parent
+ * team `parent_tm` (the primordial team or a made one): every member
+ * calls, in the same order relative to the parent's other collectives.
+ * While waiting for the others a member serves Active Messages.  A made
+ * team is valid in every call that takes a team (point-to-point calls name
+ * its members by their rank in it; gex_AD_Create over it) until
+ * gex_TM_Destroy.  Scratch space: Gasket's collectives need none; what a
+ * client grants ([addr, +size) inside the caller's bound segment, size > 0,
+ * fatal otherwise) is left untouched and handed back by gex_TM_Destroy.
+ * Size queries (GEX_FLAG_TM_SCRATCH_SIZE_RECOMMENDED, or the deprecated
+ * _MIN, which prints a line saying so) make no team, need no
+ * communication, and return 64 for a caller that would be a member, 0
+ * otherwise; the other calls return 0.
+ *
+ * gex_TM_Split: the callers passing a non-NULL new_tm_p and the same
+ * `color` (>= 0, fatal otherwise) form one new team, ranked by increasing
+ * `key`, ties by parent rank; *new_tm_p receives it.  A caller passing NULL
+ * joins no team.  flags: GEX_FLAG_TM_NO_SCRATCH (then scratch_addr and
+ * scratch_size are ignored), or a size query.
+ *
+ * gex_TM_Create: each caller naming its own process in args[0..numargs-1]
+ * (gex_rank: a rank in parent_tm, or a jobrank with
+ * GEX_FLAG_RANK_IS_JOBRANK; gex_ep_index: 0) joins the team of those
+ * endpoints, ranked in args[] order; new_tms[0] receives it, and
+ * num_new_tms must be 1 (0 for a caller args[] does not name).  Every
+ * member must pass the same args[] (fatal, on the members that see the
+ * difference, otherwise); distinct teams' args[] must be disjoint.  flags:
+ * exactly one of GEX_FLAG_TM_{GLOBAL,LOCAL,SYMMETRIC,NO}_SCRATCH (the
+ * scratch address is scratch_addrs[my rank in the new team], [0], [0], or
+ * none), optionally GEX_FLAG_RANK_IS_JOBRANK, or a size query.  With
+ * LOCAL_SCRATCH the new team's members also pass a barrier over it.
+ * GEX_FLAG_SCRATCH_SEG_OFFSET is [UNIMPLEMENTED] (fatal).
+ *
+ * gex_TM_Destroy: collective over `tm`'s members, which must have
+ * quiesced it (no call using it in flight, its atomic domains destroyed:
+ * fatal naming how many remain otherwise); without
+ * GEX_FLAG_GLOBALLY_QUIESCED the members meet first.  The primordial team
+ * cannot be destroyed (fatal).  Returns 1 and writes the scratch space the
+ * team was given to *scratch_p when there was one and scratch_p is not
+ * NULL, else 0.  `tm` is invalid afterwards (a call naming it is fatal). */
+size_t gex_TM_Split(gex_TM_t* new_tm_p, gex_TM_t parent_tm, int color, int key, void* scratch_addr, size_t scratch_size,
+                    gex_Flags_t flags) GASKET_NOEXCEPT;
+size_t gex_TM_Create(gex_TM_t* new_tms, size_t num_new_tms, gex_TM_t parent_tm, gex_EP_Location_t* args, size_t numargs,
+                     gex_Addr_t* scratch_addrs, size_t scratch_size, gex_Flags_t flags) GASKET_NOEXCEPT;
+int gex_TM_Destroy(gex_TM_t tm, gex_Memvec_t* scratch_p, gex_Flags_t flags) GASKET_NOEXCEPT;
 
 /* gex_TM_Pair: a TM-pair naming local endpoint `local_ep` and, with the
  * rank passed beside it in a point-to-point call (a jobrank), the endpoint

@@ -20,6 +20,7 @@
 
 struct gasket_gex_ad {
     gex_TM_t tm = GEX_TM_INVALID;
+    gasket_gex_tm* team = nullptr;  // a made team (its ranks are translated); null: the primordial team (jobranks)
     gex_DT_t dt = 0;
     gex_OP_t ops = 0;
     gex_Flags_t flags = 0;
@@ -162,6 +163,17 @@ constexpr gex_DT_t dt_of() {
     if constexpr (std::is_same_v<T, double>) return GEX_DT_DBL;
 }
 
+// The jobrank of tgt_rank in the domain's made team (GEX_FLAG_RANK_IS_JOBRANK:
+// tgt_rank is one already); fatal when tgt_rank is out of the team's range.
+[[gnu::cold, gnu::noinline]] gex_Rank_t team_rank_to_jobrank(const char* routine, const gasket_gex_ad& d,
+                                                             gex_Rank_t rank, gex_Flags_t flags) {
+    if (flags & GEX_FLAG_RANK_IS_JOBRANK) return rank;
+    if (rank >= d.team->size)
+        rt::fatal(routine, "tgt_rank %u is out of range: the domain's team has ranks 0..%u", unsigned(rank),
+                  unsigned(d.team->size - 1));
+    return gex_Rank_t(d.team->jobranks[rank]);
+}
+
 // Every check of one operation, out of line: the caller's fast test found
 // something wrong (or a flag that needs a look); fatal when it is an error.
 [[gnu::cold, gnu::noinline]] void check_op(const char* routine, const gasket_gex_ad& d, gex_DT_t dt,
@@ -208,6 +220,8 @@ template <class T, bool kNbi>
                                                 void* tgt_addr, gex_OP_t opcode, T op1, T op2, gex_Flags_t flags) {
     const gasket_gex_ad& d = domain_of(routine, ad);
     constexpr gex_DT_t dt = dt_of<T>();
+    if (d.team) [[unlikely]]
+        rank = team_rank_to_jobrank(routine, d, rank, flags);
     // The fast test: anything it lets through is valid; the rest is looked at
     // out of line (which is fatal for an error).
     const rt::Route* r = rank < g_routes.nodes ? &g_routes.node[rank] : nullptr;
@@ -247,7 +261,7 @@ extern "C" {
 
 void gex_AD_Create(gex_AD_t* ad_p, gex_TM_t tm, gex_DT_t dt, gex_OP_t ops, gex_Flags_t flags) noexcept {
     const char* routine = "gex_AD_Create";
-    gex::tm_of(routine, tm);  // the primordial team (fatal for a TM-pair or another value)
+    gasket_gex_tm& team = gex::tm_of(routine, tm);  // a team (fatal for a TM-pair or another value)
     if (!ad_p) rt::fatal(routine, "ad_p is NULL");
     if (!gasnet::one_bit(dt) || !gasnet::valid_ops(dt))
         rt::fatal(routine,
@@ -263,6 +277,8 @@ void gex_AD_Create(gex_AD_t* ad_p, gex_TM_t tm, gex_DT_t dt, gex_OP_t ops, gex_F
     for (gasket_gex_ad& d : gasnet::g_domains) {
         if (d.live.load(std::memory_order_relaxed)) continue;
         d.tm = tm;
+        d.team = team.jobranks ? &team : nullptr;
+        team.domains.fetch_add(1, std::memory_order_relaxed);
         d.dt = dt;
         d.ops = ops;
         d.flags = flags;
@@ -279,6 +295,7 @@ void gex_AD_Destroy(gex_AD_t ad) noexcept {
     gasket_gex_ad& d = gasnet::domain_of("gex_AD_Destroy", ad);
     std::lock_guard<std::mutex> hold(gasnet::g_domains_lock);
     d.live.store(false, std::memory_order_release);
+    gex::tm_of("gex_AD_Destroy", d.tm).domains.fetch_sub(1, std::memory_order_release);
 }
 
 gex_Flags_t gex_AD_QueryFlags(gex_AD_t ad) noexcept { return gasnet::domain_of("gex_AD_QueryFlags", ad).flags; }

@@ -100,7 +100,7 @@ int gasp_category(AmCategory c) {
 int gex_request(const char* routine, gex_TM_t tm, gex_Rank_t rank, gasnet_handler_t handler, AmCategory category,
                 const void* source_addr, size_t nbytes, void* dest_addr, gex_Event_t* lc_opt, gex_Flags_t flags,
                 int nargs, const gasnet_handlerarg_t* args) {
-    gex::check_p2p_tm(routine, tm);
+    rank = gex::p2p_jobrank(routine, tm, rank);
     check_send(routine, handler, category, true, nargs, lc_opt, flags);
     if (request(routine, gasp_category(category), rank, handler, category, source_addr, nbytes, dest_addr, nargs,
                 args) != GASNET_OK)
@@ -127,12 +127,13 @@ void check_numargs(const char* routine, unsigned numargs) {
 
 size_t max_payload(const char* routine, gex_TM_t tm, gex_Rank_t other_rank, gex_Flags_t flags, unsigned numargs,
                    size_t limit) {
-    gex::check_p2p_tm(routine, tm);
+    // other_rank GEX_RANK_INVALID: any peer (the team is still checked)
+    const gex_Rank_t jobrank = gex::p2p_jobrank(routine, tm, other_rank == GEX_RANK_INVALID ? 0 : other_rank);
     check_numargs(routine, numargs);
     if (flags & ~(GEX_FLAG_IMMEDIATE | GEX_FLAG_AM_PREPARE_LEAST_CLIENT | GEX_FLAG_AM_PREPARE_LEAST_ALLOC))
         rt::fatal(routine, "flags 0x%x: not flags of an AM call", unsigned(flags));
     const rt::Job& job = initialized_job(routine);
-    if (other_rank != GEX_RANK_INVALID && other_rank >= gex_Rank_t(job.n_pes))
+    if (other_rank != GEX_RANK_INVALID && jobrank >= gex_Rank_t(job.n_pes))
         rt::fatal(routine, "other_rank %u is out of range: the team has ranks 0..%d", unsigned(other_rank),
                   job.n_pes - 1);
     return limit;  // the same for every peer, argument count and lc_opt

@@ -60,9 +60,10 @@ gex_AM_SrcDesc_t prepare(const char* routine, bool is_request, AmCategory catego
         rt::fatal(routine, "a gex_AM_Prepare%s is pending on this thread: Commit or Cancel it first (they do not nest)",
                   kind_name(sd.is_request, sd.category));
     if (is_request) {
-        gex::check_p2p_tm(routine, tm);
+        // checked here, translated again by the Commit's send (sd keeps tm and rank)
+        const gex_Rank_t jobrank = gex::p2p_jobrank(routine, tm, rank);
         const rt::Job& job = initialized_job(routine);
-        if (rank >= gex_Rank_t(job.n_pes))
+        if (jobrank >= gex_Rank_t(job.n_pes))
             rt::fatal(routine, "rank %u is out of range: the team has ranks 0..%d", unsigned(rank), job.n_pes - 1);
     } else if (!token || token != running_handler().token || !token->request) {
         rt::fatal(routine, "token %p is not the token of the request handler this thread runs",

@@ -41,7 +41,7 @@ struct Bound {
     std::uintptr_t size = 0;
 };
 Bound bound_segment(const char* routine, gex_TM_t tm, gex_Rank_t rank) {
-    gex::check_p2p_tm(routine, tm);
+    rank = gex::p2p_jobrank(routine, tm, rank);
     rt::Job& job = initialized_job(routine);
     if (rank >= gex_Rank_t(job.n_pes))
         rt::fatal(routine, "rank %u is out of range: the team has ranks 0..%d", unsigned(rank), job.n_pes - 1);

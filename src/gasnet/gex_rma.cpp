@@ -17,24 +17,28 @@ namespace {
 // the two assertions (not checked).
 constexpr gex_Flags_t kRmaFlags = GEX_FLAG_IMMEDIATE | GEX_FLAG_PEER_NEVER_SELF | GEX_FLAG_PEER_NEVER_NBRHD;
 
-[[noreturn, gnu::cold, gnu::noinline]] void bad_call(const char* routine, gex_TM_t tm, gex_Flags_t flags) {
-    gex::check_p2p_tm(routine, tm);  // fatal for a bad tm
-    rt::fatal(routine,
-              "flags 0x%x: only GEX_FLAG_IMMEDIATE, GEX_FLAG_PEER_NEVER_SELF and GEX_FLAG_PEER_NEVER_NBRHD are "
-              "accepted (the others are [UNIMPLEMENTED] in the specification)",
-              unsigned(flags));
+// The node of (tm, rank) when the fast test below failed: a made team's
+// member (translated, its rank checked), or a fatal error naming the bad
+// flags or team.
+[[gnu::cold, gnu::noinline]] gasnet_node_t other_node(const char* routine, gex_TM_t tm, gex_Rank_t rank,
+                                                      gex_Flags_t flags) {
+    if (flags & ~kRmaFlags)
+        rt::fatal(routine,
+                  "flags 0x%x: only GEX_FLAG_IMMEDIATE, GEX_FLAG_PEER_NEVER_SELF and GEX_FLAG_PEER_NEVER_NBRHD are "
+                  "accepted (the others are [UNIMPLEMENTED] in the specification)",
+                  unsigned(flags));
+    return gex::team_jobrank(routine, tm, rank);  // fatal for a bad tm or rank
 }
 
 // The node (jobrank) of (tm, rank): the primordial team and its TM-pair
-// both name jobranks, so rank is the node; the node's range is checked by
-// the transfer.  One test covers a bad team and bad flags: its cold path
-// finds which.
+// both name jobranks, so rank is the node, whose range the transfer checks.
+// One test covers another team and bad flags: its cold path finds which.
 [[gnu::always_inline]] inline gasnet_node_t node_of(const char* routine, gex_TM_t tm, gex_Rank_t rank,
                                                     gex_Flags_t flags) {
     // A TM-pair is the team | 1: both differ from the team in bit 0 at most.
     const auto differ = reinterpret_cast<std::uintptr_t>(tm) ^ reinterpret_cast<std::uintptr_t>(gex::primordial_tm());
     if (differ > 1 || (flags & ~kRmaFlags)) [[unlikely]]
-        bad_call(routine, tm, flags);
+        return other_node(routine, tm, rank, flags);
     return rank;
 }
 

@@ -27,7 +27,7 @@ enum class Mode { blocking, nb, nbi };
 // The node (jobrank) of (tm, rank), checking the team and the flags; the
 // node's range is checked by each transfer.
 gasnet_node_t node_of(const char* routine, gex_TM_t tm, gex_Rank_t rank, gex_Flags_t flags, Dir dir) {
-    gex::check_p2p_tm(routine, tm);
+    rank = gex::p2p_jobrank(routine, tm, rank);
     const gex_Flags_t accepted = GEX_FLAG_IMMEDIATE | (dir == Dir::put ? GEX_FLAG_ENABLE_LEAF_LC : 0);
     if (flags & ~accepted) bad_flags(routine, flags, dir);
     if (g_routes.nodes == 0) rt::fatal(routine, "called before a segment is attached (gex_Segment_Attach)");

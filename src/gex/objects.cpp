@@ -4,6 +4,8 @@
 #include "objects.hpp"
 
 #include <atomic>
+#include <mutex>
+#include <unordered_set>
 
 #include "src/runtime/error.hpp"
 #include "src/runtime/job.hpp"
@@ -24,6 +26,15 @@ const void* raw(const void* h) { return h; }
 
 bool is_pair(gex_TM_t tm) { return tm == primordial_pair(); }
 
+// The live teams made by gex_TM_Split / gex_TM_Create.  Never destroyed
+// (a team may outlive the process's static objects), so what it points to
+// stays reachable.
+std::mutex g_teams_lock;
+std::unordered_set<const gasket_gex_tm*>& live_teams() {
+    static auto* teams = new std::unordered_set<const gasket_gex_tm*>;
+    return *teams;
+}
+
 // The job's rank and size: the primordial team's.
 int job_rank() { return rt::g_job->my_pe; }
 int job_size() { return rt::g_job->n_pes; }
@@ -31,7 +42,10 @@ int job_size() { return rt::g_job->n_pes; }
 }  // namespace
 
 void make_client(const char* name, gex_Flags_t flags) {
-    g_objects = Objects{};
+    g_objects.tm.cdata = nullptr;
+    g_objects.client = gasket_gex_client{};
+    g_objects.ep = gasket_gex_ep{};
+    g_objects.segment = gasket_gex_segment{};
     g_objects.client.name = name;
     g_objects.client.flags = flags;
     g_objects.made = true;
@@ -61,10 +75,10 @@ gasket_gex_ep& ep_of(const char* routine, gex_EP_t ep) {
 gasket_gex_tm& tm_of(const char* routine, gex_TM_t tm) {
     if (!g_objects.made) not_made(routine);
     if (is_pair(tm)) rt::fatal(routine, "tm %p is a TM-pair (gex_TM_Pair), which this call does not accept", raw(tm));
-    if (tm != &g_objects.tm)
-        rt::fatal(routine, "tm %p is not a team of this process (the primordial team is %p)", raw(tm),
-                  raw(&g_objects.tm));
-    return g_objects.tm;
+    if (tm == &g_objects.tm) return g_objects.tm;
+    if (gasket_gex_tm* made = find_team(tm)) return *made;
+    rt::fatal(routine, "tm %p is not a team of this process (the primordial team is %p; a destroyed team is none)",
+              raw(tm), raw(&g_objects.tm));
 }
 
 gasket_gex_segment& segment_of(const char* routine, gex_Segment_t seg) {
@@ -75,12 +89,47 @@ gasket_gex_segment& segment_of(const char* routine, gex_Segment_t seg) {
     return g_objects.segment;
 }
 
-void check_p2p_tm(const char* routine, gex_TM_t tm) {
+gex_Rank_t team_jobrank(const char* routine, gex_TM_t tm, gex_Rank_t rank) {
     if (!g_objects.made) not_made(routine);
-    if (tm != primordial_tm() && !is_pair(tm))
-        rt::fatal(routine, "tm %p is neither a team of this process nor a TM-pair (the primordial team is %p)", raw(tm),
-                  raw(&g_objects.tm));
+    if (tm == primordial_tm() || is_pair(tm)) return rank;
+    const gasket_gex_tm* t = find_team(tm);
+    if (!t)
+        rt::fatal(routine,
+                  "tm %p is neither a team of this process nor a TM-pair (the primordial team is %p; a destroyed "
+                  "team is none)",
+                  raw(tm), raw(&g_objects.tm));
+    if (rank >= t->size)
+        rt::fatal(routine, "rank %u is out of range: team %p has ranks 0..%u", unsigned(rank), raw(tm),
+                  unsigned(t->size - 1));
+    return gex_Rank_t(t->jobranks[rank]);
 }
+
+void register_team(gasket_gex_tm* tm) {
+    std::lock_guard<std::mutex> hold(g_teams_lock);
+    live_teams().insert(tm);
+}
+void unregister_team(gasket_gex_tm* tm) {
+    std::lock_guard<std::mutex> hold(g_teams_lock);
+    live_teams().erase(tm);
+}
+gasket_gex_tm* find_team(gex_TM_t tm) {
+    std::lock_guard<std::mutex> hold(g_teams_lock);
+    return live_teams().count(tm) ? tm : nullptr;
+}
+
+namespace {
+
+// The jobrank of `rank` in the team `tm` (not a TM-pair); fatal, naming
+// `routine`, when rank is not below the team's size.
+gex_Rank_t rank_to_jobrank(const char* routine, gex_TM_t tm, gex_Rank_t rank) {
+    const gasket_gex_tm& t = tm_of(routine, tm);
+    const gex_Rank_t size = t.jobranks ? t.size : gex_Rank_t(job_size());
+    if (rank >= size)
+        rt::fatal(routine, "rank %u is out of range: the team has ranks 0..%u", unsigned(rank), unsigned(size - 1));
+    return t.jobranks ? gex_Rank_t(t.jobranks[rank]) : rank;
+}
+
+}  // namespace
 
 bool verbose() { return g_verbose.load(std::memory_order_relaxed); }
 void set_verbose(bool on) { g_verbose.store(on, std::memory_order_relaxed); }
@@ -140,17 +189,14 @@ gex_EP_t gex_TM_QueryEP(gex_TM_t tm) noexcept {
     gex::tm_of("gex_TM_QueryEP", tm);
     return &gex::g_objects.ep;
 }
-gex_Flags_t gex_TM_QueryFlags(gex_TM_t tm) noexcept {
-    gex::tm_of("gex_TM_QueryFlags", tm);
-    return 0;
-}
+gex_Flags_t gex_TM_QueryFlags(gex_TM_t tm) noexcept { return gex::tm_of("gex_TM_QueryFlags", tm).flags; }
 gex_Rank_t gex_TM_QueryRank(gex_TM_t tm) noexcept {
-    gex::tm_of("gex_TM_QueryRank", tm);
-    return gex_Rank_t(gex::job_rank());
+    const gasket_gex_tm& t = gex::tm_of("gex_TM_QueryRank", tm);
+    return t.jobranks ? t.rank : gex_Rank_t(gex::job_rank());
 }
 gex_Rank_t gex_TM_QuerySize(gex_TM_t tm) noexcept {
-    gex::tm_of("gex_TM_QuerySize", tm);
-    return gex_Rank_t(gex::job_size());
+    const gasket_gex_tm& t = gex::tm_of("gex_TM_QuerySize", tm);
+    return t.jobranks ? t.size : gex_Rank_t(gex::job_size());
 }
 
 gex_TM_t gex_TM_Pair(gex_EP_t local_ep, gex_EP_Index_t remote_ep_index) noexcept {
@@ -163,27 +209,23 @@ gex_TM_t gex_TM_Pair(gex_EP_t local_ep, gex_EP_Index_t remote_ep_index) noexcept
 }
 
 gex_Rank_t gex_TM_TranslateRankToJobrank(gex_TM_t tm, gex_Rank_t rank) noexcept {
-    const char* routine = "gex_TM_TranslateRankToJobrank";
-    gex::tm_of(routine, tm);
-    if (rank >= gex_Rank_t(gex::job_size()))
-        rt::fatal(routine, "rank %u is out of range: the team has ranks 0..%d", unsigned(rank), gex::job_size() - 1);
-    return rank;
+    return gex::rank_to_jobrank("gex_TM_TranslateRankToJobrank", tm, rank);
 }
 gex_Rank_t gex_TM_TranslateJobrankToRank(gex_TM_t tm, gex_Rank_t jobrank) noexcept {
     const char* routine = "gex_TM_TranslateJobrankToRank";
-    gex::tm_of(routine, tm);
+    const gasket_gex_tm& t = gex::tm_of(routine, tm);
     if (jobrank >= gex_Rank_t(gex::job_size()))
         rt::fatal(routine, "jobrank %u is out of range: the job has jobranks 0..%d", unsigned(jobrank),
                   gex::job_size() - 1);
-    return jobrank;  // the primordial team holds every process, in jobrank order
+    if (!t.jobranks) return jobrank;  // the primordial team holds every process, in jobrank order
+    for (gex_Rank_t r = 0; r < t.size; ++r)
+        if (gex_Rank_t(t.jobranks[r]) == jobrank) return r;
+    return GEX_RANK_INVALID;
 }
 gex_EP_Location_t gex_TM_TranslateRankToEP(gex_TM_t tm, gex_Rank_t rank, gex_Flags_t flags) noexcept {
     const char* routine = "gex_TM_TranslateRankToEP";
     if (flags != 0) rt::fatal(routine, "flags 0x%x: this call takes none (0)", unsigned(flags));
-    gex::tm_of(routine, tm);
-    if (rank >= gex_Rank_t(gex::job_size()))
-        rt::fatal(routine, "rank %u is out of range: the team has ranks 0..%d", unsigned(rank), gex::job_size() - 1);
-    return gex_EP_Location_t{rank, 0};
+    return gex_EP_Location_t{gex::rank_to_jobrank(routine, tm, rank), 0};
 }
 
 // ---- endpoints ----

@@ -5,15 +5,30 @@
 // One client per job (the specification's current rule): the objects are
 // one static set, made by gex_Client_Init or by gasnet_init (whose client
 // is named "GASNET1" and carries GEX_FLAG_USES_GASNET1), so a handle is
-// valid exactly when it is the address of one of them.  A TM-pair of the
-// primordial endpoint is that endpoint's team address with its low bit set
-// (gex_TM_Pair): it names jobranks, as the primordial team does.
+// valid exactly when it is the address of one of them, or of a live team
+// made by gex_TM_Split or gex_TM_Create (teams.cpp; a registry under a
+// lock).  A TM-pair of the primordial endpoint is that endpoint's team
+// address with its low bit set (gex_TM_Pair): it names jobranks, as the
+// primordial team does.
 #pragma once
 
 #include <gasnetex.h>
 
+#include <atomic>
 #include <cstdint>
+#include <memory>
 #include <string>
+
+namespace gasket::rt {
+class Team;
+}
+namespace gasket::gex {
+// Deletes a made team's rt::Team (teams.cpp), so this header needs no
+// runtime team (nor MPI) to hold one.
+struct TeamDelete {
+    void operator()(const rt::Team* t) const;
+};
+}  // namespace gasket::gex
 
 struct gasket_gex_segment {
     void* addr = nullptr;
@@ -26,6 +41,14 @@ struct gasket_gex_ep {
 };
 struct gasket_gex_tm {
     const void* cdata = nullptr;
+    // A team from gex_TM_Split / gex_TM_Create (the primordial team: the
+    // job's world team, rank and size the job's, no jobrank table):
+    gex_Flags_t flags = 0;             // as the constructor got them (gex_TM_QueryFlags)
+    gex_Rank_t rank = 0, size = 0;     // the caller's rank, the number of members
+    const int* jobranks = nullptr;     // rank -> jobrank, `size` entries
+    gex_Memvec_t scratch{nullptr, 0};  // the scratch space the client granted (length 0: none)
+    std::atomic<int> domains{0};       // live atomic domains over the team (gex_AD_Create / Destroy)
+    std::unique_ptr<const gasket::rt::Team, gasket::gex::TeamDelete> team;  // the members and their communicator
 };
 struct gasket_gex_client {
     std::string name;
@@ -53,6 +76,7 @@ void bind_segment(void* addr, std::uintptr_t size);
 
 // The objects a handle names; fatal, naming `routine` and the value, for a
 // handle that is not one of them (or a TM-pair where a team is needed).
+// tm_of accepts the primordial team and every live made team.
 gasket_gex_client& client_of(const char* routine, gex_Client_t client);
 gasket_gex_ep& ep_of(const char* routine, gex_EP_t ep);
 gasket_gex_tm& tm_of(const char* routine, gex_TM_t tm);
@@ -64,9 +88,29 @@ inline gex_TM_t primordial_tm() { return &g_objects.tm; }
 inline gex_TM_t primordial_pair() {
     return reinterpret_cast<gex_TM_t>(reinterpret_cast<std::uintptr_t>(&g_objects.tm) | 1);
 }
-// Fatal, naming `routine`, unless `tm` is the primordial team or its TM-pair
-// (the teams a point-to-point call may name).
-void check_p2p_tm(const char* routine, gex_TM_t tm);
+// The jobrank of the endpoint a point-to-point call names by (tm, rank):
+// the primordial team and its TM-pair name jobranks (rank itself, its range
+// left to the call's own check); a made team's rank is checked against its
+// size here.  Fatal, naming `routine`, for a tm that is none of these or a
+// rank out of range.
+gex_Rank_t team_jobrank(const char* routine, gex_TM_t tm, gex_Rank_t rank);
+[[gnu::always_inline]] inline gex_Rank_t p2p_jobrank(const char* routine, gex_TM_t tm, gex_Rank_t rank) {
+    // A TM-pair is the team | 1: both differ from the team in bit 0 at most.
+    const auto differ = reinterpret_cast<std::uintptr_t>(tm) ^ reinterpret_cast<std::uintptr_t>(primordial_tm());
+    if (differ <= 1 && g_objects.made) [[likely]]
+        return rank;
+    return team_jobrank(routine, tm, rank);
+}
+
+// Registers a team made by gex_TM_Split / gex_TM_Create (its handle becomes
+// valid) and unregisters one for gex_TM_Destroy (invalid from then on; the
+// caller deletes it).  Under the registry's lock.
+void register_team(gasket_gex_tm* tm);
+void unregister_team(gasket_gex_tm* tm);
+// The live made team `tm` names, or null (no check that it is one).
+gasket_gex_tm* find_team(gex_TM_t tm);
+// The runtime team of a team handle (the job's world team for the primordial team).
+const rt::Team& members(const gasket_gex_tm& tm);
 
 // gex_System_{Get,Set}VerboseErrors: whether non-fatal errors print.
 bool verbose();

@@ -36,6 +36,15 @@ std::unique_ptr<Team> Team::split_strided(int start, int stride, int size, int n
     return std::make_unique<Team>(std::move(comm), std::move(world), num_contexts);
 }
 
+std::unique_ptr<Team> Team::split(int color, int key) const {
+    mpi::Communicator comm = comm_.split(color, key);
+    if (color < 0) return nullptr;
+    const std::vector<int> here = comm.ranks_in(comm_.get());  // each new member's rank in this team
+    std::vector<int> world(here.size());
+    for (std::size_t i = 0; i < here.size(); ++i) world[i] = world_pe(here[i]);
+    return std::make_unique<Team>(std::move(comm), std::move(world), 0);
+}
+
 std::pair<std::unique_ptr<Team>, std::unique_ptr<Team>> Team::split_2d(int xrange, int x_contexts,
                                                                        int y_contexts) const {
     const int me = my_pe(), n = n_pes();

@@ -60,6 +60,12 @@ public:
     // (p % xrange, p / xrange).  Returns {row team (same y, numbered by x),
     // column team (same x, numbered by y)}; every PE is in one of each.
     std::pair<std::unique_ptr<Team>, std::unique_ptr<Team>> split_2d(int xrange, int x_contexts, int y_contexts) const;
+    // The split by colour (GASNet-EX's gex_TM_Split and gex_TM_Create),
+    // collective over this team: the members passing the same `color` >= 0
+    // form one new team, numbered by increasing `key`, ties by their rank
+    // here; nullptr for a member passing color < 0.  A blocking MPI call:
+    // callers that must serve Active Messages meet first (rt::all_members).
+    std::unique_ptr<Team> split(int color, int key) const;
     // True on every member when `mine` is true on every member (collective).
     bool all(bool mine) const { return comm_.all(mine); }
 

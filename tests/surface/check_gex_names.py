@@ -26,7 +26,6 @@ EXTRA = r"gasnet_QueryGexObjects|GASNET_MAXEPS|SIZEOF_GEX_RMA_VALUE_T"
 NAME = re.compile(r"\b(gex_[A-Za-z0-9_]+|GEX_[A-Za-z0-9_]+|" + EXTRA + r")\b(\?*)")
 
 NOT_YET = {
-    "Teams": "gex_TM_Split gex_TM_Create gex_TM_Destroy",
     "VIS peer completion (deprecated)": "GEX_VIS_MAX_PEERCOMPLETION gex_VIS_SetPeerCompletionHandler",
     "Collectives (gasnet_coll.h)": """gex_Coll_BarrierNB gex_Coll_BroadcastNB gex_Coll_ReduceFn_t gex_Coll_ReduceToAllNB
         gex_Coll_ReduceToOneNB""",

@@ -107,6 +107,9 @@ int main(int argc, char** argv) {
     gex_AD_t ad = GEX_AD_INVALID;
     gex_AD_Create(&ad, tm, GEX_DT_U64, GEX_OP_FADD | GEX_OP_SET, 0);
     const gex_Rank_t me = gex_TM_QueryRank(tm), n = gex_TM_QuerySize(tm);
+    // The team cases use a team of one per process (collective: every process).
+    gex_TM_t solo = GEX_TM_INVALID;
+    gex_TM_Split(&solo, tm, int(me), 0, nullptr, 0, GEX_FLAG_TM_NO_SCRATCH);
     if (me != 0) {  // wait, polling, to be ended
         const double deadline = now_s() + 30;
         GASNET_BLOCKUNTIL(now_s() > deadline);
@@ -207,6 +210,35 @@ int main(int argc, char** argv) {
         gex_AM_CommitRequestMedium1(GEX_AM_SRCDESC_NO_OP, 200, 8, 5);
     } else if (g_case == "np_least_over_max") {
         gex_AM_PrepareRequestMedium(tm, 1, nullptr, 65537, 70000, nullptr, 0, 1);
+    } else if (g_case == "tm_destroy_primordial") {
+        gex_TM_Destroy(tm, nullptr, 0);
+    } else if (g_case == "tm_split_negative_color") {
+        gex_TM_t t;
+        gex_TM_Split(&t, tm, -1, 0, nullptr, 0, GEX_FLAG_TM_NO_SCRATCH);
+    } else if (g_case == "tm_scratch_outside_segment") {
+        gex_TM_t t;
+        gex_TM_Split(&t, tm, 0, 0, buf, sizeof buf, 0);
+    } else if (g_case == "tm_create_same_endpoint_twice") {
+        gex_EP_Location_t args[] = {{0, 0}, {1, 0}, {0, 0}};
+        gex_TM_t t;
+        gex_TM_Create(&t, 1, tm, args, 3, nullptr, 0, GEX_FLAG_TM_NO_SCRATCH);
+    } else if (g_case == "tm_create_no_scratch_kind") {
+        gex_EP_Location_t args[] = {{0, 0}};
+        gex_TM_t t;
+        gex_TM_Create(&t, 1, tm, args, 1, nullptr, 0, GEX_FLAG_RANK_IS_JOBRANK);
+    } else if (g_case == "tm_create_num_new_tms") {
+        gex_EP_Location_t args[] = {{1, 0}};  // not this process
+        gex_TM_t t;
+        gex_TM_Create(&t, 1, tm, args, 1, nullptr, 0, GEX_FLAG_TM_NO_SCRATCH);
+    } else if (g_case == "tm_rank_out_of_range") {
+        gex_RMA_PutBlocking(solo, 1, remote, buf, 8, 0);
+    } else if (g_case == "tm_destroy_with_domain") {
+        gex_AD_t on_solo;
+        gex_AD_Create(&on_solo, solo, GEX_DT_I32, GEX_OP_ADD, 0);
+        gex_TM_Destroy(solo, nullptr, 0);
+    } else if (g_case == "tm_destroyed") {
+        gex_TM_Destroy(solo, nullptr, GEX_FLAG_GLOBALLY_QUIESCED);
+        gex_RMA_PutNBI(solo, 0, remote, buf, 8, GEX_EVENT_NOW, 0);
     } else {
         say("unknown case");
         gasnet_exit(2);
