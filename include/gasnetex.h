@@ -7,8 +7,8 @@
  *
  * Remote atomics (gasnet_ratomic.h) and non-contiguous RMA (gasnet_vis.h)
  * are in their own headers, which clients include after this one.  This is
- * part of the API: collectives (gasnet_coll.h) are not declared yet
- * (docs/gasnet-ex.md, "What is not there yet").
+ * part of the API, and the collectives of gasnet_coll.h (gex_Coll_BarrierNB
+ * is here, as the specification puts it).
  *
  * Conventions for every routine below:
  *  - Ranks: a (tm, rank) pair names an endpoint: `rank` counts in the team
@@ -295,6 +295,21 @@ size_t gex_TM_Split(gex_TM_t* new_tm_p, gex_TM_t parent_tm, int color, int key, 
 size_t gex_TM_Create(gex_TM_t* new_tms, size_t num_new_tms, gex_TM_t parent_tm, gex_EP_Location_t* args, size_t numargs,
                      gex_Addr_t* scratch_addrs, size_t scratch_size, gex_Flags_t flags) GASKET_NOEXCEPT;
 int gex_TM_Destroy(gex_TM_t tm, gex_Memvec_t* scratch_p, gex_Flags_t flags) GASKET_NOEXCEPT;
+
+/* gex_Coll_BarrierNB ("Collectives Part I"): a split-phase barrier over
+ * `tm` (the primordial team or a made one), collective over its members.
+ * Returns an event that completes (gex_Event_Wait*, or 0 from
+ * gex_Event_Test*, which return GASNET_ERR_NOT_READY before) only once
+ * every member has called; the call returns at once.  Initiation is a
+ * release and completion an acquire for the calling thread's own loads
+ * and stores, not for GASNet operations.  A member waiting on the event
+ * serves Active Messages.  flags must be 0; a TM-pair is refused (both
+ * fatal, naming the call).  Collectives over a team may be in flight
+ * together; every member starts the team's collectives in the same order.
+ * Over the primordial team they must not overlap a GASNet-1 barrier
+ * (the specification's rule; not checked).  The other collectives are in
+ * gasnet_coll.h. */
+gex_Event_t gex_Coll_BarrierNB(gex_TM_t tm, gex_Flags_t flags) GASKET_NOEXCEPT;
 
 /* gex_TM_Pair: a TM-pair naming local endpoint `local_ep` and, with the
  * rank passed beside it in a point-to-point call (a jobrank), the endpoint

@@ -312,8 +312,8 @@ MPI_Op wrapping_op(ReduceOp op) {
     return op == ReduceOp::sum ? sum : prod;
 }
 
-// The MPI datatype and op that reduce `e` with `op`: those of Elem and
-// ReduceOp, except sums and products of 8- and 16-bit integers (above).
+}  // namespace
+
 std::pair<MPI_Datatype, MPI_Op> reduction(Elem e, ReduceOp op) {
     if (op == ReduceOp::sum || op == ReduceOp::prod) switch (e) {
             case Elem::i8:
@@ -324,7 +324,6 @@ std::pair<MPI_Datatype, MPI_Op> reduction(Elem e, ReduceOp op) {
         }
     return {datatype(e), mpi_op(op)};
 }
-}  // namespace
 
 void allreduce(MPI_Comm comm, const void* src, void* dst, std::size_t count, Elem e, ReduceOp op, Waiter w) {
     const auto [type, mop] = reduction(e, op);

@@ -22,6 +22,7 @@
 #include <mpi.h>
 
 #include <cstddef>
+#include <utility>
 #include <vector>
 
 #include "communicator.hpp"
@@ -83,6 +84,11 @@ void alltoall(MPI_Comm comm, const void* src, void* dst, std::size_t block_bytes
 // j.  Strides >= 1; src and dst must not overlap.
 void alltoall_strided(MPI_Comm comm, const void* src, void* dst, std::size_t elem_bytes, std::size_t nelems,
                       std::size_t dst_stride, std::size_t sst, Waiter w);
+
+// The MPI datatype and op that reduce `e` with `op`: those of Elem and
+// ReduceOp, except sums and products of 8- and 16-bit integers, which use
+// Gasket's wrapping ops (Open MPI's saturate).
+std::pair<MPI_Datatype, MPI_Op> reduction(Elem e, ReduceOp op);
 
 // MPI_Allreduce of `count` elements; src == nullptr: in place on dst.
 void allreduce(MPI_Comm comm, const void* src, void* dst, std::size_t count, Elem e, ReduceOp op, Waiter w);

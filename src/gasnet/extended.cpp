@@ -36,25 +36,22 @@ GASKET_TRANSFERS(_nbi, void, Sync::implicit)
 #undef GASKET_TRANSFERS
 
 // ---- §3.3.3 explicit synchronization.  Completing is an MPI flush, which
-// needs nothing from the target, so try completes too and returns GASNET_OK.
+// needs nothing from the target, so try completes too and returns
+// GASNET_OK -- except for a GASNet-EX collective's event (the handles are
+// GASNet-EX events), which may not be complete yet: GASNET_ERR_NOT_READY.
 void gasnet_wait_syncnb(gasnet_handle_t handle) noexcept { gasnet::sync_one(handle, GASP_GASNET_SYNC_WAIT_NB); }
-int gasnet_try_syncnb(gasnet_handle_t handle) noexcept {
-    gasnet::sync_one(handle, GASP_GASNET_SYNC_TRY_NB);
-    return GASNET_OK;
-}
+int gasnet_try_syncnb(gasnet_handle_t handle) noexcept { return gasnet::try_one(handle, GASP_GASNET_SYNC_TRY_NB); }
 void gasnet_wait_syncnb_all(gasnet_handle_t* handles, size_t numhandles) noexcept {
     gasnet::complete_all(handles, numhandles, GASP_GASNET_SYNC_WAIT_NB_ALL);
 }
 int gasnet_try_syncnb_all(gasnet_handle_t* handles, size_t numhandles) noexcept {
-    gasnet::complete_all(handles, numhandles, GASP_GASNET_SYNC_TRY_NB_ALL);
-    return GASNET_OK;
+    return gasnet::try_all(handles, numhandles, GASP_GASNET_SYNC_TRY_NB_ALL, false);
 }
 void gasnet_wait_syncnb_some(gasnet_handle_t* handles, size_t numhandles) noexcept {
     gasnet::complete_all(handles, numhandles, GASP_GASNET_SYNC_WAIT_NB_SOME);
 }
 int gasnet_try_syncnb_some(gasnet_handle_t* handles, size_t numhandles) noexcept {
-    gasnet::complete_all(handles, numhandles, GASP_GASNET_SYNC_TRY_NB_SOME);
-    return GASNET_OK;
+    return gasnet::try_all(handles, numhandles, GASP_GASNET_SYNC_TRY_NB_SOME, true);
 }
 
 // ---- §3.3.5 implicit synchronization ----

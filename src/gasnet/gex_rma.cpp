@@ -189,8 +189,7 @@ gex_Event_t gex_NBI_EndAccessRegion(gex_Flags_t flags) noexcept {
 int gex_Event_Test(gex_Event_t event) noexcept {
     if (event == GEX_EVENT_NO_OP) [[unlikely]]
         gasnet::no_op_event("gex_Event_Test");
-    gasnet::sync_one(event, GASP_GASNET_SYNC_TRY_NB);
-    return GASNET_OK;
+    return gasnet::try_one(event, GASP_GASNET_SYNC_TRY_NB);
 }
 void gex_Event_Wait(gex_Event_t event) noexcept {
     if (event == GEX_EVENT_NO_OP) [[unlikely]]
@@ -199,8 +198,7 @@ void gex_Event_Wait(gex_Event_t event) noexcept {
 }
 int gex_Event_TestSome(gex_Event_t* pevent, size_t numevents, gex_Flags_t flags) noexcept {
     gasnet::check_events("gex_Event_TestSome", pevent, numevents, flags);
-    gasnet::complete_all(pevent, numevents, GASP_GASNET_SYNC_TRY_NB_SOME);
-    return GASNET_OK;
+    return gasnet::try_all(pevent, numevents, GASP_GASNET_SYNC_TRY_NB_SOME, true);
 }
 void gex_Event_WaitSome(gex_Event_t* pevent, size_t numevents, gex_Flags_t flags) noexcept {
     gasnet::check_events("gex_Event_WaitSome", pevent, numevents, flags);
@@ -208,8 +206,7 @@ void gex_Event_WaitSome(gex_Event_t* pevent, size_t numevents, gex_Flags_t flags
 }
 int gex_Event_TestAll(gex_Event_t* pevent, size_t numevents, gex_Flags_t flags) noexcept {
     gasnet::check_events("gex_Event_TestAll", pevent, numevents, flags);
-    gasnet::complete_all(pevent, numevents, GASP_GASNET_SYNC_TRY_NB_ALL);
-    return GASNET_OK;
+    return gasnet::try_all(pevent, numevents, GASP_GASNET_SYNC_TRY_NB_ALL, false);
 }
 void gex_Event_WaitAll(gex_Event_t* pevent, size_t numevents, gex_Flags_t flags) noexcept {
     gasnet::check_events("gex_Event_WaitAll", pevent, numevents, flags);

@@ -9,6 +9,7 @@
 #include <memory>
 #include <vector>
 
+#include "src/runtime/nb_collective.hpp"
 #include "src/runtime/progress.hpp"
 
 namespace gasket::gasnet {
@@ -210,7 +211,9 @@ void wait_amos(const char* routine) {
 void complete(gasnet_handle_t h) {
     const auto v = reinterpret_cast<std::uintptr_t>(h);
     if (!v) return;
-    if ((v & 3) == kNode) {
+    if ((v & 3) == 0) [[unlikely]] {
+        rt::wait("GASNet synchronization (a collective's event)", reinterpret_cast<rt::NbCollective*>(v));
+    } else if ((v & 3) == kNode) {
         g_routes.ctx->flush(int(v >> 2));
     } else {
         ThreadState& t = t_self;
@@ -242,8 +245,37 @@ void complete_all(gasnet_handle_t* handles, std::size_t n, int kind) {
         return complete_all_traced(handles, n, i, kind);
     complete_from(handles, n, i);
 }
+namespace {
+
+// Whether handles[i, n) hold a collective's event (one pass of plain
+// arithmetic, which vectorizes).
+bool any_collective(const gasnet_handle_t* handles, std::size_t n, std::size_t i) {
+    std::uintptr_t found = 0;
+    for (; i < n; ++i) {
+        const auto v = reinterpret_cast<std::uintptr_t>(handles[i]);
+        found |= (v & 3) == 0 ? v : 0;
+    }
+    return found != 0;
+}
+
+// complete_from when some handles are collectives': each waited for on its
+// own, then the rest as usual.
+[[gnu::cold, gnu::noinline]] void complete_with_collectives(gasnet_handle_t* handles, std::size_t n, std::size_t i) {
+    for (std::size_t j = i; j < n; ++j)
+        if (is_collective(handles[j])) {
+            complete(handles[j]);
+            handles[j] = GASNET_INVALID_HANDLE;
+        }
+    while (i < n && handles[i] == GASNET_INVALID_HANDLE) ++i;
+    if (i < n) complete_from(handles, n, i);
+}
+
+}  // namespace
+
 // complete_all from handles[i], the first valid one.
 void complete_from(gasnet_handle_t* handles, std::size_t n, std::size_t i) {
+    if (any_collective(handles, n, i)) [[unlikely]]
+        return complete_with_collectives(handles, n, i);
     const auto first = reinterpret_cast<std::uintptr_t>(handles[i]);
     std::uintptr_t differ = 0;
     for (; i < n; ++i) {
@@ -285,6 +317,67 @@ void sync_implicit(const char* routine, int kind) {
     if (gasp::on()) [[unlikely]]
         return flush_implicit_traced(t, kind);
     flush_implicit(t);
+}
+
+namespace {
+
+// One try of a collective's event: GASNET_OK once complete (then freed).
+int try_collective(gasnet_handle_t h) {
+    return rt::test("GASNet synchronization (a collective's event)", reinterpret_cast<rt::NbCollective*>(h))
+               ? GASNET_OK
+               : GASNET_ERR_NOT_READY;
+}
+
+// try_all with a collective among the handles: each collective tried, every
+// other handle completed (a flush needs nothing from the target).
+int try_untraced(gasnet_handle_t* handles, std::size_t n, bool some) {
+    bool valid = false, completed = false, pending = false;
+    for (std::size_t j = 0; j < n; ++j) {
+        const gasnet_handle_t h = handles[j];
+        if (h == GASNET_INVALID_HANDLE) continue;
+        valid = true;
+        if (is_collective(h) && try_collective(h) != GASNET_OK) {
+            pending = true;
+            continue;
+        }
+        if (!is_collective(h)) complete(h);
+        handles[j] = GASNET_INVALID_HANDLE;
+        completed = true;
+    }
+    if (some) return completed || !valid ? GASNET_OK : GASNET_ERR_NOT_READY;
+    return pending ? GASNET_ERR_NOT_READY : GASNET_OK;
+}
+
+[[gnu::cold, gnu::noinline]] int try_traced(gasnet_handle_t* handles, std::size_t n, int kind, bool some) {
+    void* what = n == 1 ? static_cast<void*>(handles[0]) : static_cast<void*>(handles);
+    sync_event(GASP_START, what, kind, n);
+    const int rc = try_untraced(handles, n, some);
+    gasp::notify(GASP_GASNET_NB_SYNC, GASP_END, what, kind, n, rc);
+    return rc;
+}
+
+}  // namespace
+
+int try_one(gasnet_handle_t h, int kind) {
+    if (!is_collective(h)) [[likely]] {
+        sync_one(h, kind);
+        return GASNET_OK;
+    }
+    if (gasp::on()) [[unlikely]]
+        return try_traced(&h, 1, kind, false);
+    return try_collective(h);
+}
+
+int try_all(gasnet_handle_t* handles, std::size_t n, int kind, bool some) {
+    std::size_t i = 0;
+    while (i < n && handles[i] == GASNET_INVALID_HANDLE) ++i;
+    if (i == n || !any_collective(handles, n, i)) [[likely]] {
+        complete_all(handles, n, kind);
+        return GASNET_OK;
+    }
+    if (gasp::on()) [[unlikely]]
+        return try_traced(handles, n, kind, some);
+    return try_untraced(handles, n, some);
 }
 
 // An explicit handle's sync, with its event (sync_one, transfer.hpp).

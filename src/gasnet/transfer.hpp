@@ -12,7 +12,10 @@
 // in the upper bits; kAll: MPI_Win_flush_all and the wait for GASNet-EX's
 // remote atomics in flight (access regions, gex_AD_OpNB through an Active
 // Message).  Flushing completes every operation to that node, a superset
-// the spec allows.
+// the spec allows.  Low bits 0 (and not 0): a collective in flight, the
+// address of its rt::NbCollective (gex_Coll_*NB), completed by the
+// collective, which needs the other members: only its waits block, its
+// tests may answer GASNET_ERR_NOT_READY.
 // GASNet-EX events are these handles.
 #pragma once
 
@@ -36,6 +39,10 @@ inline gasnet_handle_t node_handle(gasnet_node_t node) {
     return reinterpret_cast<gasnet_handle_t>((std::uintptr_t(node) << 2) | kNode);
 }
 inline gasnet_handle_t all_handle() { return reinterpret_cast<gasnet_handle_t>(kAll); }
+inline bool is_collective(gasnet_handle_t h) {
+    const auto v = reinterpret_cast<std::uintptr_t>(h);
+    return v != 0 && (v & 3) == 0;
+}
 
 // ---- Where each node's segment is ----
 // The transfers read only this view of the runtime's routes to the GASNet
@@ -109,6 +116,13 @@ gasnet_handle_t memset_remote(const char* routine, gasnet_node_t node, void* des
 void complete(gasnet_handle_t h);
 // As complete, with GASP_GASNET_NB_SYNC of kind `kind` (gasp_gasnet_sync_t) around it.
 [[gnu::noinline, gnu::cold]] void complete_traced(gasnet_handle_t h, int kind);
+// The try forms (gasnet_try_syncnb*, gex_Event_Test*): as the waits, except
+// that a collective not yet complete stays (GASNET_ERR_NOT_READY).  One
+// handle: GASNET_OK once complete.  An array: `some` false, GASNET_OK when
+// every handle is complete (each complete one set invalid); `some` true,
+// GASNET_OK when one completed in this call or none was valid.
+int try_one(gasnet_handle_t h, int kind);
+int try_all(gasnet_handle_t* handles, std::size_t n, int kind, bool some);
 // Completes handles[0, n) and sets them to GASNET_INVALID_HANDLE; `kind`
 // as for complete_traced.
 void complete_all(gasnet_handle_t* handles, std::size_t n, int kind);

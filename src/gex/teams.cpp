@@ -81,8 +81,8 @@ using namespace gasket;
 
 extern "C" {
 
-size_t gex_TM_Split(gex_TM_t* new_tm_p, gex_TM_t parent_tm, int color, int key, void* scratch_addr,
-                    size_t scratch_size, gex_Flags_t flags) noexcept {
+size_t gex_TM_Split(gex_TM_t* new_tm_p, gex_TM_t parent_tm, int color, int key, void* scratch_addr, size_t scratch_size,
+                    gex_Flags_t flags) noexcept {
     const char* routine = "gex_TM_Split";
     const gasket_gex_tm& parent = gex::tm_of(routine, parent_tm);
     if (flags & ~(gex::kSizeQuery | GEX_FLAG_TM_NO_SCRATCH))
@@ -103,8 +103,8 @@ size_t gex_TM_Split(gex_TM_t* new_tm_p, gex_TM_t parent_tm, int color, int key, 
     return 0;
 }
 
-size_t gex_TM_Create(gex_TM_t* new_tms, size_t num_new_tms, gex_TM_t parent_tm, gex_EP_Location_t* args,
-                     size_t numargs, gex_Addr_t* scratch_addrs, size_t scratch_size, gex_Flags_t flags) noexcept {
+size_t gex_TM_Create(gex_TM_t* new_tms, size_t num_new_tms, gex_TM_t parent_tm, gex_EP_Location_t* args, size_t numargs,
+                     gex_Addr_t* scratch_addrs, size_t scratch_size, gex_Flags_t flags) noexcept {
     const char* routine = "gex_TM_Create";
     const gasket_gex_tm& parent = gex::tm_of(routine, parent_tm);
     const rt::Team& from = gex::members(parent);

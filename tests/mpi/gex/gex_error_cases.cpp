@@ -10,6 +10,7 @@
 // "gex_error_cases: <case>: reached"; it prints "NOT STOPPED" if the call
 // returns, as does process 1 if it is still waiting 30 s later.
 #include <gasnet.h>
+#include <gasnet_coll.h>
 #include <gasnet_ratomic.h>
 #include <gasnet_vis.h>
 
@@ -239,6 +240,20 @@ int main(int argc, char** argv) {
     } else if (g_case == "tm_destroyed") {
         gex_TM_Destroy(solo, nullptr, GEX_FLAG_GLOBALLY_QUIESCED);
         gex_RMA_PutNBI(solo, 0, remote, buf, 8, GEX_EVENT_NOW, 0);
+    } else if (g_case == "coll_flags") {
+        gex_Coll_BarrierNB(tm, 1);
+    } else if (g_case == "coll_root_out_of_range") {
+        gex_Coll_BroadcastNB(tm, 2, buf, buf, 8, 0);
+    } else if (g_case == "coll_op_not_reduction") {
+        gex_Coll_ReduceToAllNB(tm, buf, buf, GEX_DT_I32, 4, 1, GEX_OP_SUB, nullptr, nullptr, 0);
+    } else if (g_case == "coll_bitwise_on_double") {
+        gex_Coll_ReduceToOneNB(tm, 0, buf, buf, GEX_DT_DBL, 8, 1, GEX_OP_AND, nullptr, nullptr, 0);
+    } else if (g_case == "coll_dt_sz") {
+        gex_Coll_ReduceToAllNB(tm, buf, buf, GEX_DT_I64, 4, 1, GEX_OP_ADD, nullptr, nullptr, 0);
+    } else if (g_case == "coll_user_op_null") {
+        gex_Coll_ReduceToAllNB(tm, buf, buf, GEX_DT_USER, 3, 1, GEX_OP_USER, nullptr, nullptr, 0);
+    } else if (g_case == "coll_count_zero") {
+        gex_Coll_ReduceToAllNB(tm, buf, buf, GEX_DT_I32, 4, 0, GEX_OP_ADD, nullptr, nullptr, 0);
     } else {
         say("unknown case");
         gasnet_exit(2);

@@ -81,8 +81,10 @@ void register_once() {
     static bool done = false;
     if (done) return;
     gex_AM_Entry_t table[] = {
-        {g_req_index, reinterpret_cast<gex_AM_Fn_t>(&team_req), GEX_FLAG_AM_SHORT | GEX_FLAG_AM_REQUEST, 1, nullptr, "team_req"},
-        {g_rep_index, reinterpret_cast<gex_AM_Fn_t>(&team_rep), GEX_FLAG_AM_SHORT | GEX_FLAG_AM_REPLY, 0, nullptr, "team_rep"},
+        {g_req_index, reinterpret_cast<gex_AM_Fn_t>(&team_req), GEX_FLAG_AM_SHORT | GEX_FLAG_AM_REQUEST, 1, nullptr,
+         "team_req"},
+        {g_rep_index, reinterpret_cast<gex_AM_Fn_t>(&team_rep), GEX_FLAG_AM_SHORT | GEX_FLAG_AM_REPLY, 0, nullptr,
+         "team_rep"},
     };
     ASSERT_EQ(gex_EP_RegisterHandlers(g_job.ep, table, 2), GASNET_OK);
     done = true;
@@ -214,9 +216,10 @@ TEST(GexTeams, CreateByJobrankAndByParentRank) {
         gex_Event_Wait(gex_EP_QueryBoundSegmentNB(g_job.tm, j, &owner, nullptr, nullptr, 0));
         scratch.push_back(static_cast<char*>(owner) + kScratch);
     }
-    EXPECT_EQ(gex_TM_Create(nullptr, 1, g_job.tm, args.data(), args.size(), nullptr, 64,
-                            GEX_FLAG_RANK_IS_JOBRANK | GEX_FLAG_TM_GLOBAL_SCRATCH | GEX_FLAG_TM_SCRATCH_SIZE_RECOMMENDED),
-              64u);
+    EXPECT_EQ(
+        gex_TM_Create(nullptr, 1, g_job.tm, args.data(), args.size(), nullptr, 64,
+                      GEX_FLAG_RANK_IS_JOBRANK | GEX_FLAG_TM_GLOBAL_SCRATCH | GEX_FLAG_TM_SCRATCH_SIZE_RECOMMENDED),
+        64u);
     gex_TM_t all = GEX_TM_INVALID;
     gex_TM_Create(&all, 1, g_job.tm, args.data(), args.size(), scratch.data(), 64,
                   GEX_FLAG_RANK_IS_JOBRANK | GEX_FLAG_TM_GLOBAL_SCRATCH);

@@ -1,0 +1,67 @@
+// mpi-bridge/nb_collective.hpp -- nonblocking collectives a caller starts
+// and later tests (GASNet-EX's gex_Coll_*NB): MPI_Ibarrier, MPI_Ibcast,
+// MPI_Ireduce and MPI_Iallreduce on a team's communicator, with built-in
+// reductions (collective.hpp's Elem and ReduceOp) or a client's reduction
+// function on elements of any size.
+//
+// Sizes are bytes unless a name says elements.  Counts above INT_MAX are
+// started as several MPI operations, which MPI matches in order on every
+// rank.  A client's function runs through an MPI_Op whose datatype (a
+// private contiguous type of the element's bytes) carries the function and
+// its client data as an attribute, so every call of the op finds them.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstddef>
+#include <memory>
+#include <vector>
+
+#include "collective.hpp"
+
+namespace gasket::mpi {
+
+class NbCollective {
+public:
+    // A client's reduction: inout[i] = in[i] (+) inout[i] for i < count
+    // elements (GASNet-EX's gex_Coll_ReduceFn_t).
+    using UserFn = void (*)(const void* in, void* inout, std::size_t count, const void* cdata);
+
+    // Every rank of `comm` calls each of these in the same order (per
+    // communicator); the buffers stay the caller's until test() is true.
+    static std::unique_ptr<NbCollective> barrier(MPI_Comm comm);
+    // `bytes` at `buf` on rank `root` to `buf` on every other rank.
+    static std::unique_ptr<NbCollective> broadcast(MPI_Comm comm, void* buf, std::size_t bytes, int root);
+    // dst[i] = op over the ranks of src[i], i < count, on rank `root` (root
+    // < 0: on every rank); src == nullptr: in place on dst (only where dst
+    // is written: on the root, or on every rank for root < 0).
+    static std::unique_ptr<NbCollective> reduce(MPI_Comm comm, const void* src, void* dst, std::size_t count, Elem e,
+                                                ReduceOp op, int root);
+    // The same with `fn` on elements of `elem_bytes` (1..INT_MAX);
+    // `commutative` false: MPI applies it in rank order.
+    static std::unique_ptr<NbCollective> reduce_user(MPI_Comm comm, const void* src, void* dst, std::size_t count,
+                                                     std::size_t elem_bytes, UserFn fn, const void* cdata,
+                                                     bool commutative, int root);
+
+    // MPI_Testall of the pieces: true once all are complete (and from then on).
+    bool test();
+
+    NbCollective() = default;
+    ~NbCollective();  // after test() was true: frees the op and datatype
+    NbCollective(const NbCollective&) = delete;
+    NbCollective& operator=(const NbCollective&) = delete;
+
+private:
+    struct Closure {
+        UserFn fn;
+        const void* cdata;
+    };
+    static void call_user(void* in, void* inout, int* len, MPI_Datatype* type);
+    std::vector<MPI_Request> requests_;
+    bool done_ = false;
+    Closure closure_{nullptr, nullptr};
+    MPI_Datatype type_ = MPI_DATATYPE_NULL;  // a client's element type (reduce_user)
+    MPI_Op op_ = MPI_OP_NULL;                // its op
+};
+
+}  // namespace gasket::mpi
