@@ -658,10 +658,16 @@ gex_Event_t gex_NBI_EndAccessRegion(gex_Flags_t flags) GASKET_NOEXCEPT;
 
 /* ---- events ----------------------------------------------------------
  * Test: 0 (GASNET_OK) when complete (the event is consumed), else
- * GASNET_ERR_NOT_READY; Wait: returns when complete.  Completing an event
- * is an MPI flush, which needs nothing from the target, so Test always
- * completes.  The array forms complete every event of the array and set
- * them to GEX_EVENT_INVALID; flags must be 0.  GASNet-1 handles are events. */
+ * GASNET_ERR_NOT_READY; Wait: returns when complete.  Completing an RMA,
+ * VIS or atomic event is an MPI flush, which needs nothing from the
+ * target, so Test always completes those; a collective's event
+ * (gex_Coll_*NB) completes only once the other members have done their
+ * part, so Test may answer GASNET_ERR_NOT_READY (the event stays valid),
+ * and Wait serves Active Messages meanwhile.  The array forms set every
+ * event they complete to GEX_EVENT_INVALID: Wait* complete them all;
+ * TestAll returns 0 when all are complete, TestSome when one completed in
+ * the call (or none was valid); flags must be 0.  GASNet-1 handles are
+ * events (gasnet_try_syncnb* behave as Test*). */
 int gex_Event_Test(gex_Event_t event) GASKET_NOEXCEPT;
 void gex_Event_Wait(gex_Event_t event) GASKET_NOEXCEPT;
 int gex_Event_TestSome(gex_Event_t* pevent, size_t numevents, gex_Flags_t flags) GASKET_NOEXCEPT;
