@@ -65,11 +65,11 @@ gex_Event_t gex_Coll_BroadcastNB(gex_TM_t tm, gex_Rank_t root, void* dst, const 
  * in rank order) with user_op and user_cdata, on any type including
  * GEX_DT_USER (dt_sz bytes, reduced as indivisible elements).  src == dst
  * is allowed on the root (ToOne) or on every member (ToAll). */
-gex_Event_t gex_Coll_ReduceToOneNB(gex_TM_t tm, gex_Rank_t root, void* dst, const void* src, gex_DT_t dt,
-                                   size_t dt_sz, size_t dt_cnt, gex_OP_t op, gex_Coll_ReduceFn_t user_op,
-                                   void* user_cdata, gex_Flags_t flags) GASKET_NOEXCEPT;
-gex_Event_t gex_Coll_ReduceToAllNB(gex_TM_t tm, void* dst, const void* src, gex_DT_t dt, size_t dt_sz,
+gex_Event_t gex_Coll_ReduceToOneNB(gex_TM_t tm, gex_Rank_t root, void* dst, const void* src, gex_DT_t dt, size_t dt_sz,
                                    size_t dt_cnt, gex_OP_t op, gex_Coll_ReduceFn_t user_op, void* user_cdata,
+                                   gex_Flags_t flags) GASKET_NOEXCEPT;
+gex_Event_t gex_Coll_ReduceToAllNB(gex_TM_t tm, void* dst, const void* src, gex_DT_t dt, size_t dt_sz, size_t dt_cnt,
+                                   gex_OP_t op, gex_Coll_ReduceFn_t user_op, void* user_cdata,
                                    gex_Flags_t flags) GASKET_NOEXCEPT;
 
 #ifdef __cplusplus

@@ -39,8 +39,8 @@ void start_reduce(std::vector<MPI_Request>& requests, MPI_Comm comm, const void*
 
 // Starts the reduction of `count` elements of `esize` bytes in pieces of
 // at most INT_MAX elements.
-void start_reduce_all(std::vector<MPI_Request>& requests, MPI_Comm comm, const void* src, void* dst,
-                      std::size_t count, std::size_t esize, MPI_Datatype type, MPI_Op op, int root) {
+void start_reduce_all(std::vector<MPI_Request>& requests, MPI_Comm comm, const void* src, void* dst, std::size_t count,
+                      std::size_t esize, MPI_Datatype type, MPI_Op op, int root) {
     for (std::size_t done = 0; done < count;) {
         const std::size_t n = std::min(count - done, kMaxInt);
         const void* s = src ? static_cast<const char*>(src) + done * esize : nullptr;
@@ -74,8 +74,8 @@ std::unique_ptr<NbCollective> NbCollective::broadcast(MPI_Comm comm, void* buf, 
     return c;
 }
 
-std::unique_ptr<NbCollective> NbCollective::reduce(MPI_Comm comm, const void* src, void* dst, std::size_t count,
-                                                   Elem e, ReduceOp op, int root) {
+std::unique_ptr<NbCollective> NbCollective::reduce(MPI_Comm comm, const void* src, void* dst, std::size_t count, Elem e,
+                                                   ReduceOp op, int root) {
     auto c = std::make_unique<NbCollective>();
     release_before_send();
     const auto [type, mop] = reduction(e, op);
@@ -83,9 +83,9 @@ std::unique_ptr<NbCollective> NbCollective::reduce(MPI_Comm comm, const void* sr
     return c;
 }
 
-std::unique_ptr<NbCollective> NbCollective::reduce_user(MPI_Comm comm, const void* src, void* dst,
-                                                        std::size_t count, std::size_t elem_bytes, UserFn fn,
-                                                        const void* cdata, bool commutative, int root) {
+std::unique_ptr<NbCollective> NbCollective::reduce_user(MPI_Comm comm, const void* src, void* dst, std::size_t count,
+                                                        std::size_t elem_bytes, UserFn fn, const void* cdata,
+                                                        bool commutative, int root) {
     auto c = std::make_unique<NbCollective>();
     c->closure_ = Closure{fn, cdata};
     check(MPI_Type_contiguous(int(elem_bytes), MPI_BYTE, &c->type_), "MPI_Type_contiguous");

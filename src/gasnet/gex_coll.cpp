@@ -53,9 +53,8 @@ struct Type {
     bool integer;
 };
 constexpr Type kTypes[] = {
-    {GEX_DT_I32, rt::Elem::i32, 4, true}, {GEX_DT_U32, rt::Elem::u32, 4, true},
-    {GEX_DT_I64, rt::Elem::i64, 8, true}, {GEX_DT_U64, rt::Elem::u64, 8, true},
-    {GEX_DT_FLT, rt::Elem::f32, 4, false}, {GEX_DT_DBL, rt::Elem::f64, 8, false},
+    {GEX_DT_I32, rt::Elem::i32, 4, true}, {GEX_DT_U32, rt::Elem::u32, 4, true},  {GEX_DT_I64, rt::Elem::i64, 8, true},
+    {GEX_DT_U64, rt::Elem::u64, 8, true}, {GEX_DT_FLT, rt::Elem::f32, 4, false}, {GEX_DT_DBL, rt::Elem::f64, 8, false},
 };
 // The built-in reduction operators.
 struct Op {
@@ -100,7 +99,8 @@ rt::NbCollective* reduce(const char* routine, gex_TM_t tm, int root, void* dst, 
     if (dt_sz == 0 || dt_sz > std::size_t(INT_MAX))
         rt::fatal(routine, "dt_sz %zu is not in 1..%d bytes", dt_sz, INT_MAX);
     if (dt_cnt == 0) rt::fatal(routine, "dt_cnt is 0 (a reduction has at least one element)");
-    if (user && !user_op) rt::fatal(routine, "user_op is NULL with op %s", op == GEX_OP_USER ? "GEX_OP_USER" : "GEX_OP_USER_NC");
+    if (user && !user_op)
+        rt::fatal(routine, "user_op is NULL with op %s", op == GEX_OP_USER ? "GEX_OP_USER" : "GEX_OP_USER_NC");
     (void)rt::checked_bytes(routine, "dt_cnt x dt_sz", dt_cnt, dt_sz);  // fatal when it overflows size_t
     const bool writes = root < 0 || team.my_pe() == root;
     if (!src) rt::fatal(routine, "src is NULL");
@@ -135,20 +135,20 @@ gex_Event_t gex_Coll_BroadcastNB(gex_TM_t tm, gex_Rank_t root, void* dst, const 
     return gasnet::event_of(rt::start_broadcast(routine, team, dst, src, nbytes, int(root)));
 }
 
-gex_Event_t gex_Coll_ReduceToOneNB(gex_TM_t tm, gex_Rank_t root, void* dst, const void* src, gex_DT_t dt,
-                                   size_t dt_sz, size_t dt_cnt, gex_OP_t op, gex_Coll_ReduceFn_t user_op,
-                                   void* user_cdata, gex_Flags_t flags) noexcept {
+gex_Event_t gex_Coll_ReduceToOneNB(gex_TM_t tm, gex_Rank_t root, void* dst, const void* src, gex_DT_t dt, size_t dt_sz,
+                                   size_t dt_cnt, gex_OP_t op, gex_Coll_ReduceFn_t user_op, void* user_cdata,
+                                   gex_Flags_t flags) noexcept {
     const char* routine = "gex_Coll_ReduceToOneNB";
     gasnet::check_root(routine, gex::members(gex::tm_of(routine, tm)), root);  // before it becomes an int
     return gasnet::event_of(
         gasnet::reduce(routine, tm, int(root), dst, src, dt, dt_sz, dt_cnt, op, user_op, user_cdata, flags));
 }
 
-gex_Event_t gex_Coll_ReduceToAllNB(gex_TM_t tm, void* dst, const void* src, gex_DT_t dt, size_t dt_sz,
-                                   size_t dt_cnt, gex_OP_t op, gex_Coll_ReduceFn_t user_op, void* user_cdata,
+gex_Event_t gex_Coll_ReduceToAllNB(gex_TM_t tm, void* dst, const void* src, gex_DT_t dt, size_t dt_sz, size_t dt_cnt,
+                                   gex_OP_t op, gex_Coll_ReduceFn_t user_op, void* user_cdata,
                                    gex_Flags_t flags) noexcept {
-    return gasnet::event_of(gasnet::reduce("gex_Coll_ReduceToAllNB", tm, -1, dst, src, dt, dt_sz, dt_cnt, op, user_op,
-                                           user_cdata, flags));
+    return gasnet::event_of(
+        gasnet::reduce("gex_Coll_ReduceToAllNB", tm, -1, dst, src, dt, dt_sz, dt_cnt, op, user_op, user_cdata, flags));
 }
 
 }  // extern "C"

@@ -42,17 +42,16 @@ NbCollective* start_broadcast(const char* routine, const Team& team, void* dst, 
     return wrap(mpi::NbCollective::broadcast(team.comm(), dst, bytes, root));
 }
 
-NbCollective* start_reduce(const char* routine, const Team& team, void* dst, const void* src, std::size_t count,
-                           Elem e, ReduceOp op, int root) {
+NbCollective* start_reduce(const char* routine, const Team& team, void* dst, const void* src, std::size_t count, Elem e,
+                           ReduceOp op, int root) {
     (void)routine;
     const bool writes = root < 0 || team.my_pe() == root;
     return wrap(mpi::NbCollective::reduce(team.comm(), writes && src == dst ? nullptr : src, writes ? dst : nullptr,
                                           count, e, op, root));
 }
 
-NbCollective* start_reduce_user(const char* routine, const Team& team, void* dst, const void* src,
-                                std::size_t count, std::size_t elem_bytes, ReduceFn fn, const void* cdata,
-                                bool commutative, int root) {
+NbCollective* start_reduce_user(const char* routine, const Team& team, void* dst, const void* src, std::size_t count,
+                                std::size_t elem_bytes, ReduceFn fn, const void* cdata, bool commutative, int root) {
     (void)routine;
     const bool writes = root < 0 || team.my_pe() == root;
     return wrap(mpi::NbCollective::reduce_user(team.comm(), writes && src == dst ? nullptr : src,

@@ -32,15 +32,14 @@ NbCollective* start_broadcast(const char* routine, const Team& team, void* dst, 
                               int root);
 // dst[i] = op over the members of src[i], i < count, on team PE `root`
 // (root < 0: on every member); src == dst: in place (where dst is written).
-NbCollective* start_reduce(const char* routine, const Team& team, void* dst, const void* src, std::size_t count,
-                           Elem e, ReduceOp op, int root);
+NbCollective* start_reduce(const char* routine, const Team& team, void* dst, const void* src, std::size_t count, Elem e,
+                           ReduceOp op, int root);
 // The same with a client's function on elements of `elem_bytes` (1 ..
 // INT_MAX, checked by the caller); `commutative` false: applied in team PE
 // order.
 using ReduceFn = void (*)(const void* in, void* inout, std::size_t count, const void* cdata);
-NbCollective* start_reduce_user(const char* routine, const Team& team, void* dst, const void* src,
-                                std::size_t count, std::size_t elem_bytes, ReduceFn fn, const void* cdata,
-                                bool commutative, int root);
+NbCollective* start_reduce_user(const char* routine, const Team& team, void* dst, const void* src, std::size_t count,
+                                std::size_t elem_bytes, ReduceFn fn, const void* cdata, bool commutative, int root);
 
 // True, and `c` freed, once it is complete; false otherwise (one MPI test,
 // after serving Active Messages once).

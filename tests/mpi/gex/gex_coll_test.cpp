@@ -44,8 +44,7 @@ TEST(GexColl, BarrierIsNotReadyBeforeEveryMemberCalls) {
         gex_Event_Wait(gex_EP_QueryBoundSegmentNB(g_job.tm, 0, &owner, nullptr, nullptr, 0));
         const uint32_t one = 1;
         gex_RMA_PutBlocking(g_job.tm, 0, static_cast<char*>(owner) + kRegion + 4 * me, &one, 4, 0);
-        while (gex_Event_Test(ev) != GASNET_OK) {
-        }
+        while (gex_Event_Test(ev) != GASNET_OK) {}
     }
     barrier();
 }
@@ -56,7 +55,8 @@ TEST(GexColl, BroadcastFromEveryRootAtSeveralSizes) {
         for (gex_Rank_t root = 0; root < n; ++root) {
             std::vector<unsigned char> src(bytes), dst(bytes, 0xee);
             for (std::size_t i = 0; i < bytes; ++i) src[i] = gex_test::pattern(root, i, unsigned(bytes));
-            gex_Event_Wait(gex_Coll_BroadcastNB(g_job.tm, root, dst.data(), me == root ? src.data() : nullptr, bytes, 0));
+            gex_Event_Wait(
+                gex_Coll_BroadcastNB(g_job.tm, root, dst.data(), me == root ? src.data() : nullptr, bytes, 0));
             for (std::size_t i = 0; i < bytes; ++i)
                 if (dst[i] != gex_test::pattern(root, i, unsigned(bytes))) {
                     ADD_FAILURE() << "byte " << i << " of " << bytes << " from root " << root;
@@ -120,20 +120,22 @@ void reduce_every_op(gex_DT_t dt) {
             expect[i] = contribution<T>(0, i);
             for (gex_Rank_t r = 1; r < n; ++r) expect[i] = combine(op, expect[i], contribution<T>(r, i));
         }
-        gex_Event_Wait(gex_Coll_ReduceToAllNB(g_job.tm, dst.data(), src.data(), dt, sizeof(T), kCount, op, nullptr,
-                                              nullptr, 0));
+        gex_Event_Wait(
+            gex_Coll_ReduceToAllNB(g_job.tm, dst.data(), src.data(), dt, sizeof(T), kCount, op, nullptr, nullptr, 0));
         EXPECT_EQ(dst, expect) << "ReduceToAll, op 0x" << std::hex << op;
         // To one, in place on the root (the last rank).
         const gex_Rank_t root = n - 1;
         std::vector<T> buf = src;
         gex_Event_Wait(gex_Coll_ReduceToOneNB(g_job.tm, root, me == root ? buf.data() : nullptr, buf.data(), dt,
                                               sizeof(T), kCount, op, nullptr, nullptr, 0));
-        if (me == root) EXPECT_EQ(buf, expect) << "ReduceToOne, op 0x" << std::hex << op;
-        else EXPECT_EQ(buf, src);  // a source only
+        if (me == root)
+            EXPECT_EQ(buf, expect) << "ReduceToOne, op 0x" << std::hex << op;
+        else
+            EXPECT_EQ(buf, src);  // a source only
         // To all, in place everywhere.
         buf = src;
-        gex_Event_Wait(gex_Coll_ReduceToAllNB(g_job.tm, buf.data(), buf.data(), dt, sizeof(T), kCount, op, nullptr,
-                                              nullptr, 0));
+        gex_Event_Wait(
+            gex_Coll_ReduceToAllNB(g_job.tm, buf.data(), buf.data(), dt, sizeof(T), kCount, op, nullptr, nullptr, 0));
         EXPECT_EQ(buf, expect) << "in place, op 0x" << std::hex << op;
     }
 }
@@ -225,8 +227,7 @@ TEST(GexColl, SeveralInFlightCompletedByEveryEventCall) {
     gex_Event_Wait(gex_EP_QueryBoundSegmentNB(g_job.tm, me, &owner, nullptr, nullptr, 0));
     gex_Event_t two[2] = {gex_Coll_BarrierNB(g_job.tm, 0),
                           gex_RMA_PutNB(g_job.tm, me, static_cast<char*>(owner) + kRegion, &byte, 1, GEX_EVENT_NOW, 0)};
-    while (gex_Event_TestAll(two, 2, 0) != GASNET_OK) {
-    }
+    while (gex_Event_TestAll(two, 2, 0) != GASNET_OK) {}
     EXPECT_EQ(two[0], GEX_EVENT_INVALID);
     EXPECT_EQ(two[1], GEX_EVENT_INVALID);
     // TestSome: at least one completes per successful call.
@@ -241,8 +242,7 @@ TEST(GexColl, SeveralInFlightCompletedByEveryEventCall) {
     EXPECT_GE(rounds, 1);
     // GASNet-1's try on a collective's event (the handles are the same).
     gasnet_handle_t h = gex_Coll_BarrierNB(g_job.tm, 0);
-    while (gasnet_try_syncnb(h) != GASNET_OK) {
-    }
+    while (gasnet_try_syncnb(h) != GASNET_OK) {}
     barrier();
 }
 
