@@ -52,6 +52,23 @@ void start_reduce_all(std::vector<MPI_Request>& requests, MPI_Comm comm, const v
 
 }  // namespace
 
+// The op of every client reduction, commutative or not, created at first
+// use and kept (MPI outlives Gasket's use of it): the function and its
+// client data ride on the datatype, so one op serves them all.
+MPI_Op NbCollective::user_op(bool commutative) {
+    static const MPI_Op ops[2] = {[] {
+                                      MPI_Op o;
+                                      check(MPI_Op_create(&NbCollective::call_user, 0, &o), "MPI_Op_create");
+                                      return o;
+                                  }(),
+                                  [] {
+                                      MPI_Op o;
+                                      check(MPI_Op_create(&NbCollective::call_user, 1, &o), "MPI_Op_create");
+                                      return o;
+                                  }()};
+    return ops[commutative ? 1 : 0];
+}
+
 std::unique_ptr<NbCollective> NbCollective::barrier(MPI_Comm comm) {
     auto c = std::make_unique<NbCollective>();
     release_before_send();
@@ -91,9 +108,8 @@ std::unique_ptr<NbCollective> NbCollective::reduce_user(MPI_Comm comm, const voi
     check(MPI_Type_contiguous(int(elem_bytes), MPI_BYTE, &c->type_), "MPI_Type_contiguous");
     check(MPI_Type_commit(&c->type_), "MPI_Type_commit");
     check(MPI_Type_set_attr(c->type_, closure_key(), &c->closure_), "MPI_Type_set_attr");
-    check(MPI_Op_create(&NbCollective::call_user, commutative ? 1 : 0, &c->op_), "MPI_Op_create");
     release_before_send();
-    start_reduce_all(c->requests_, comm, src, dst, count, elem_bytes, c->type_, c->op_, root);
+    start_reduce_all(c->requests_, comm, src, dst, count, elem_bytes, c->type_, user_op(commutative), root);
     return c;
 }
 
@@ -117,7 +133,6 @@ bool NbCollective::test() {
 }
 
 NbCollective::~NbCollective() {
-    if (op_ != MPI_OP_NULL) MPI_Op_free(&op_);
     if (type_ != MPI_DATATYPE_NULL) MPI_Type_free(&type_);
 }
 

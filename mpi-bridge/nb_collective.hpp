@@ -6,9 +6,10 @@
 //
 // Sizes are bytes unless a name says elements.  Counts above INT_MAX are
 // started as several MPI operations, which MPI matches in order on every
-// rank.  A client's function runs through an MPI_Op whose datatype (a
-// private contiguous type of the element's bytes) carries the function and
-// its client data as an attribute, so every call of the op finds them.
+// rank.  A client's function runs through one of two MPI_Ops (commutative
+// or not), made once; the datatype of each reduction (a private contiguous
+// type of the element's bytes) carries the function and its client data
+// as an attribute, so every call of the op finds them.
 #pragma once
 
 #include <mpi.h>
@@ -47,7 +48,7 @@ public:
     bool test();
 
     NbCollective() = default;
-    ~NbCollective();  // after test() was true: frees the op and datatype
+    ~NbCollective();  // after test() was true: frees the datatype
     NbCollective(const NbCollective&) = delete;
     NbCollective& operator=(const NbCollective&) = delete;
 
@@ -57,11 +58,11 @@ private:
         const void* cdata;
     };
     static void call_user(void* in, void* inout, int* len, MPI_Datatype* type);
+    static MPI_Op user_op(bool commutative);
     std::vector<MPI_Request> requests_;
     bool done_ = false;
     Closure closure_{nullptr, nullptr};
-    MPI_Datatype type_ = MPI_DATATYPE_NULL;  // a client's element type (reduce_user)
-    MPI_Op op_ = MPI_OP_NULL;                // its op
+    MPI_Datatype type_ = MPI_DATATYPE_NULL;  // a client's element type (reduce_user), carrying closure_
 };
 
 }  // namespace gasket::mpi

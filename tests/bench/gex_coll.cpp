@@ -9,7 +9,9 @@
 // Rows (µs per call; every process calls; the figure is the slowest
 // process's time per call of a loop, the median over --reps loops):
 //  - barrier: gex_Coll_BarrierNB vs MPI_Ibarrier;
-//  - broadcast from rank 0: gex_Coll_BroadcastNB vs MPI_Ibcast;
+//  - broadcast from rank 0: gex_Coll_BroadcastNB vs MPI_Ibcast, both from
+//    one buffer at the root (Gasket's in place, src == dst: otherwise the
+//    root first copies src to dst, which MPI's single buffer never does);
 //  - sum of doubles to all: gex_Coll_ReduceToAllNB(GEX_OP_ADD) vs
 //    MPI_Iallreduce(MPI_SUM), and with a client's operator
 //    (GEX_OP_USER) vs MPI_Iallreduce with an MPI_Op_create'd one;
@@ -132,7 +134,7 @@ int main(int argc, char** argv) {
         const Rounds r = measure(
             s.reps,
             {b.loop(calls,
-                    [&](long) { gex_Event_Wait(gex_Coll_BroadcastNB(b.tm, 0, dst.data(), src.data(), size, 0)); }),
+                    [&](long) { gex_Event_Wait(gex_Coll_BroadcastNB(b.tm, 0, dst.data(), dst.data(), size, 0)); }),
              b.loop(calls,
                     [&](long) {
                         MPI_Request q;
