@@ -14,6 +14,7 @@
 #include <mutex>
 #include <type_traits>
 
+#include "gex_dt.hpp"
 #include "src/gex/objects.hpp"
 #include "src/runtime/amo.hpp"
 #include "transfer.hpp"
@@ -58,19 +59,6 @@ constexpr gex_OP_t valid_ops(gex_DT_t dt) {
     if (dt & kIntegers) return kArithmetic | kBitwise | kAccessors;
     if (dt & kFloats) return kArithmetic | kAccessors;
     return 0;
-}
-
-const char* dt_name(gex_DT_t dt) {
-    switch (dt) {
-        case GEX_DT_I32: return "GEX_DT_I32";
-        case GEX_DT_U32: return "GEX_DT_U32";
-        case GEX_DT_I64: return "GEX_DT_I64";
-        case GEX_DT_U64: return "GEX_DT_U64";
-        case GEX_DT_FLT: return "GEX_DT_FLT";
-        case GEX_DT_DBL: return "GEX_DT_DBL";
-        case GEX_DT_USER: return "GEX_DT_USER";
-        default: return "not a GEX_DT_* value";
-    }
 }
 
 bool one_bit(std::uint32_t v) { return v != 0 && (v & (v - 1)) == 0; }

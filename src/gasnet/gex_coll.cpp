@@ -8,6 +8,7 @@
 
 #include <climits>
 
+#include "gex_dt.hpp"
 #include "src/gex/objects.hpp"
 #include "src/runtime/error.hpp"
 #include "src/runtime/nb_collective.hpp"
@@ -30,19 +31,6 @@ const rt::Team& team_of(const char* routine, gex_TM_t tm, gex_Flags_t flags) {
 void check_root(const char* routine, const rt::Team& team, gex_Rank_t root) {
     if (root >= gex_Rank_t(team.n_pes()))
         rt::fatal(routine, "root %u is out of range: the team has ranks 0..%d", unsigned(root), team.n_pes() - 1);
-}
-
-const char* dt_name(gex_DT_t dt) {
-    switch (dt) {
-        case GEX_DT_I32: return "GEX_DT_I32";
-        case GEX_DT_U32: return "GEX_DT_U32";
-        case GEX_DT_I64: return "GEX_DT_I64";
-        case GEX_DT_U64: return "GEX_DT_U64";
-        case GEX_DT_FLT: return "GEX_DT_FLT";
-        case GEX_DT_DBL: return "GEX_DT_DBL";
-        case GEX_DT_USER: return "GEX_DT_USER";
-        default: return "not one GEX_DT_*";
-    }
 }
 
 // A reduction's data type, from the one table: its element kind and C size.

@@ -243,4 +243,36 @@ struct SweepOptions {
     }
 };
 
+// What the collective benchmarks share (bench-coll, bench-gex-coll): every
+// process calls in every loop; a loop's figure is the slowest process's µs
+// per call (MPI_MAX over `comm`); a row prints Gasket's and raw MPI's
+// medians and the median of their per-round ratio.
+struct CollectiveTimer {
+    MPI_Comm comm = MPI_COMM_NULL;  // raw MPI's communicator, also the timing's
+    int me = 0;
+    long iters = 2000;  // calls per loop, at most
+
+    // Calls of one loop moving `bytes` per call and process: at most 64 MiB
+    // per loop, at least 20.
+    long calls_for(std::size_t bytes) const {
+        const long by_volume = long((std::size_t(64) << 20) / std::max<std::size_t>(bytes, 1));
+        return std::max<long>(20, std::min<long>(iters, by_volume));
+    }
+    template <class Op>
+    Loop loop(long n, Op op) {
+        return [this, n, op]() mutable {
+            MPI_Barrier(comm);
+            const double mine = us_per_op(n, op);
+            double slowest = 0;
+            MPI_Allreduce(&mine, &slowest, 1, MPI_DOUBLE, MPI_MAX, comm);
+            return slowest;
+        };
+    }
+    void row(const char* what, const std::string& size, const Rounds& r, std::size_t gasket, std::size_t mpi) const {
+        if (me == 0)
+            std::printf("| %s | %s | %.2f | %.2f | %.2f |\n", what, size.c_str(), r.median_of(gasket), r.median_of(mpi),
+                        r.ratio(gasket, mpi));
+    }
+};
+
 }  // namespace bench

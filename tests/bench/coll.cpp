@@ -111,34 +111,11 @@ private:
     int size_ = 1;
 };
 
-struct Bench {
+struct Bench : CollectiveTimer {
     Options opt;
-    MPI_Comm comm = MPI_COMM_NULL;  // raw MPI: a duplicate of MPI_COMM_WORLD
-    int me = 0, npes = 1;
+    int npes = 1;
     char *g_src = nullptr, *g_dst = nullptr;  // symmetric heap
     char *m_src = nullptr, *m_dst = nullptr;  // malloc'd, for MPI
-
-    // Calls of one loop for `bytes` moved per call and PE.
-    long calls_for(std::size_t bytes) const {
-        const long by_volume = long((std::size_t(64) << 20) / std::max<std::size_t>(bytes, 1));
-        return std::max<long>(20, std::min<long>(opt.sweep.iters, by_volume));
-    }
-    // Times n calls of op on every PE: the slowest PE's µs per call.
-    template <class Op>
-    Loop loop(long n, Op op) {
-        return [this, n, op]() mutable {
-            MPI_Barrier(comm);
-            const double mine = us_per_op(n, op);
-            double slowest = 0;
-            MPI_Allreduce(&mine, &slowest, 1, MPI_DOUBLE, MPI_MAX, comm);
-            return slowest;
-        };
-    }
-    void row(const char* what, const std::string& size, const Rounds& r, std::size_t gasket, std::size_t mpi) {
-        if (me == 0)
-            std::printf("| %s | %s | %.2f | %.2f | %.2f |\n", what, size.c_str(), r.median_of(gasket), r.median_of(mpi),
-                        r.ratio(gasket, mpi));
-    }
 };
 
 }  // namespace
@@ -146,6 +123,7 @@ struct Bench {
 int main(int argc, char** argv) {
     Bench b;
     if (int rc = parse_options(argc, argv, b.opt)) return rc == 1 ? 0 : 2;
+    b.iters = b.opt.sweep.iters;
     shmem_init();
     b.me = shmem_my_pe();
     b.npes = shmem_n_pes();

@@ -46,31 +46,10 @@ void sum_doubles(const void* in, void* inout, size_t count, const void*) {
 }
 void mpi_sum_doubles(void* in, void* inout, int* len, MPI_Datatype*) { sum_doubles(in, inout, size_t(*len), nullptr); }
 
-struct Bench {
+struct Bench : CollectiveTimer {
     SweepOptions sweep;
-    MPI_Comm comm = MPI_COMM_NULL;
     gex_TM_t tm = GEX_TM_INVALID;
-    int me = 0, n = 1;
-
-    long calls_for(std::size_t bytes) const {
-        const long by_volume = long((std::size_t(64) << 20) / std::max<std::size_t>(bytes, 1));
-        return std::max<long>(20, std::min<long>(sweep.iters, by_volume));
-    }
-    template <class Op>
-    Loop loop(long calls, Op op) {
-        return [this, calls, op]() mutable {
-            MPI_Barrier(comm);
-            const double mine = us_per_op(calls, op);
-            double slowest = 0;
-            MPI_Allreduce(&mine, &slowest, 1, MPI_DOUBLE, MPI_MAX, comm);
-            return slowest;
-        };
-    }
-    void row(const char* what, const std::string& size, const Rounds& r, std::size_t gasket, std::size_t mpi) {
-        if (me == 0)
-            std::printf("| %s | %s | %.2f | %.2f | %.2f |\n", what, size.c_str(), r.median_of(gasket), r.median_of(mpi),
-                        r.ratio(gasket, mpi));
-    }
+    int n = 1;
 };
 
 void mpi_wait(MPI_Request& r) { mpi_check(MPI_Wait(&r, MPI_STATUS_IGNORE), "MPI_Wait"); }
@@ -90,6 +69,7 @@ int main(int argc, char** argv) {
     po::variables_map vm;
     if (int rc = parse_command_line("bench-gex-coll", argc, argv, desc, vm)) return rc == 1 ? 0 : 2;
     if (!b.sweep.finish("bench-gex-coll", vm, 50)) return 2;
+    b.iters = b.sweep.iters;
 
     gex_Client_t client;
     gex_EP_t ep;
