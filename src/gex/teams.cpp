@@ -123,6 +123,7 @@ size_t gex_TM_Create(gex_TM_t* new_tms, size_t num_new_tms, gex_TM_t parent_tm, 
     // The members, as jobranks in rank order, and my place among them.
     const int me = rt::g_job->my_pe;
     std::vector<int> jobranks(numargs);
+    std::vector<std::size_t> place(std::size_t(rt::g_job->n_pes), numargs);  // jobrank -> its index in args[]
     std::size_t mine = numargs;
     if (numargs > 0 && !args) rt::fatal(routine, "args is NULL with numargs %zu", numargs);
     for (std::size_t i = 0; i < numargs; ++i) {
@@ -145,9 +146,10 @@ size_t gex_TM_Create(gex_TM_t* new_tms, size_t num_new_tms, gex_TM_t parent_tm, 
                           from.n_pes() - 1);
             jobrank = from.world_pe(int(r));
         }
-        for (std::size_t j = 0; j < i; ++j)
-            if (jobranks[j] == jobrank)
-                rt::fatal(routine, "args[%zu] and args[%zu] name the same endpoint (jobrank %d)", j, i, jobrank);
+        if (place[std::size_t(jobrank)] < numargs)
+            rt::fatal(routine, "args[%zu] and args[%zu] name the same endpoint (jobrank %d)",
+                      place[std::size_t(jobrank)], i, jobrank);
+        place[std::size_t(jobrank)] = i;
         jobranks[i] = jobrank;
         if (jobrank == me) mine = i;
     }
