@@ -9,6 +9,8 @@
 #include <cstdlib>
 #include <string>
 
+#include <unistd.h>
+
 #include "dispatch.hpp"
 #include "src/gasp/gasp.hpp"
 #include "src/runtime/collective.hpp"
@@ -152,8 +154,8 @@ volatile std::sig_atomic_t g_in_terminate_signal = 0;
 
 // SIGTERM and SIGINT (where the client left them alone): GASNet 1.8
 // §2.1.0.5 sends SIGQUIT for a catchable terminate signal, so the client's
-// SIGQUIT handler runs (and may call gasnet_exit: the process then ends at
-// once with that code, _Exit being all a signal handler may safely do);
+// SIGQUIT handler runs (and may call gasnet_exit: the job then ends at once
+// with that code, by MPI_Abort: see gasnet_exit);
 // after it, or without one, the signal ends the process as it would have.
 void on_terminate_signal(int sig) {
     g_in_terminate_signal = 1;
@@ -335,8 +337,15 @@ void gasnet_exit(int exitcode) noexcept {
     // down in order: end the job at once.
     if (rt::am_thread_state().handler_depth > 0) rt::abort_job(exitcode);
     // From a terminate signal's handler (a client SIGQUIT handler run by
-    // it): only _Exit is safe; the launcher ends the others with our code.
-    if (gasnet::g_in_terminate_signal) std::_Exit(exitcode);
+    // it): no shutdown in order.  MPI_Abort carries the code to the
+    // launcher, which then ends the others: an _Exit alone lets Hydra
+    // (MPICH) report whichever end it sees first, often the rank it killed
+    // (docs/cluster-path.md).  alarm(5) bounds it should the signal have
+    // interrupted this thread inside MPI: SIGALRM then ends the process.
+    if (gasnet::g_in_terminate_signal) {
+        alarm(5);
+        rt::abort_job(exitcode);
+    }
     // Every node exits: shut down in order, then exit with the agreed code.
     std::exit(gasnet::leave_job(exitcode, false, "gasnet_exit"));
 }
