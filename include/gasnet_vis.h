@@ -32,8 +32,8 @@
  * fit in size_t, a flag other than GEX_FLAG_IMMEDIATE (accepted; Gasket
  * never declines) and GEX_FLAG_ENABLE_LEAF_LC (puts only).
  *
- * Not there yet: gex_VIS_SetPeerCompletionHandler and
- * GEX_VIS_MAX_PEERCOMPLETION (deprecated in the specification).
+ * Peer completion (deprecated in the specification, provided):
+ * gex_VIS_SetPeerCompletionHandler below.
  */
 #ifndef GASKET_GASNET_VIS_H
 #define GASKET_GASNET_VIS_H
@@ -100,6 +100,37 @@ GASKET_GEX_VIS_DECLARE(NB, gex_Event_t)
 GASKET_GEX_VIS_DECLARE(NBI, int)
 GASKET_GEX_VIS_DECLARE(Blocking, int)
 #undef GASKET_GEX_VIS_DECLARE
+
+/* The largest client payload, in bytes, of a VIS peer completion handler
+ * (the specification guarantees at least 127). */
+#define GEX_VIS_MAX_PEERCOMPLETION ((size_t)512)
+
+/* VIS Put Peer Completion [DEPRECATED in the specification] (gasnet-ex-api.txt
+ * "VIS Put Peer Completion"): arms, for the calling thread, a notification
+ * bound to its next VIS put (vector, indexed or strided; Blocking, NB or
+ * NBI).  Once that put's data is complete at the peer, `handler` runs there
+ * as a 0-argument AM Medium reply handler (it may not send) with the
+ * `nbytes` bytes at `source_addr` as its payload, and sees the put's data.
+ * Only that one put is bound; the thread is then disarmed.  handler 0
+ * disarms (cancels) a pending arming.
+ *   handler      index of a handler registered (gex_EP_RegisterHandlers)
+ *                with GEX_FLAG_AM_MEDIUM | GEX_FLAG_AM_REPLY and gex_nargs 0
+ *                on every node (checked against this node's registration);
+ *   source_addr  nbytes bytes of payload (ignored when nbytes is 0); Gasket
+ *                copies them in this call, so the buffer may change at once;
+ *   nbytes       <= GEX_VIS_MAX_PEERCOMPLETION bytes;
+ *   flags        must be 0.
+ * How Gasket does it: the bound put completes before it returns (an NB put
+ * returns GEX_EVENT_INVALID), then the notification is sent as an AM that
+ * follows it.  A strided put with nothing to move (elemsz 0 or a count 0)
+ * names no peer, so it leaves the arming for the next put.
+ * Errors (each ends the job, naming the call and the value): flags not 0,
+ * nbytes above GEX_VIS_MAX_PEERCOMPLETION, source_addr NULL with nbytes >
+ * 0, a handler not registered or registered otherwise; and, while armed, a
+ * VIS put with GEX_FLAG_IMMEDIATE (the specification forbids it) or a VIS
+ * get (peer completion is for puts only). */
+void gex_VIS_SetPeerCompletionHandler(gex_AM_Index_t handler, const void* source_addr, size_t nbytes,
+                                      gex_Flags_t flags) GASKET_NOEXCEPT;
 
 #ifdef __cplusplus
 }

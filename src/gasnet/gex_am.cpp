@@ -118,6 +118,31 @@ int gex_reply(const char* routine, gex_Token_t token, gasnet_handler_t handler, 
     return 0;
 }
 
+void check_peer_completion_handler(const char* routine, gasnet_handler_t handler) {
+    if (!g_registry.used[handler])
+        rt::fatal(routine, "handler index %u is not registered (gex_EP_RegisterHandlers)", unsigned(handler));
+    const gex_AM_Entry_t& e = g_registry.entry[handler];
+    if (e.gex_flags == 0) return;  // gasnet_attach's: no flags to check
+    constexpr gex_Flags_t need = GEX_FLAG_AM_MEDIUM | GEX_FLAG_AM_REPLY;
+    if ((e.gex_flags & need) != need || e.gex_nargs != 0)
+        rt::fatal(routine,
+                  "handler %u (%s) is registered with gex_flags 0x%x and gex_nargs %u: a peer completion handler "
+                  "must be a 0-argument Medium reply handler (GEX_FLAG_AM_MEDIUM | GEX_FLAG_AM_REPLY, gex_nargs 0)",
+                  unsigned(handler), name_of(e), unsigned(e.gex_flags), e.gex_nargs);
+}
+
+void gex_peer_notice(const char* routine, gasnet_node_t node, gasnet_handler_t handler, const void* payload,
+                     size_t nbytes) {
+    rt::Job* job = attached_job(routine);
+    if (!job) rt::fatal(routine, "called before a segment is attached (gex_Segment_Attach)");
+    if (!job->am->has_handler(handler))
+        rt::fatal(routine, "handler index %u is not registered on this node", unsigned(handler));
+    const int h = handler, peer = int(node), category = GASP_GASNET_AM_MEDIUM, nargs = 0;
+    if (gasp::on()) gasp::notify(GASP_GASNET_AM_REQUEST, GASP_START, category, h, peer, nbytes, nargs);
+    job->am->notify(routine, peer, std::uint8_t(handler), payload, nbytes);
+    if (gasp::on()) gasp::notify(GASP_GASNET_AM_REQUEST, GASP_END, category, h, peer, nbytes, nargs);
+}
+
 namespace {
 
 void check_numargs(const char* routine, unsigned numargs) {

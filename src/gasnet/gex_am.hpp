@@ -24,4 +24,17 @@ int gex_reply(const char* routine, gex_Token_t token, gasnet_handler_t handler, 
               const void* source_addr, size_t nbytes, void* dest_addr, gex_Event_t* lc_opt, gex_Flags_t flags,
               int nargs, const gasnet_handlerarg_t* args);
 
+// VIS peer completion (gasnet-ex-api.txt "VIS Put Peer Completion"): fatal,
+// naming `routine`, unless `handler` is registered here, and, when
+// gex_EP_RegisterHandlers registered it, as a 0-argument Medium reply
+// handler (GEX_FLAG_AM_MEDIUM | GEX_FLAG_AM_REPLY, gex_nargs 0).
+void check_peer_completion_handler(const char* routine, gasnet_handler_t handler);
+// Runs `handler` at node (jobrank) `node` as a Medium reply handler with
+// `nbytes` (<= GEX_VIS_MAX_PEERCOMPLETION) of payload at `payload`, once
+// the caller has completed the puts it announces (rt::AmEngine::notify).
+// GASP: an AM request event (Medium, 0 arguments).  Fatal, naming
+// `routine`, before a segment is attached.
+void gex_peer_notice(const char* routine, gasnet_node_t node, gasnet_handler_t handler, const void* payload,
+                     size_t nbytes);
+
 }  // namespace gasket::gasnet

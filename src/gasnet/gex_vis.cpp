@@ -7,8 +7,10 @@
 #include <gasnet_vis.h>
 
 #include <algorithm>
+#include <cstring>
 #include <vector>
 
+#include "gex_am.hpp"
 #include "src/gex/objects.hpp"
 #include "transfer.hpp"
 
@@ -36,18 +38,45 @@ gasnet_node_t node_of(const char* routine, gex_TM_t tm, gex_Rank_t rank, gex_Fla
     return rank;
 }
 
+// The calling thread's armed peer completion (gex_VIS_SetPeerCompletionHandler):
+// handler 0 when disarmed; the payload is copied at arming.
+struct PeerCompletion {
+    gex_AM_Index_t handler = 0;
+    std::size_t nbytes = 0;
+    unsigned char payload[GEX_VIS_MAX_PEERCOMPLETION];
+};
+thread_local PeerCompletion t_peer_completion;
+
+[[noreturn, gnu::cold]] void armed_misuse(const char* routine, const char* why) {
+    rt::fatal(routine, "a peer completion handler (index %u) is armed by gex_VIS_SetPeerCompletionHandler, %s",
+              unsigned(t_peer_completion.handler), why);
+}
+
+// Whether the calling thread is armed: then a put must not pass
+// GEX_FLAG_IMMEDIATE and a get may not come (fatal, naming `routine`).
+inline bool armed(const char* routine, Dir dir, gex_Flags_t flags) {
+    if (t_peer_completion.handler == 0) [[likely]]
+        return false;
+    if (dir == Dir::get) armed_misuse(routine, "which only VIS puts take (disarm it with handler 0 first)");
+    if (flags & GEX_FLAG_IMMEDIATE) armed_misuse(routine, "and the put it binds may not pass GEX_FLAG_IMMEDIATE");
+    return true;
+}
+
 // Issues the pieces of one operation: a piece that continues the previous
 // one on both sides joins it; each run becomes one transfer.
 class Mover {
 public:
+    // A put bound to an armed peer completion completes in the call (as
+    // Blocking), then notifies the peer (finish()).
     Mover(const char* routine, gasnet_node_t node, Dir dir, Mode mode, gex_Flags_t flags)
         : routine_(routine),
           node_(node),
           dir_(dir),
-          sync_(mode == Mode::nbi ? Sync::implicit : Sync::explicit_handle),
+          notify_(armed(routine, dir, flags)),
+          mode_(notify_ ? Mode::blocking : mode),
+          sync_(mode_ == Mode::nbi ? Sync::implicit : Sync::explicit_handle),
           // Local completion waits for completion unless the client asked for it at return.
-          bulk_(!(flags & GEX_FLAG_ENABLE_LEAF_LC)),
-          mode_(mode) {}
+          bulk_(!(flags & GEX_FLAG_ENABLE_LEAF_LC)) {}
 
     // `len` bytes between `remote` (the peer's segment) and `local`.
     void piece(char* remote, char* local, std::size_t len) {
@@ -68,6 +97,12 @@ public:
         issue();
         if (mode_ != Mode::blocking) return handle_;
         complete(handle_);
+        if (notify_) {
+            PeerCompletion& pc = t_peer_completion;
+            const gex_AM_Index_t handler = pc.handler;
+            pc.handler = 0;  // disarmed before the send: one put, one notification
+            gex_peer_notice(routine_, node_, handler, pc.payload, pc.nbytes);
+        }
         return GEX_EVENT_INVALID;
     }
 
@@ -84,9 +119,10 @@ private:
     const char* routine_;
     gasnet_node_t node_;
     Dir dir_;
+    bool notify_;
+    Mode mode_;
     Sync sync_;
     bool bulk_;
-    Mode mode_;
     char* remote_ = nullptr;
     char* local_ = nullptr;
     std::size_t n_ = 0;
@@ -212,6 +248,25 @@ gex_Event_t strided(const char* routine, Dir dir, Mode mode, gex_TM_t tm, gex_Ra
 }  // namespace gasket::gasnet
 
 using namespace gasket;
+
+void gex_VIS_SetPeerCompletionHandler(gex_AM_Index_t handler, const void* source_addr, size_t nbytes,
+                                      gex_Flags_t flags) noexcept {
+    const char* routine = "gex_VIS_SetPeerCompletionHandler";
+    if (flags) rt::fatal(routine, "flags 0x%x: must be 0", unsigned(flags));
+    gasnet::PeerCompletion& pc = gasnet::t_peer_completion;
+    if (handler == 0) {
+        pc.handler = 0;
+        return;
+    }
+    if (nbytes > GEX_VIS_MAX_PEERCOMPLETION)
+        rt::fatal(routine, "nbytes %zu is above GEX_VIS_MAX_PEERCOMPLETION (%zu)", nbytes,
+                  size_t(GEX_VIS_MAX_PEERCOMPLETION));
+    if (nbytes && !source_addr) rt::fatal(routine, "source_addr is NULL with nbytes %zu", nbytes);
+    gasnet::check_peer_completion_handler(routine, handler);
+    if (nbytes) std::memcpy(pc.payload, source_addr, nbytes);
+    pc.nbytes = nbytes;
+    pc.handler = handler;
+}
 using gasnet::Dir;
 using gasnet::Mode;
 

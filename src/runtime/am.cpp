@@ -13,6 +13,7 @@ namespace {
 
 constexpr std::uint8_t kLongInlineFlag = 0x01;  // Long payload carried in the message
 constexpr std::uint8_t kLongRmaFlag = 0x02;     // Long payload put through the MPI window
+constexpr std::uint8_t kPeerNoticeFlag = 0x04;  // notify(): runs as a reply handler, after a window sync
 
 constexpr std::chrono::microseconds kProgressMinSleep{8};
 constexpr std::chrono::microseconds kProgressMaxSleep{4096};
@@ -143,6 +144,16 @@ void AmEngine::request(const char* routine, int dest, AmCategory category, std::
     transport_.send_request(dest, wire, args, carried);
 }
 
+void AmEngine::notify(const char* routine, int dest, std::uint8_t handler, const void* payload, std::size_t nbytes) {
+    check_may_send(routine);
+    mpi::AmWire wire;
+    const void* carried = prepare(routine, dest, AmCategory::medium, handler, 0, payload, nbytes, 0, wire);
+    wire.flags |= kPeerNoticeFlag;
+    if (!requested_.load(std::memory_order_relaxed)) [[unlikely]]
+        requested_.store(true, std::memory_order_relaxed);
+    transport_.send_request(dest, wire, nullptr, carried);
+}
+
 void AmEngine::reply(const char* routine, gasket_am_token* token, AmCategory category, std::uint8_t handler, int nargs,
                      const std::int32_t* args, const void* payload, std::size_t nbytes, std::size_t long_offset) {
     const AmThreadState& t = am_thread_state();
@@ -217,7 +228,9 @@ void AmEngine::deliver(void* self, const mpi::AmInbound& in) {
         m.payload = dest;
         m.nbytes = w.long_bytes;
     }
-    gasket_am_token token{in.source, !in.reply, false};
+    const bool notice = w.flags & kPeerNoticeFlag;
+    if (notice && engine.segment_.window) engine.segment_.window->sync();
+    gasket_am_token token{in.source, !in.reply && !notice, false};
     AmThreadState& t = am_thread_state();
     const int locks_before = t.held_locks;
     ++t.handler_depth;

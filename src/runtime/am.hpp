@@ -82,6 +82,14 @@ public:
     // holding a handler-safe lock.
     void request(const char* routine, int dest, AmCategory category, std::uint8_t handler, int nargs,
                  const std::int32_t* args, const void* payload, std::size_t nbytes, std::size_t long_offset);
+    // Sends a 0-argument Medium message (`nbytes` <= kMaxMedium at
+    // `payload`, copied before returning) that runs client handler `handler`
+    // at `dest` as a reply handler: its token may not send (GASNet-EX VIS
+    // peer completion, gasnet-ex-api.txt "VIS Put Peer Completion").  The
+    // caller has completed the data movement it announces; at `dest` the
+    // segment window is synchronized before the handler runs, so it sees
+    // that data.  Checks as request().
+    void notify(const char* routine, int dest, std::uint8_t handler, const void* payload, std::size_t nbytes);
     // Sends the reply for `token`.  Fatal, naming `routine`, unless called
     // once from the request handler that received the token, with no
     // handler-safe lock held.

@@ -64,6 +64,7 @@ void init(gex_Client_t* c, gex_EP_t* e, gex_TM_t* t) {
 
 void medium_handler(gex_Token_t, void*, size_t, gex_AM_Arg_t) {}
 void short_reply_handler(gex_Token_t) {}
+void medium_reply_handler(gex_Token_t, void*, size_t) {}
 
 // Handlers of the AM cases: 200 a Medium request handler of 1 argument,
 // 201 a Short reply handler.
@@ -198,6 +199,21 @@ int main(int argc, char** argv) {
     } else if (g_case == "vis_count_overflow") {
         void* list[1] = {remote};
         gex_VIS_IndexedPutNBI(tm, 1, SIZE_MAX, list, 2, 1, list, 8, 0);
+    } else if (g_case == "vis_peer_too_big") {
+        gex_VIS_SetPeerCompletionHandler(201, buf, GEX_VIS_MAX_PEERCOMPLETION + 1, 0);
+    } else if (g_case == "vis_peer_wrong_handler") {
+        gex_VIS_SetPeerCompletionHandler(201, nullptr, 0, 0);  // a Short reply handler
+    } else if (g_case == "vis_peer_then_get") {
+        gex_AM_Entry_t entry{202,
+                             reinterpret_cast<gex_AM_Fn_t>(&medium_reply_handler),
+                             GEX_FLAG_AM_MEDIUM | GEX_FLAG_AM_REPLY,
+                             0,
+                             nullptr,
+                             "medium_reply_handler"};
+        gex_EP_RegisterHandlers(gex_TM_QueryEP(tm), &entry, 1);
+        gex_VIS_SetPeerCompletionHandler(202, nullptr, 0, 0);
+        gex_Memvec_t dst = {buf, 8}, src = {remote, 8};
+        gex_VIS_VectorGetBlocking(tm, 1, &dst, 1, 1, &src, 0);
     } else if (g_case == "np_nested") {
         gex_AM_PrepareRequestMedium(tm, 1, nullptr, 8, 8, nullptr, 0, 1);
         gex_AM_PrepareRequestMedium(tm, 1, nullptr, 8, 8, nullptr, 0, 1);

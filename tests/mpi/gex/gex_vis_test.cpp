@@ -6,7 +6,9 @@
 // pieces split differently on each side, empty entries, transposes and
 // reflections (negative strides), rows contiguous on both sides (joined),
 // the no-op forms; GEX_FLAG_ENABLE_LEAF_LC with the source overwritten at
-// once.
+// once.  Peer completion (gex_VIS_SetPeerCompletionHandler): the handler
+// runs once per armed put, at the peer, as a reply handler, with the
+// payload, after the put's data; disarming with handler 0.
 //
 // Region: [kRegion, +kRegionBytes) of every segment: the first half is
 // where VIS puts land, the second where the element-by-element reference
@@ -14,8 +16,10 @@
 #include <gasnet_vis.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "gex_test.hpp"
@@ -339,6 +343,110 @@ TEST_F(GexVis, LeafLocalCompletionAndNoOps) {
             bad += mine[4096 + at] != 0x5a;
         }
     EXPECT_EQ(bad, 0u);
+}
+
+// Peer completion: what this process's handler saw (it runs here, for the
+// left neighbour's armed puts into this process's region).
+struct PeerSeen {
+    std::atomic<int> calls{0};
+    int src = -1, is_req = -1;
+    std::size_t bad_bytes = 0;  // region bytes not yet the put's data when the handler ran
+    std::string payload;
+};
+PeerSeen g_peer_seen;
+unsigned g_peer_salt = 0;                                              // the salt of the put under way
+constexpr std::size_t kPeerRows = 32, kPeerRow = 48, kPeerPitch = 64;  // the put: 32 rows of 48 bytes
+constexpr gex_AM_Index_t kPeerIndex = 172;
+
+void on_peer_completion(gex_Token_t token, void* buf, size_t nbytes) {
+    gex_Token_Info_t info;
+    gex_Token_Info(token, &info, GEX_TI_SRCRANK | GEX_TI_IS_REQ);
+    g_peer_seen.src = int(info.gex_srcrank);
+    g_peer_seen.is_req = info.gex_is_req;
+    const unsigned char* mine = g_job.base + kRegion;
+    std::size_t bad = 0;
+    for (std::size_t row = 0; row < kPeerRows; ++row)
+        for (std::size_t b = 0; b < kPeerRow; ++b)
+            bad += mine[row * kPeerPitch + b] != pattern(left(), row * kPeerPitch + b, g_peer_salt);
+    g_peer_seen.bad_bytes = bad;
+    g_peer_seen.payload.assign(static_cast<const char*>(buf), nbytes);
+    g_peer_seen.calls.fetch_add(1, std::memory_order_release);
+}
+
+// Each process arms, puts 32 rows into its right neighbour (strided
+// Blocking, vector NB, indexed NBI in turn) and waits for the notice of its
+// left neighbour's put: it must come once, from the left neighbour, as a
+// reply (not a request), with that neighbour's payload, after its data.
+TEST_F(GexVis, PeerCompletion) {
+    static bool registered = false;
+    if (!registered) {
+        gex_AM_Entry_t entry{kPeerIndex,
+                             reinterpret_cast<gex_AM_Fn_t>(&on_peer_completion),
+                             GEX_FLAG_AM_MEDIUM | GEX_FLAG_AM_REPLY,
+                             0,
+                             nullptr,
+                             "vis_peer_completion"};
+        ASSERT_EQ(gex_EP_RegisterHandlers(g_job.ep, &entry, 1), GASNET_OK);
+        registered = true;
+    }
+    barrier();
+    char* peer = remote_base(right()) + kRegion;
+    std::vector<char> src(kPeerRows * kPeerPitch);
+    const std::ptrdiff_t strides[] = {std::ptrdiff_t(kPeerPitch)};
+    const std::size_t count[] = {kPeerRows};
+    for (Mode m : {Mode::blocking, Mode::nb, Mode::nbi}) {
+        g_peer_salt = 40 + unsigned(m);
+        for (std::size_t i = 0; i < src.size(); ++i) src[i] = char(pattern(g_job.me, i, g_peer_salt));
+        const int before = g_peer_seen.calls.load();
+        barrier();
+        const std::string note = "done by " + std::to_string(g_job.me) + " in " + name(m);
+        gex_VIS_SetPeerCompletionHandler(kPeerIndex, note.data(), note.size(), 0);
+        std::vector<gex_Memvec_t> dst(kPeerRows), from(kPeerRows);
+        std::vector<void*> dsti(kPeerRows), fromi(kPeerRows);
+        for (std::size_t r = 0; r < kPeerRows; ++r) {
+            dst[r] = {peer + r * kPeerPitch, kPeerRow};
+            from[r] = {src.data() + r * kPeerPitch, kPeerRow};
+            dsti[r] = dst[r].gex_addr;
+            fromi[r] = from[r].gex_addr;
+        }
+        if (m == Mode::blocking) {
+            EXPECT_EQ(gex_VIS_StridedPutBlocking(g_job.tm, right(), peer, strides, src.data(), strides, kPeerRow, count,
+                                                 1, 0),
+                      0);
+        } else if (m == Mode::nb) {
+            // Bound to a peer completion, the put completes in the call.
+            EXPECT_EQ(gex_VIS_VectorPutNB(g_job.tm, right(), kPeerRows, dst.data(), kPeerRows, from.data(), 0),
+                      GEX_EVENT_INVALID);
+        } else {
+            EXPECT_EQ(gex_VIS_IndexedPutNBI(g_job.tm, right(), kPeerRows, dsti.data(), kPeerRow, kPeerRows,
+                                            fromi.data(), kPeerRow, 0),
+                      0);
+            gex_NBI_Wait(GEX_EC_ALL, 0);
+        }
+        while (g_peer_seen.calls.load(std::memory_order_acquire) == before) gasnet_AMPoll();
+        EXPECT_EQ(g_peer_seen.calls.load(), before + 1) << name(m);
+        EXPECT_EQ(g_peer_seen.src, int(left())) << name(m);
+        EXPECT_EQ(g_peer_seen.is_req, 0) << name(m) << ": a peer completion handler runs as a reply handler";
+        EXPECT_EQ(g_peer_seen.bad_bytes, 0u) << name(m) << ": the handler ran before the put's data was there";
+        EXPECT_EQ(g_peer_seen.payload, "done by " + std::to_string(left()) + " in " + name(m));
+        barrier();
+        std::memset(g_job.base + kRegion, 0, kPeerRows * kPeerPitch);
+        barrier();
+    }
+    // Disarmed (handler 0): the next put notifies nobody; a put is bound
+    // only once (the second put after one arming notifies nobody either).
+    const int before = g_peer_seen.calls.load();
+    gex_VIS_SetPeerCompletionHandler(kPeerIndex, nullptr, 0, 0);
+    gex_VIS_SetPeerCompletionHandler(0, nullptr, 0, 0);
+    gex_VIS_StridedPutBlocking(g_job.tm, right(), peer, strides, src.data(), strides, kPeerRow, count, 1, 0);
+    gex_VIS_SetPeerCompletionHandler(kPeerIndex, nullptr, 0, 0);
+    gex_VIS_StridedPutBlocking(g_job.tm, right(), peer, strides, src.data(), strides, kPeerRow, count, 1, 0);
+    gex_VIS_StridedPutBlocking(g_job.tm, right(), peer, strides, src.data(), strides, kPeerRow, count, 1, 0);
+    while (g_peer_seen.calls.load(std::memory_order_acquire) == before) gasnet_AMPoll();
+    barrier();  // every notice sent was sent before it; polls served the rest
+    for (int i = 0; i < 1000; ++i) gasnet_AMPoll();
+    EXPECT_EQ(g_peer_seen.calls.load(), before + 1) << "one notice for one arming, none after disarming";
+    EXPECT_EQ(g_peer_seen.payload, "");
 }
 
 }  // namespace
