@@ -61,6 +61,18 @@ typedef struct gasket_gex_segment* gex_Segment_t; /* a segment */
 #define GEX_TM_INVALID ((gex_TM_t)0)
 #define GEX_SEGMENT_INVALID ((gex_Segment_t)0)
 
+/* A memory kind (gasnet-ex-memory-kinds.txt §4.1, §6.2): host memory
+ * (GEX_MK_HOST, the kind of every gex_Segment_Attach segment) or a device's
+ * memory, made by gex_MK_Create (gasnet_mk.h). */
+typedef struct gasket_gex_mk* gex_MK_t;
+#define GEX_MK_INVALID ((gex_MK_t)0)
+#define GEX_MK_HOST ((gex_MK_t)1)
+/* The memory kind classes compiled in (§6.3): host, and CUDA UVA (the
+ * driver is loaded at run time: gex_MK_Create says when it is absent). */
+#define GASNET_HAVE_MK_CLASS_HOST 1
+#define GASNET_HAVE_MK_CLASS_CUDA_UVA 1
+#define GASNET_HAVE_MK_CLASS_MULTIPLE 1
+
 /* Interoperable with the GASNet-1 types of the same role. */
 typedef gasnet_token_t gex_Token_t;
 typedef gasnet_handler_t gex_AM_Index_t;

@@ -8,7 +8,7 @@ No exception crosses the C ABI: every entry point is defined `noexcept`, and
 the public headers declare it GASKET_NOEXCEPT (gasket/noexcept.h), which is
 noexcept in C++.  This asks the C++ compiler, not a parser, whether that
 holds for each function libgasket.so exports (nm -D --defined-only, types T,
-W, i).  One C++17 translation unit includes shmem.h, pshmem.h, gasnet.h, gasnet_ratomic.h, gasnet_vis.h, gasnet_coll.h, shmemx.h, gasp.h and gasp_shmem.h,
+W, i).  One C++17 translation unit includes shmem.h, pshmem.h, gasnet.h, gasnet_ratomic.h, gasnet_vis.h, gasnet_coll.h, gasnet_mk.h, shmemx.h, gasp.h and gasp_shmem.h,
 #undef's every exported name (so a macro cannot stand in for it), and checks
 each name on a line of its own:
 
@@ -40,7 +40,7 @@ import subprocess
 import sys
 
 DIAGNOSTIC = re.compile(r"^(?P<file>[^:]+):(?P<line>\d+):(?:\d+:)?\s*(?:fatal )?error:\s*(?P<msg>.*)$")
-HEADERS = ["shmem.h", "pshmem.h", "gasnet.h", "gasnet_ratomic.h", "gasnet_vis.h", "gasnet_coll.h", "gasnet_tools.h", "shmemx.h", "gasp.h", "gasp_shmem.h"]
+HEADERS = ["shmem.h", "pshmem.h", "gasnet.h", "gasnet_ratomic.h", "gasnet_vis.h", "gasnet_coll.h", "gasnet_mk.h", "gasnet_tools.h", "shmemx.h", "gasp.h", "gasp_shmem.h"]
 CHECKED_STD = ["c++17", "c++20"]        # the checks compile
 HEADERS_STD = ["c++98", "c++11", "c++14"]  # the headers compile
 

@@ -12,6 +12,7 @@
 #include <gasnet.h>
 #include <gasnet_coll.h>
 #include <gasnet_ratomic.h>
+#include <gasnet_mk.h>
 #include <gasnet_vis.h>
 
 #include <chrono>
@@ -214,6 +215,8 @@ int main(int argc, char** argv) {
         gex_VIS_SetPeerCompletionHandler(202, nullptr, 0, 0);
         gex_Memvec_t dst = {buf, 8}, src = {remote, 8};
         gex_VIS_VectorGetBlocking(tm, 1, &dst, 1, 1, &src, 0);
+    } else if (g_case == "mk_destroy_bogus") {
+        gex_MK_Destroy(reinterpret_cast<gex_MK_t>(0x2000), 0);
     } else if (g_case == "np_nested") {
         gex_AM_PrepareRequestMedium(tm, 1, nullptr, 8, 8, nullptr, 0, 1);
         gex_AM_PrepareRequestMedium(tm, 1, nullptr, 8, 8, nullptr, 0, 1);

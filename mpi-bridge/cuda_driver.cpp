@@ -1,0 +1,120 @@
+// mpi-bridge/cuda_driver.cpp -- loading the CUDA driver API (cuda_driver.hpp).
+#include "cuda_driver.hpp"
+
+#include <dlfcn.h>
+
+namespace gasket::mpi {
+
+namespace {
+
+constexpr int kSuccess = 0;                 // CUDA_SUCCESS
+constexpr int kUnifiedAddressingAttr = 41;  // CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING
+
+// The entry point `name` (or, when the driver versions it, `name_v2`).
+template <typename Fn>
+bool find(void* lib, const char* name, const char* versioned, Fn& fn, std::string& why) {
+    void* p = versioned ? dlsym(lib, versioned) : nullptr;
+    if (!p) p = dlsym(lib, name);
+    if (!p) {
+        why = std::string("libcuda.so.1 has no ") + name;
+        return false;
+    }
+    fn = reinterpret_cast<Fn>(p);
+    return true;
+}
+
+}  // namespace
+
+CudaDriver& CudaDriver::get() {
+    static CudaDriver driver;  // initialized once, thread-safe (C++11 statics)
+    return driver;
+}
+
+CudaDriver::CudaDriver() {
+    // Never closed: the driver stays loaded for the process's life.
+    void* lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!lib) {
+        const char* e = dlerror();
+        why_ = std::string("the CUDA driver cannot be loaded: ") + (e ? e : "dlopen(\"libcuda.so.1\") failed");
+        return;
+    }
+    if (!find(lib, "cuInit", nullptr, init_, why_) ||
+        !find(lib, "cuDriverGetVersion", nullptr, driver_get_version_, why_) ||
+        !find(lib, "cuDeviceGetCount", nullptr, device_get_count_, why_) ||
+        !find(lib, "cuDeviceGet", nullptr, device_get_, why_) ||
+        !find(lib, "cuDeviceGetAttribute", nullptr, device_get_attribute_, why_) ||
+        !find(lib, "cuDeviceGetName", nullptr, device_get_name_, why_) ||
+        !find(lib, "cuDevicePrimaryCtxRetain", nullptr, primary_ctx_retain_, why_) ||
+        !find(lib, "cuDevicePrimaryCtxRelease", "cuDevicePrimaryCtxRelease_v2", primary_ctx_release_, why_) ||
+        !find(lib, "cuGetErrorString", nullptr, get_error_string_, why_))
+        return;
+    if (int rc = init_(0); rc != kSuccess) {
+        why_ = "cuInit failed: " + error_text(rc);
+        return;
+    }
+    if (int rc = driver_get_version_(&version_); rc != kSuccess) {
+        why_ = "cuDriverGetVersion failed: " + error_text(rc);
+        return;
+    }
+    if (int rc = device_get_count_(&device_count_); rc != kSuccess) {
+        why_ = "cuDeviceGetCount failed: " + error_text(rc);
+        device_count_ = 0;
+        return;
+    }
+    usable_ = true;
+}
+
+std::string CudaDriver::error_text(int result) const {
+    const char* s = nullptr;
+    if (get_error_string_ && get_error_string_(result, &s) == kSuccess && s) return s;
+    return "CUresult " + std::to_string(result);
+}
+
+bool CudaDriver::describe(int ordinal, std::string& name, bool& unified, std::string& why) const {
+    if (!usable_) {
+        why = why_;
+        return false;
+    }
+    int device = 0, attr = 0;
+    char text[256] = {};
+    if (int rc = device_get_(&device, ordinal); rc != kSuccess) {
+        why = "cuDeviceGet(" + std::to_string(ordinal) + ") failed: " + error_text(rc);
+        return false;
+    }
+    if (int rc = device_get_name_(text, int(sizeof text), device); rc != kSuccess) {
+        why = "cuDeviceGetName failed: " + error_text(rc);
+        return false;
+    }
+    if (int rc = device_get_attribute_(&attr, kUnifiedAddressingAttr, device); rc != kSuccess) {
+        why = "cuDeviceGetAttribute(CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING) failed: " + error_text(rc);
+        return false;
+    }
+    name = text;
+    unified = attr != 0;
+    return true;
+}
+
+void* CudaDriver::retain_primary_context(int ordinal, std::string& why) const {
+    if (!usable_) {
+        why = why_;
+        return nullptr;
+    }
+    int device = 0;
+    if (int rc = device_get_(&device, ordinal); rc != kSuccess) {
+        why = "cuDeviceGet(" + std::to_string(ordinal) + ") failed: " + error_text(rc);
+        return nullptr;
+    }
+    void* ctx = nullptr;
+    if (int rc = primary_ctx_retain_(&ctx, device); rc != kSuccess || !ctx) {
+        why = "cuDevicePrimaryCtxRetain failed: " + error_text(rc);
+        return nullptr;
+    }
+    return ctx;
+}
+
+void CudaDriver::release_primary_context(int ordinal) const {
+    int device = 0;
+    if (usable_ && device_get_(&device, ordinal) == kSuccess) primary_ctx_release_(device);
+}
+
+}  // namespace gasket::mpi

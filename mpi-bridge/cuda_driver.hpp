@@ -1,0 +1,65 @@
+// mpi-bridge/cuda_driver.hpp -- the CUDA driver API, loaded at run time
+// with dlopen("libcuda.so.1"): no CUDA toolkit is needed to build Gasket,
+// and a machine without a driver or a device runs everything else
+// (gasnet-ex-memory-kinds.txt §6.3, §6.5; DESIGN.md "GPU memory kinds").
+// Only the entry points Gasket uses are declared, with the driver's C types
+// reduced to plain ones (CUresult int, CUdevice int, CUcontext void*).
+#pragma once
+
+#include <string>
+
+namespace gasket::mpi {
+
+class CudaDriver {
+public:
+    // The process's driver, loaded and initialized (cuInit(0)) on first use;
+    // thread-safe.  Never null: see usable().
+    static CudaDriver& get();
+
+    // False when libcuda.so.1 cannot be loaded, lacks an entry point, or
+    // cuInit fails (no device, no permission): then why() says so.
+    bool usable() const { return usable_; }
+    const std::string& why() const { return why_; }
+
+    // The driver's version as major * 1000 + minor * 10 (cuDriverGetVersion).
+    int version() const { return version_; }
+    // Devices the driver sees (cuDeviceGetCount); 0 when not usable.
+    int device_count() const { return device_count_; }
+
+    // Device `ordinal`'s name and whether it has unified addressing
+    // (CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING).  False, with `why` set
+    // (the driver's error string), for an ordinal the driver refuses.
+    bool describe(int ordinal, std::string& name, bool& unified, std::string& why) const;
+
+    // Retains device `ordinal`'s primary context (cuDevicePrimaryCtxRetain):
+    // the context every operation on that device's memory kind uses.  Null,
+    // with `why` set, when the driver refuses.
+    void* retain_primary_context(int ordinal, std::string& why) const;
+    // Releases what retain_primary_context returned (cuDevicePrimaryCtxRelease).
+    void release_primary_context(int ordinal) const;
+
+    CudaDriver(const CudaDriver&) = delete;
+    CudaDriver& operator=(const CudaDriver&) = delete;
+
+private:
+    CudaDriver();
+    std::string error_text(int result) const;  // cuGetErrorString, or the number
+
+    bool usable_ = false;
+    std::string why_;
+    int version_ = 0;
+    int device_count_ = 0;
+    // Entry points (types as the driver's, with its enums and handles as
+    // int and void*).
+    int (*init_)(unsigned) = nullptr;
+    int (*driver_get_version_)(int*) = nullptr;
+    int (*device_get_count_)(int*) = nullptr;
+    int (*device_get_)(int*, int) = nullptr;
+    int (*device_get_attribute_)(int*, int, int) = nullptr;
+    int (*device_get_name_)(char*, int, int) = nullptr;
+    int (*primary_ctx_retain_)(void**, int) = nullptr;
+    int (*primary_ctx_release_)(int) = nullptr;
+    int (*get_error_string_)(int, const char**) = nullptr;
+};
+
+}  // namespace gasket::mpi

@@ -1,0 +1,109 @@
+// src/gex/memory_kinds.cpp -- gex_MK_Create and gex_MK_Destroy
+// (gasnet_mk.h; gasnet-ex-memory-kinds.txt §6.3): a device kind is an
+// rt::MemoryKind (src/runtime/memory_kind.hpp) behind a handle this process
+// keeps a list of, so a stale or foreign handle is named, not followed.
+#include <gasnet_mk.h>
+
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+
+#include "objects.hpp"
+#include "src/runtime/error.hpp"
+#include "src/runtime/memory_kind.hpp"
+
+struct gasket_gex_mk {
+    std::unique_ptr<gasket::rt::MemoryKind> kind;
+};
+
+namespace gasket::gex {
+
+namespace {
+
+// The live kinds (never destroyed: it may be read at exit).
+struct Kinds {
+    std::mutex lock;
+    std::set<gasket_gex_mk*> live;
+};
+Kinds& kinds() {
+    static Kinds* k = new Kinds;
+    return *k;
+}
+
+const char* class_name(gex_MK_Class_t c) {
+    switch (c) {
+        case GEX_MK_CLASS_HOST: return "GEX_MK_CLASS_HOST";
+        case GEX_MK_CLASS_CUDA_UVA: return "GEX_MK_CLASS_CUDA_UVA";
+        case GEX_MK_CLASS_HIP: return "GEX_MK_CLASS_HIP";
+        case GEX_MK_CLASS_ZE: return "GEX_MK_CLASS_ZE";
+    }
+    return "an unknown class";
+}
+
+// A non-fatal error's line, unless gex_System_SetVerboseErrors(0).
+template <typename... Args>
+void report(const char* routine, const char* fmt, Args... args) {
+    if (verbose()) rt::error(routine, fmt, args...);
+}
+
+}  // namespace
+
+}  // namespace gasket::gex
+
+using namespace gasket;
+
+int gex_MK_Create(gex_MK_t* kind_p, gex_Client_t client, const gex_MK_Create_args_t* args, gex_Flags_t flags) noexcept {
+    const char* routine = "gex_MK_Create";
+    gex::client_of(routine, client);
+    if (!kind_p || !args) {
+        gex::report(routine, "%s is NULL", !kind_p ? "kind_p" : "args");
+        return GASNET_ERR_BAD_ARG;
+    }
+    *kind_p = GEX_MK_INVALID;
+    if (flags || args->gex_flags) {
+        gex::report(routine, "%s 0x%llx: must be 0", flags ? "flags" : "args->gex_flags",
+                    static_cast<unsigned long long>(flags ? flags : args->gex_flags));
+        return GASNET_ERR_BAD_ARG;
+    }
+    switch (args->gex_class) {
+        case GEX_MK_CLASS_HOST: *kind_p = GEX_MK_HOST; return GASNET_OK;
+        case GEX_MK_CLASS_CUDA_UVA: break;
+        case GEX_MK_CLASS_HIP:
+        case GEX_MK_CLASS_ZE:
+            gex::report(routine, "%s is not supported by Gasket (no machine to test it on); GEX_MK_CLASS_CUDA_UVA is",
+                        gex::class_name(args->gex_class));
+            return GASNET_ERR_BAD_ARG;
+        default:
+            gex::report(routine, "args->gex_class %d is not a memory kind class of gasnet_mk.h", int(args->gex_class));
+            return GASNET_ERR_BAD_ARG;
+    }
+    const int device = args->gex_args.gex_class_cuda_uva.gex_CUdevice;
+    std::string why;
+    std::unique_ptr<rt::MemoryKind> kind = rt::open_cuda_uva(device, why);
+    if (!kind) {
+        gex::report(routine, "GEX_MK_CLASS_CUDA_UVA device %d: %s", device, why.c_str());
+        return GASNET_ERR_RESOURCE;
+    }
+    auto* mk = new gasket_gex_mk{std::move(kind)};
+    {
+        std::lock_guard<std::mutex> hold(gex::kinds().lock);
+        gex::kinds().live.insert(mk);
+    }
+    *kind_p = mk;
+    return GASNET_OK;
+}
+
+void gex_MK_Destroy(gex_MK_t kind, gex_Flags_t flags) noexcept {
+    const char* routine = "gex_MK_Destroy";
+    if (flags) rt::fatal(routine, "flags 0x%llx: must be 0", static_cast<unsigned long long>(flags));
+    if (kind == GEX_MK_HOST) return;
+    gex::Kinds& k = gex::kinds();
+    {
+        std::lock_guard<std::mutex> hold(k.lock);
+        if (!k.live.erase(kind))
+            rt::fatal(routine, "kind %p is not a live memory kind of this process (gex_MK_Create)",
+                      static_cast<void*>(kind));
+    }
+    delete kind;
+}
