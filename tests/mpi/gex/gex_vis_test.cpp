@@ -436,6 +436,7 @@ TEST_F(GexVis, PeerCompletion) {
     // Disarmed (handler 0): the next put notifies nobody; a put is bound
     // only once (the second put after one arming notifies nobody either).
     const int before = g_peer_seen.calls.load();
+    barrier();  // no notice of the left neighbour's can arrive before `before` was read
     gex_VIS_SetPeerCompletionHandler(kPeerIndex, nullptr, 0, 0);
     gex_VIS_SetPeerCompletionHandler(0, nullptr, 0, 0);
     gex_VIS_StridedPutBlocking(g_job.tm, right(), peer, strides, src.data(), strides, kPeerRow, count, 1, 0);
