@@ -4,10 +4,12 @@
 // keeps a list of, so a stale or foreign handle is named, not followed.
 #include <gasnet_mk.h>
 
+#include <cstring>
 #include <memory>
 #include <mutex>
 #include <set>
 #include <string>
+#include <type_traits>
 
 #include "objects.hpp"
 #include "src/runtime/error.hpp"
@@ -66,16 +68,20 @@ int gex_MK_Create(gex_MK_t* kind_p, gex_Client_t client, const gex_MK_Create_arg
                     static_cast<unsigned long long>(flags ? flags : args->gex_flags));
         return GASNET_ERR_BAD_ARG;
     }
-    switch (args->gex_class) {
+    // The class as stored: a C client may store any int there, which a C++
+    // load of the enum must not assume is one of its values.
+    std::underlying_type_t<gex_MK_Class_t> cls;
+    std::memcpy(&cls, &args->gex_class, sizeof cls);
+    switch (cls) {
         case GEX_MK_CLASS_HOST: *kind_p = GEX_MK_HOST; return GASNET_OK;
         case GEX_MK_CLASS_CUDA_UVA: break;
         case GEX_MK_CLASS_HIP:
         case GEX_MK_CLASS_ZE:
             gex::report(routine, "%s is not supported by Gasket (no machine to test it on); GEX_MK_CLASS_CUDA_UVA is",
-                        gex::class_name(args->gex_class));
+                        gex::class_name(gex_MK_Class_t(cls)));
             return GASNET_ERR_BAD_ARG;
         default:
-            gex::report(routine, "args->gex_class %d is not a memory kind class of gasnet_mk.h", int(args->gex_class));
+            gex::report(routine, "args->gex_class %d is not a memory kind class of gasnet_mk.h", int(cls));
             return GASNET_ERR_BAD_ARG;
     }
     const int device = args->gex_args.gex_class_cuda_uva.gex_CUdevice;
