@@ -70,17 +70,22 @@ std::string CudaDriver::error_text(int result) const {
     return "CUresult " + std::to_string(result);
 }
 
-bool CudaDriver::describe(int ordinal, std::string& name, bool& unified, std::string& why) const {
+bool CudaDriver::device_of(int ordinal, int& device, std::string& why) const {
     if (!usable_) {
         why = why_;
         return false;
     }
-    int device = 0, attr = 0;
-    char text[256] = {};
     if (int rc = device_get_(&device, ordinal); rc != kSuccess) {
         why = "cuDeviceGet(" + std::to_string(ordinal) + ") failed: " + error_text(rc);
         return false;
     }
+    return true;
+}
+
+bool CudaDriver::describe(int ordinal, std::string& name, bool& unified, std::string& why) const {
+    int device = 0, attr = 0;
+    char text[256] = {};
+    if (!device_of(ordinal, device, why)) return false;
     if (int rc = device_get_name_(text, int(sizeof text), device); rc != kSuccess) {
         why = "cuDeviceGetName failed: " + error_text(rc);
         return false;
@@ -95,15 +100,8 @@ bool CudaDriver::describe(int ordinal, std::string& name, bool& unified, std::st
 }
 
 void* CudaDriver::retain_primary_context(int ordinal, std::string& why) const {
-    if (!usable_) {
-        why = why_;
-        return nullptr;
-    }
     int device = 0;
-    if (int rc = device_get_(&device, ordinal); rc != kSuccess) {
-        why = "cuDeviceGet(" + std::to_string(ordinal) + ") failed: " + error_text(rc);
-        return nullptr;
-    }
+    if (!device_of(ordinal, device, why)) return nullptr;
     void* ctx = nullptr;
     if (int rc = primary_ctx_retain_(&ctx, device); rc != kSuccess || !ctx) {
         why = "cuDevicePrimaryCtxRetain failed: " + error_text(rc);
@@ -114,7 +112,8 @@ void* CudaDriver::retain_primary_context(int ordinal, std::string& why) const {
 
 void CudaDriver::release_primary_context(int ordinal) const {
     int device = 0;
-    if (usable_ && device_get_(&device, ordinal) == kSuccess) primary_ctx_release_(device);
+    std::string why;
+    if (device_of(ordinal, device, why)) primary_ctx_release_(device);
 }
 
 }  // namespace gasket::mpi

@@ -44,6 +44,9 @@ public:
 private:
     CudaDriver();
     std::string error_text(int result) const;  // cuGetErrorString, or the number
+    // The CUdevice of `ordinal` (cuDeviceGet); false, with `why` set, when
+    // the driver is not usable or refuses the ordinal.
+    bool device_of(int ordinal, int& device, std::string& why) const;
 
     bool usable_ = false;
     std::string why_;
