@@ -129,6 +129,12 @@ int leave_job(int code, bool follow, const char* routine) {
     std::fflush(nullptr);
     rt::Job& job = *rt::g_job;
     const int agreed = rt::exit_collectively(job, code, follow, job.config.exit_timeout, routine);
+    // A node following another node's exit ends as if it had called
+    // gasnet_exit (§2.1.0.5 expects that of its SIGQUIT handler), so a tool
+    // sees it end the same way: GASP_GASNET_EXIT with the agreed code, raised
+    // after the exit served the Active Messages sent to this node before it
+    // (docs/gasp.md).  A SIGQUIT handler that called gasnet_exit raised it.
+    if (follow && gasp::on()) gasp::notify(GASP_GASNET_EXIT, GASP_ATOMIC, agreed);  // GASP: A, int status
     // The barrier is left to the process's end, on every node alike (freeing
     // it is collective): a node may be inside a barrier that will never
     // complete, whose destructor would wait for it.  Kept reachable from a

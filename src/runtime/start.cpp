@@ -57,6 +57,13 @@ void serve_while_exiting(void* job) {
     Job& j = *static_cast<Job*>(job);
     if (j.am && am_thread_state().handler_depth == 0) j.am->poll("exit");
 }
+
+// After every exit notice is in: up to 64 more polls while messages keep
+// arriving (a message sent before its sender's notice may be unserved yet).
+void serve_what_arrived(Job& j) {
+    if (!j.am || am_thread_state().handler_depth > 0) return;
+    for (int i = 0; i < 64 && j.am->poll("exit") > 0; ++i) {}
+}
 }  // namespace
 
 int exit_collectively(Job& j, int code, bool follow, double timeout_seconds, const char* routine) {
@@ -66,8 +73,12 @@ int exit_collectively(Job& j, int code, bool follow, double timeout_seconds, con
     const mpi::ExitRole role = follow                                ? mpi::ExitRole::follow
                                : exit_notice_arrived(j, first, from) ? mpi::ExitRole::choose
                                                                      : mpi::ExitRole::start;
-    if (j.exit_channel->notify_and_wait(role, code, timeout_seconds, serve_while_exiting, &j))
+    if (j.exit_channel->notify_and_wait(role, code, timeout_seconds, serve_while_exiting, &j)) {
+        // Every PE has stopped sending: serve what reached this PE before
+        // the last notice (the wait may have ended before polling for it).
+        serve_what_arrived(j);
         return j.exit_channel->agreed_code();
+    }
     error(routine, "not every %s exited within %g s (GASKET_EXIT_TIMEOUT): ending the job with exit code %d",
           j.api == Api::gasnet ? "node" : "PE", timeout_seconds, code);
     j.exit_channel->abort(code);

@@ -78,7 +78,7 @@ bool runtime_usable();
 // finalization at exit; needs spec.exit_notices): stops the progress
 // thread, tells every other PE, then waits (serving Active Messages) for
 // every PE to exit too: up to `timeout_seconds`, or without limit when it is
-// negative.  `follow`: this PE joins an exit that another PE began and takes
+// negative; then serves what arrived before the last notice.  `follow`: this PE joins an exit that another PE began and takes
 // its code; otherwise `code` is this PE's own (it wins over the code of the
 // PE that began, mpi::ExitRole).  Returns the code the whole job exits with
 // (the same on every PE) when every PE exited (the caller then calls

@@ -7,7 +7,10 @@
  * perhaps on the progress thread); gasnet_memset (blocking, _nb, _nbi:
  * GASP_GASNET_MEMSET) and the syncs (GASP_GASNET_NB_SYNC when they have
  * something to complete).  Every node checks exact types and
- * arguments and prints each failure; exit status 1 on a failure. */
+ * arguments and prints each failure; exit status 1 on a failure.
+ * `gasnet_events follow`: node 1 has its request served, then calls
+ * gasnet_exit(4) while the others wait for nothing; they follow it and
+ * their tool sees GASP_GASNET_EXIT with status 4 (the recorder prints it). */
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -65,11 +68,25 @@ static void check_args(const gasp_recorded_event* e, int type, int nargs, const 
 
 #define P(x) ((uint64_t)(uintptr_t)(x))
 
+/* Node 1 ends the job while every other node waits for what never comes. */
+static int follow(void) {
+    static volatile int never = 0;
+    if (me == 1) {
+        gasnet_AMRequestShort1(0, kRequest, (gasnet_handlerarg_t)me);
+        GASNET_BLOCKUNTIL(got_reply);
+        gasnet_exit(4);
+    }
+    GASNET_BLOCKUNTIL(never);
+    fprintf(stderr, "gasnet_events: node %u: NOT STOPPED by node 1's gasnet_exit\n", me);
+    return 1;
+}
+
 int main(int argc, char** argv) {
     if (gasnet_init(&argc, &argv) != GASNET_OK) return 2;
     gasnet_handlerentry_t table[] = {{kRequest, (void (*)())on_request}, {kReply, (void (*)())on_reply}};
     if (gasnet_attach(table, 2, 16 * GASNET_PAGESIZE, GASNET_PAGESIZE) != GASNET_OK) return 2;
     me = gasnet_mynode();
+    if (argc == 2 && strcmp(argv[1], "follow") == 0) return follow();
     const gasnet_node_t n = gasnet_nodes(), peer = (me + 1) % n, pred = (me + n - 1) % n;
     gasnet_seginfo_t seg[64];
     if (n > 64 || gasnet_getSegmentInfo(seg, (int)n) != GASNET_OK) return 2;
