@@ -18,8 +18,10 @@ typedef uint32_t gex_Rank_t;
 #define GEX_RANK_INVALID ((gex_Rank_t)0xffffffffu)
 
 /* An endpoint's index within its client on its process (0: the primordial
- * endpoint, the only one Gasket creates: GASNET_MAXEPS is 1). */
+ * endpoint; gex_EP_Create gives 1, 2, ... below GASNET_MAXEPS). */
 typedef uint32_t gex_EP_Index_t;
+/* Not an endpoint index (gasnet-ex-memory-kinds.txt §3.4). */
+#define GEX_EP_INDEX_INVALID ((gex_EP_Index_t)0xffffffffu)
 /* An address or, with the SEG_OFFSET flags, an offset. */
 typedef void* gex_Addr_t;
 
@@ -136,7 +138,7 @@ typedef uint32_t gex_OP_t;
 #define GEX_OP_TO_FETCHING(op) ((gex_OP_t)((op) << 1))
 #define GEX_OP_TO_NONFETCHING(op) ((gex_OP_t)((op) >> 1))
 
-/* What an endpoint can do; Gasket's primordial endpoint can do all of it. */
+/* What an endpoint can do (gex_EP_Create); the primordial endpoint can do all of it. */
 typedef uint32_t gex_EP_Capabilities_t;
 #define GEX_EP_CAPABILITY_RMA ((gex_EP_Capabilities_t)1u << 0)
 #define GEX_EP_CAPABILITY_AM ((gex_EP_Capabilities_t)1u << 1)
@@ -144,5 +146,14 @@ typedef uint32_t gex_EP_Capabilities_t;
 #define GEX_EP_CAPABILITY_RATOMIC ((gex_EP_Capabilities_t)1u << 3)
 #define GEX_EP_CAPABILITY_COLL ((gex_EP_Capabilities_t)1u << 4)
 #define GEX_EP_CAPABILITY_ALL ((gex_EP_Capabilities_t)0x1fu)
+/* The memory-kinds document's name for the atomics capability. */
+#define GEX_EP_CAPABILITY_AD GEX_EP_CAPABILITY_RATOMIC
+
+/* gex_EP_Create's flags (gasnet-ex-memory-kinds.txt §3.3): hints that the
+ * endpoint's atomics or collectives want acceleration (Gasket has none to
+ * give: kept, and returned by gex_EP_QueryFlags). */
+#define GEX_FLAG_HINT_ACCEL_AD ((gex_Flags_t)1u << 0)
+#define GEX_FLAG_HINT_ACCEL_COLL ((gex_Flags_t)1u << 1)
+#define GEX_FLAG_HINT_ACCEL_ALL (GEX_FLAG_HINT_ACCEL_AD | GEX_FLAG_HINT_ACCEL_COLL)
 
 #endif /* GASKET_GASNET_FWD_H */

@@ -1,7 +1,8 @@
 /*
  * gasnet_mk.h -- GASNet-EX memory kinds (gasnet-ex-memory-kinds.txt §6.3):
- * making a memory kind for a device, to create segments of it (issue 18's
- * next step: gex_Segment_Create).  A client includes it after gasnetex.h,
+ * making a memory kind for a device, to create segments of it with
+ * gex_Segment_Create (device segments: issue 18's next step).  A client
+ * includes it after gasnetex.h,
  * which defines gex_MK_t, GEX_MK_HOST, GEX_MK_INVALID and the
  * GASNET_HAVE_MK_CLASS_* macros.  It includes no device header.
  */

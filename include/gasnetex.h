@@ -48,8 +48,9 @@ extern "C" {
 /* ---- versions ------------------------------------------------------ */
 #define GEX_SPEC_VERSION_MAJOR 0
 #define GEX_SPEC_VERSION_MINOR 19
-/* Endpoints per client per process: the primordial one only. */
-#define GASNET_MAXEPS 1
+/* Endpoints per client per process: the primordial one (index 0) and up to
+ * 63 made by gex_EP_Create (gasnet-ex-memory-kinds.txt §3.1). */
+#define GASNET_MAXEPS 64
 
 /* ---- handles and scalar types -------------------------------------- */
 typedef struct gasket_gex_client* gex_Client_t;   /* a client (one per job) */
@@ -236,6 +237,34 @@ const char* gex_Client_QueryName(gex_Client_t client) GASKET_NOEXCEPT;
  * the memory cannot be had. */
 int gex_Segment_Attach(gex_Segment_t* segment_p, gex_TM_t tm, uintptr_t size) GASKET_NOEXCEPT;
 
+/* gex_Segment_Create (gasnet-ex-memory-kinds.txt §4.2; not collective, no
+ * communication): a segment of memory kind `kind` for `client`, unbound
+ * (gex_EP_BindSegment binds it).  address NULL: Gasket allocates `length`
+ * bytes (GASNet-allocated, zeroed, rounded up to GASNET_PAGESIZE, which
+ * gex_Segment_QuerySize reports); otherwise the segment describes the
+ * client's [address, address + length), which must stay mapped, readable
+ * and writable until gex_Segment_Destroy (client-allocated; not touched).
+ * Stores the segment in *segment_p and returns GASNET_OK; or, printing a
+ * line naming the call (unless gex_System_SetVerboseErrors(0)) and leaving
+ * *segment_p unchanged: GASNET_ERR_BAD_ARG for a NULL segment_p, length 0,
+ * a GASNet-allocated length over gasnet_getMaxLocalSegmentSize(), a client-
+ * allocated range that wraps around, flags not 0, or a kind that is not
+ * GEX_MK_HOST nor a live gex_MK_Create kind; GASNET_ERR_RESOURCE when the
+ * memory cannot be had.  Fatal, naming the call: a client that is not this
+ * process's, or a device kind (CUDA_UVA segments are issue 18's next
+ * step). */
+int gex_Segment_Create(gex_Segment_t* segment_p, gex_Client_t client, gex_Addr_t address, uintptr_t length,
+                       gex_MK_t kind, gex_Flags_t flags) GASKET_NOEXCEPT;
+
+/* gex_Segment_Destroy (§4.3; not collective): frees a GASNet-allocated
+ * segment's memory (a client-allocated one's is the client's) and makes
+ * the handle invalid: any later call naming it is fatal.  It does not
+ * unbind the segment from its endpoints (the specification's rule: using
+ * them with its addresses is then erroneous).  Fatal, naming the call:
+ * the gex_Segment_Attach (or gasnet_attach) segment, a segment that is not
+ * a live one of this process, flags not 0. */
+void gex_Segment_Destroy(gex_Segment_t segment, gex_Flags_t flags) GASKET_NOEXCEPT;
+
 /* A segment's client, flags (0: no segment flag is defined), base address
  * and length in bytes. */
 gex_Client_t gex_Segment_QueryClient(gex_Segment_t seg) GASKET_NOEXCEPT;
@@ -340,8 +369,36 @@ gex_EP_Location_t gex_TM_TranslateRankToEP(gex_TM_t tm, gex_Rank_t rank, gex_Fla
 
 /* ---- endpoints ------------------------------------------------------- */
 
-/* An endpoint's client, flags (0), bound segment (GEX_SEGMENT_INVALID
- * before gex_Segment_Attach) and index (0). */
+/* gex_EP_Create (gasnet-ex-memory-kinds.txt §3.1; not collective): a new
+ * endpoint of `client`, unbound and in no team, with index 1, 2, ... in
+ * order of creation on this process (never reused: there is no destroy),
+ * up to GASNET_MAXEPS - 1.  capabilities: a nonzero OR of
+ * GEX_EP_CAPABILITY_* (§3.2); flags: 0 or an OR of GEX_FLAG_HINT_ACCEL_*
+ * (§3.3; hints only, returned by gex_EP_QueryFlags).  Stores the endpoint
+ * in *ep_p and returns GASNET_OK; or, printing a line naming the call
+ * (unless gex_System_SetVerboseErrors(0)) and leaving *ep_p unchanged:
+ * GASNET_ERR_BAD_ARG for a NULL ep_p, no capability, an unknown capability
+ * or flag; GASNET_ERR_RESOURCE when GASNET_MAXEPS - 1 endpoints exist.
+ * Fatal: a client that is not this process's.  Such an endpoint does not
+ * communicate yet (teams and TM-pairs over it are issue 18's next step):
+ * the calls that would use it say so and end the job. */
+int gex_EP_Create(gex_EP_t* ep_p, gex_Client_t client, gex_EP_Capabilities_t capabilities,
+                  gex_Flags_t flags) GASKET_NOEXCEPT;
+
+/* gex_EP_BindSegment (§3.7; no communication): makes `segment` the bound
+ * segment of `ep` (a segment may be bound to several endpoints).  flags
+ * must be 0.  Returns GASNET_OK.  Fatal, naming the call and the value
+ * (the specification calls these erroneous): an endpoint or a segment
+ * that is not a live one of this process (GEX_EP_INVALID and
+ * GEX_SEGMENT_INVALID included), an endpoint with a bound segment already
+ * (the primordial one after gex_Segment_Attach), a device segment for the
+ * primordial endpoint, flags not 0. */
+int gex_EP_BindSegment(gex_EP_t ep, gex_Segment_t segment, gex_Flags_t flags) GASKET_NOEXCEPT;
+
+/* An endpoint's client, flags (the primordial endpoint: 0; a created one:
+ * the GEX_FLAG_HINT_ACCEL_* it was created with), bound segment
+ * (GEX_SEGMENT_INVALID before one is bound) and index (0 for the
+ * primordial endpoint). */
 gex_Client_t gex_EP_QueryClient(gex_EP_t ep) GASKET_NOEXCEPT;
 gex_Flags_t gex_EP_QueryFlags(gex_EP_t ep) GASKET_NOEXCEPT;
 gex_Segment_t gex_EP_QuerySegment(gex_EP_t ep) GASKET_NOEXCEPT;

@@ -195,7 +195,7 @@ extern "C" {
 
 int gex_EP_RegisterHandlers(gex_EP_t ep, gex_AM_Entry_t* table, size_t numentries) noexcept {
     const char* routine = "gex_EP_RegisterHandlers";
-    gex::ep_of(routine, ep);
+    gex::primordial_ep_of(routine, ep);
     if (numentries > 0 && !table) {
         rt::error(routine, "table is NULL with numentries %zu", numentries);
         return GASNET_ERR_BAD_ARG;

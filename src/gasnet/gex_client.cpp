@@ -28,7 +28,7 @@ bool valid_client_name(const char* name) {
 // gex_System_SetVerboseErrors(0); returns `code`.
 template <class... Args>
 int refuse(int code, const char* routine, const char* fmt, Args... args) {
-    if (gex::verbose()) rt::error(routine, fmt, args...);
+    gex::report(routine, fmt, args...);
     return code;
 }
 
@@ -113,6 +113,43 @@ int gex_Segment_Attach(gex_Segment_t* segment_p, gex_TM_t tm, uintptr_t size) no
     return GASNET_OK;
 }
 
+int gex_Segment_Create(gex_Segment_t* segment_p, gex_Client_t client, gex_Addr_t address, uintptr_t length,
+                       gex_MK_t kind, gex_Flags_t flags) noexcept {
+    const char* routine = "gex_Segment_Create";
+    gex::client_of(routine, client);
+    rt::Job& job = gasnet::initialized_job(routine);
+    if (!segment_p) return gasnet::refuse(GASNET_ERR_BAD_ARG, routine, "segment_p is NULL");
+    if (flags) return gasnet::refuse(GASNET_ERR_BAD_ARG, routine, "flags 0x%x: must be 0", unsigned(flags));
+    if (!gex::live_kind(kind))
+        return gasnet::refuse(GASNET_ERR_BAD_ARG, routine,
+                              "kind %p is neither GEX_MK_HOST nor a live kind of gex_MK_Create",
+                              static_cast<void*>(kind));
+    if (kind != GEX_MK_HOST)
+        rt::fatal(routine,
+                  "kind %p is a device memory kind: device segments are issue 18's next step (docs/memory-kinds.md)",
+                  static_cast<void*>(kind));
+    if (length == 0) return gasnet::refuse(GASNET_ERR_BAD_ARG, routine, "length 0: a segment has at least one byte");
+    uintptr_t bytes = length;
+    if (address) {
+        uintptr_t end = 0;
+        if (__builtin_add_overflow(reinterpret_cast<uintptr_t>(address), length, &end))
+            return gasnet::refuse(GASNET_ERR_BAD_ARG, routine, "address %p + length %ju wraps around the address space",
+                                  address, uintmax_t(length));
+    } else {
+        const uintptr_t max = gasnet::max_local_segment(job);  // a multiple of GASNET_PAGESIZE
+        if (length > max)
+            return gasnet::refuse(GASNET_ERR_BAD_ARG, routine,
+                                  "length %ju is above gasnet_getMaxLocalSegmentSize() = %ju", uintmax_t(length),
+                                  uintmax_t(max));
+        bytes = (length + GASNET_PAGESIZE - 1) / GASNET_PAGESIZE * GASNET_PAGESIZE;  // <= max: no overflow
+    }
+    gasket_gex_segment* seg = gex::make_host_segment(address, bytes);
+    if (!seg)
+        return gasnet::refuse(GASNET_ERR_RESOURCE, routine, "%ju bytes of host memory cannot be had", uintmax_t(bytes));
+    *segment_p = seg;
+    return GASNET_OK;
+}
+
 void gasnet_QueryGexObjects(gex_Client_t* client_p, gex_EP_t* endpoint_p, gex_TM_t* tm_p,
                             gex_Segment_t* segment_p) noexcept {
     gasnet::initialized_job("gasnet_QueryGexObjects");
@@ -151,7 +188,7 @@ int gex_EP_PublishBoundSegment(gex_TM_t tm, gex_EP_t* eps, size_t num_eps, gex_F
     if (num_eps > 0 && !eps)
         return gasnet::refuse(GASNET_ERR_BAD_ARG, routine, "eps is NULL with num_eps %zu", num_eps);
     for (size_t i = 0; i < num_eps; ++i) {
-        gex::ep_of(routine, eps[i]);
+        gex::primordial_ep_of(routine, eps[i]);
         for (size_t j = 0; j < i; ++j)
             if (eps[j] == eps[i])
                 return gasnet::refuse(GASNET_ERR_BAD_ARG, routine, "endpoint %p is named twice (eps[%zu], eps[%zu])",

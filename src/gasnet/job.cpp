@@ -63,11 +63,15 @@ rt::JobSpec job_spec(std::size_t segsize) {
     return spec;
 }
 
+}  // namespace
+
 uintptr_t max_local_segment(const rt::Job& job) {
     std::size_t max = rt::max_heap_bytes(job, kNodeShared, GASNET_PAGESIZE);
     if (job.config.max_segsize) max = std::min(max, job.config.max_segsize / GASNET_PAGESIZE * GASNET_PAGESIZE);
     return max;
 }
+
+namespace {
 
 // Chooses handler indices (§2.1.0.2) into `indices`: fixed ones must be
 // 128..255 and distinct; "don't care" (0) entries take the highest free

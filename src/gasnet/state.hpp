@@ -81,5 +81,7 @@ bool handler_index_taken(unsigned index);
 
 // The job after gasnet_init; fatal (naming `routine`) before it.
 rt::Job& initialized_job(const char* routine);
+// gasnet_getMaxLocalSegmentSize(): the most bytes one segment may have.
+uintptr_t max_local_segment(const rt::Job& job);
 
 }  // namespace gasket::gasnet

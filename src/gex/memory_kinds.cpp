@@ -43,13 +43,13 @@ const char* class_name(gex_MK_Class_t c) {
     return "an unknown class";
 }
 
-// A non-fatal error's line, unless gex_System_SetVerboseErrors(0).
-template <typename... Args>
-void report(const char* routine, const char* fmt, Args... args) {
-    if (verbose()) rt::error(routine, fmt, args...);
-}
-
 }  // namespace
+
+bool live_kind(gex_MK_t kind) {
+    if (kind == GEX_MK_HOST) return true;
+    std::lock_guard<std::mutex> hold(kinds().lock);
+    return kinds().live.count(kind) > 0;
+}
 
 }  // namespace gasket::gex
 

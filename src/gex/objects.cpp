@@ -66,10 +66,20 @@ gasket_gex_client& client_of(const char* routine, gex_Client_t client) {
 
 gasket_gex_ep& ep_of(const char* routine, gex_EP_t ep) {
     if (!g_objects.made) not_made(routine);
-    if (ep != &g_objects.ep)
-        rt::fatal(routine, "endpoint %p is not an endpoint of this process (the primordial one is %p)", raw(ep),
-                  raw(&g_objects.ep));
-    return g_objects.ep;
+    if (ep == &g_objects.ep) return g_objects.ep;
+    if (gasket_gex_ep* made = find_created_ep(ep)) return *made;
+    rt::fatal(routine, "endpoint %p is not an endpoint of this process (the primordial one is %p)", raw(ep),
+              raw(&g_objects.ep));
+}
+
+gasket_gex_ep& primordial_ep_of(const char* routine, gex_EP_t ep) {
+    gasket_gex_ep& e = ep_of(routine, ep);
+    if (e.index != 0)
+        rt::fatal(routine,
+                  "endpoint %p (index %u, from gex_EP_Create) cannot be used here yet: handlers, teams, TM-pairs "
+                  "and published segments of created endpoints are issue 18's next step (docs/memory-kinds.md)",
+                  raw(ep), unsigned(e.index));
+    return e;
 }
 
 gasket_gex_tm& tm_of(const char* routine, gex_TM_t tm) {
@@ -83,10 +93,15 @@ gasket_gex_tm& tm_of(const char* routine, gex_TM_t tm) {
 
 gasket_gex_segment& segment_of(const char* routine, gex_Segment_t seg) {
     if (!g_objects.made) not_made(routine);
-    if (seg != &g_objects.segment || !g_objects.ep.segment)
-        rt::fatal(routine, "segment %p is not a segment of this process (%s)", raw(seg),
-                  g_objects.ep.segment ? "it has one, from gex_Segment_Attach" : "none is attached yet");
-    return g_objects.segment;
+    if (seg == &g_objects.segment && g_objects.ep.segment) return g_objects.segment;
+    if (gasket_gex_segment* made = find_created_segment(seg)) {
+        if (!made->live) rt::fatal(routine, "segment %p was destroyed (gex_Segment_Destroy)", raw(seg));
+        return *made;
+    }
+    if (!g_objects.ep.segment)
+        rt::fatal(routine, "segment %p is not a segment of this process (none is attached yet)", raw(seg));
+    rt::fatal(routine, "segment %p is not a segment of this process (its attach segment is %p)", raw(seg),
+              raw(&g_objects.segment));
 }
 
 gex_Rank_t team_jobrank(const char* routine, gex_TM_t tm, gex_Rank_t rank) {
@@ -201,9 +216,14 @@ gex_Rank_t gex_TM_QuerySize(gex_TM_t tm) noexcept {
 
 gex_TM_t gex_TM_Pair(gex_EP_t local_ep, gex_EP_Index_t remote_ep_index) noexcept {
     const char* routine = "gex_TM_Pair";
-    gex::ep_of(routine, local_ep);
+    gex::primordial_ep_of(routine, local_ep);
     if (remote_ep_index >= GASNET_MAXEPS)
-        rt::fatal(routine, "remote_ep_index %u is not an endpoint index: each process has only endpoint 0",
+        rt::fatal(routine, "remote_ep_index %u is not an endpoint index (0..%d)", unsigned(remote_ep_index),
+                  GASNET_MAXEPS - 1);
+    if (remote_ep_index != 0)
+        rt::fatal(routine,
+                  "remote_ep_index %u names an endpoint made by gex_EP_Create: TM-pairs of created endpoints are "
+                  "issue 18's next step (docs/memory-kinds.md)",
                   unsigned(remote_ep_index));
     return gex::primordial_pair();
 }
@@ -233,15 +253,9 @@ gex_Client_t gex_EP_QueryClient(gex_EP_t ep) noexcept {
     gex::ep_of("gex_EP_QueryClient", ep);
     return &gex::g_objects.client;
 }
-gex_Flags_t gex_EP_QueryFlags(gex_EP_t ep) noexcept {
-    gex::ep_of("gex_EP_QueryFlags", ep);
-    return 0;
-}
+gex_Flags_t gex_EP_QueryFlags(gex_EP_t ep) noexcept { return gex::ep_of("gex_EP_QueryFlags", ep).flags; }
 gex_Segment_t gex_EP_QuerySegment(gex_EP_t ep) noexcept { return gex::ep_of("gex_EP_QuerySegment", ep).segment; }
-gex_EP_Index_t gex_EP_QueryIndex(gex_EP_t ep) noexcept {
-    gex::ep_of("gex_EP_QueryIndex", ep);
-    return 0;
-}
+gex_EP_Index_t gex_EP_QueryIndex(gex_EP_t ep) noexcept { return gex::ep_of("gex_EP_QueryIndex", ep).index; }
 
 // ---- verbose errors ----
 int gex_System_GetVerboseErrors(void) noexcept { return gex::verbose() ? 1 : 0; }

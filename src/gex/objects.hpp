@@ -19,6 +19,8 @@
 #include <memory>
 #include <string>
 
+#include "src/runtime/error.hpp"
+
 namespace gasket::rt {
 class Team;
 }
@@ -34,10 +36,18 @@ struct gasket_gex_segment {
     void* addr = nullptr;
     std::uintptr_t size = 0;
     const void* cdata = nullptr;
+    // A gex_Segment_Create segment (segments.cpp); the attach segment is
+    // host memory the job owns.
+    gex_MK_t kind = GEX_MK_HOST;
+    bool allocated = false;  // GASNet-allocated: freed by gex_Segment_Destroy
+    bool live = true;        // false once destroyed (the handle then names it as such)
 };
 struct gasket_gex_ep {
-    gex_Segment_t segment = GEX_SEGMENT_INVALID;  // after gex_Segment_Attach / gasnet_attach
+    gex_Segment_t segment = GEX_SEGMENT_INVALID;  // gex_Segment_Attach / gasnet_attach / gex_EP_BindSegment
     const void* cdata = nullptr;
+    gex_EP_Index_t index = 0;  // 0: the primordial endpoint; gex_EP_Create: 1, 2, ...
+    gex_EP_Capabilities_t capabilities = GEX_EP_CAPABILITY_ALL;
+    gex_Flags_t flags = 0;  // gex_EP_Create's GEX_FLAG_HINT_ACCEL_* (gex_EP_QueryFlags)
 };
 struct gasket_gex_tm {
     const void* cdata = nullptr;
@@ -76,11 +86,40 @@ void bind_segment(void* addr, std::uintptr_t size);
 
 // The objects a handle names; fatal, naming `routine` and the value, for a
 // handle that is not one of them (or a TM-pair where a team is needed).
-// tm_of accepts the primordial team and every live made team.
+// tm_of accepts the primordial team and every live made team; ep_of every
+// endpoint (primordial_ep_of the primordial one only: a created endpoint
+// does not communicate yet, and it says so); segment_of the attach segment
+// and every live gex_Segment_Create segment.
 gasket_gex_client& client_of(const char* routine, gex_Client_t client);
 gasket_gex_ep& ep_of(const char* routine, gex_EP_t ep);
+gasket_gex_ep& primordial_ep_of(const char* routine, gex_EP_t ep);
 gasket_gex_tm& tm_of(const char* routine, gex_TM_t tm);
 gasket_gex_segment& segment_of(const char* routine, gex_Segment_t seg);
+
+// The endpoints made by gex_EP_Create (endpoints.cpp) and the segments made
+// by gex_Segment_Create (segments.cpp): the one `ep` / `seg` names, or null
+// (a destroyed segment is found, not live).
+gasket_gex_ep* find_created_ep(gex_EP_t ep);
+gasket_gex_segment* find_created_segment(gex_Segment_t seg);
+// A new live host segment: the client's [address, +length) when address is
+// not null, else `length` bytes of fresh zeroed pages (length a multiple of
+// the page size; null when they cannot be had).  The caller checked both.
+gasket_gex_segment* make_host_segment(void* address, std::uintptr_t length);
+
+// gex_System_{Get,Set}VerboseErrors: whether non-fatal errors print.
+bool verbose();
+void set_verbose(bool on);
+
+// Whether `kind` is GEX_MK_HOST or a live gex_MK_Create kind
+// (memory_kinds.cpp).
+bool live_kind(gex_MK_t kind);
+
+// A non-fatal error's line, naming `routine`, unless
+// gex_System_SetVerboseErrors(0).
+template <typename... Args>
+void report(const char* routine, const char* fmt, Args... args) {
+    if (verbose()) rt::error(routine, fmt, args...);
+}
 
 // The primordial team, and its TM-pair (gex_TM_Pair of the primordial
 // endpoint and index 0): both name jobranks in point-to-point calls.
@@ -111,9 +150,5 @@ void unregister_team(gasket_gex_tm* tm);
 gasket_gex_tm* find_team(gex_TM_t tm);
 // The runtime team of a team handle (the job's world team for the primordial team).
 const rt::Team& members(const gasket_gex_tm& tm);
-
-// gex_System_{Get,Set}VerboseErrors: whether non-fatal errors print.
-bool verbose();
-void set_verbose(bool on);
 
 }  // namespace gasket::gex

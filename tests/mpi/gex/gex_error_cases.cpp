@@ -143,7 +143,7 @@ int main(int argc, char** argv) {
     else if (g_case == "bad_client")
         gex_Client_QueryName(reinterpret_cast<gex_Client_t>(0x10));
     else if (g_case == "bad_remote_ep_index")
-        gex_TM_Pair(ep, 1);
+        gex_TM_Pair(ep, GASNET_MAXEPS);
     else if (g_case == "wait_no_op")
         gex_Event_Wait(GEX_EVENT_NO_OP);
     else if (g_case == "empty_event_mask")
@@ -217,6 +217,32 @@ int main(int argc, char** argv) {
         gex_VIS_VectorGetBlocking(tm, 1, &dst, 1, 1, &src, 0);
     } else if (g_case == "mk_destroy_bogus") {
         gex_MK_Destroy(reinterpret_cast<gex_MK_t>(0x2000), 0);
+    } else if (g_case == "pair_remote_created_index") {
+        gex_TM_Pair(ep, 1);
+    } else if (g_case == "pair_created_ep" || g_case == "bind_twice" || g_case == "bind_invalid_segment") {
+        gex_EP_t made = GEX_EP_INVALID;
+        gex_Segment_t a = GEX_SEGMENT_INVALID, b = GEX_SEGMENT_INVALID;
+        if (gex_EP_Create(&made, client, GEX_EP_CAPABILITY_RMA, 0) != GASNET_OK ||
+            gex_Segment_Create(&a, client, nullptr, 4096, GEX_MK_HOST, 0) != GASNET_OK ||
+            gex_Segment_Create(&b, client, nullptr, 4096, GEX_MK_HOST, 0) != GASNET_OK) {
+            say("FAILED: gex_EP_Create or gex_Segment_Create");
+            gasnet_exit(3);
+        }
+        if (g_case == "pair_created_ep") gex_TM_Pair(made, 0);
+        if (g_case == "bind_invalid_segment") gex_EP_BindSegment(made, GEX_SEGMENT_INVALID, 0);
+        gex_EP_BindSegment(made, a, 0);
+        gex_EP_BindSegment(made, b, 0);  // bind_twice
+    } else if (g_case == "bind_after_attach") {
+        gex_Segment_t a = GEX_SEGMENT_INVALID;
+        if (gex_Segment_Create(&a, client, nullptr, 4096, GEX_MK_HOST, 0) != GASNET_OK) gasnet_exit(3);
+        gex_EP_BindSegment(ep, a, 0);
+    } else if (g_case == "destroy_attach_segment") {
+        gex_Segment_Destroy(seg, 0);
+    } else if (g_case == "segment_after_destroy") {
+        gex_Segment_t a = GEX_SEGMENT_INVALID;
+        if (gex_Segment_Create(&a, client, buf, sizeof buf, GEX_MK_HOST, 0) != GASNET_OK) gasnet_exit(3);
+        gex_Segment_Destroy(a, 0);
+        gex_Segment_QuerySize(a);
     } else if (g_case == "np_nested") {
         gex_AM_PrepareRequestMedium(tm, 1, nullptr, 8, 8, nullptr, 0, 1);
         gex_AM_PrepareRequestMedium(tm, 1, nullptr, 8, 8, nullptr, 0, 1);

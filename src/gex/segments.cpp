@@ -1,0 +1,80 @@
+// src/gex/segments.cpp -- segments beyond the attach segment
+// (gasnet-ex-memory-kinds.txt §4.2, §4.3): the registry that makes a
+// gex_Segment_Create segment's handle valid (src/gasnet/gex_client.cpp
+// checks the call's arguments and calls make_host_segment), and
+// gex_Segment_Destroy.
+#include <sys/mman.h>
+
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "objects.hpp"
+
+namespace gasket::gex {
+
+namespace {
+
+// Every created segment, destroyed ones too (not live): a stale handle is
+// then named as destroyed, and no new segment can take its address.
+struct Segments {
+    std::mutex lock;
+    std::vector<std::unique_ptr<gasket_gex_segment>> made;
+};
+Segments& segments() {
+    static auto* s = new Segments;
+    return *s;
+}
+
+}  // namespace
+
+gasket_gex_segment* find_created_segment(gex_Segment_t seg) {
+    Segments& s = segments();
+    std::lock_guard<std::mutex> hold(s.lock);
+    for (const auto& made : s.made)
+        if (made.get() == seg) return made.get();
+    return nullptr;
+}
+
+gasket_gex_segment* make_host_segment(void* address, std::uintptr_t length) {
+    auto seg = std::make_unique<gasket_gex_segment>();
+    seg->kind = GEX_MK_HOST;
+    if (address) {
+        seg->addr = address;
+        seg->size = length;
+    } else {
+        // Anonymous pages: zeroed, page-aligned; the caller rounded length.
+        void* p = mmap(nullptr, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (p == MAP_FAILED) return nullptr;
+        seg->addr = p;
+        seg->size = length;
+        seg->allocated = true;
+    }
+    Segments& s = segments();
+    std::lock_guard<std::mutex> hold(s.lock);
+    s.made.push_back(std::move(seg));
+    return s.made.back().get();
+}
+
+}  // namespace gasket::gex
+
+using namespace gasket;
+
+extern "C" {
+
+void gex_Segment_Destroy(gex_Segment_t segment, gex_Flags_t flags) noexcept {
+    const char* routine = "gex_Segment_Destroy";
+    if (flags) rt::fatal(routine, "flags 0x%x: must be 0", unsigned(flags));
+    if (segment == &gex::g_objects.segment && gex::g_objects.ep.segment)
+        rt::fatal(routine,
+                  "segment %p is the gex_Segment_Attach (or gasnet_attach) segment, which may not be "
+                  "destroyed (§4.3)",
+                  static_cast<void*>(segment));
+    gasket_gex_segment& s = gex::segment_of(routine, segment);  // fatal for a destroyed or foreign one
+    if (s.allocated && munmap(s.addr, s.size) != 0)
+        rt::fatal(routine, "munmap of segment %p's %ju bytes at %p failed", static_cast<void*>(segment),
+                  uintmax_t(s.size), s.addr);
+    s.live = false;
+}
+
+}  // extern "C"

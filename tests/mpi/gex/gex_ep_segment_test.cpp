@@ -1,0 +1,163 @@
+// tests/mpi/gex/gex_ep_segment_test.cpp -- endpoints and segments beyond the
+// primordial ones (gasnet-ex-memory-kinds.txt §3.1-§3.4, §3.7, §4.2, §4.3),
+// on every process: gex_EP_Create gives indices in order of creation with
+// the flags it got; GASNet-allocated host segments are zeroed, writable and
+// rounded up to the page; client-allocated ones describe exactly the
+// client's range and leave it untouched; binding makes the segment the
+// endpoint's; every bad argument the document names returns
+// GASNET_ERR_BAD_ARG with the output unchanged; endpoints run out at
+// GASNET_MAXEPS with GASNET_ERR_RESOURCE (last: the endpoints stay).
+#include <gasnet_mk.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "gex_test.hpp"
+
+using gex_test::g_job;
+
+namespace {
+
+// The non-fatal errors are the calls' to print, not these tests' to read.
+struct Quiet {
+    int old = gex_System_GetVerboseErrors();
+    Quiet() { gex_System_SetVerboseErrors(0); }
+    ~Quiet() { gex_System_SetVerboseErrors(old); }
+};
+
+gex_EP_t make_ep(gex_EP_Capabilities_t caps, gex_Flags_t flags) {
+    gex_EP_t ep = GEX_EP_INVALID;
+    EXPECT_EQ(gex_EP_Create(&ep, g_job.client, caps, flags), GASNET_OK);
+    return ep;
+}
+
+TEST(GexEndpoints, CreateGivesTheNextIndexAndKeepsTheHints) {
+    EXPECT_EQ(gex_EP_QueryIndex(g_job.ep), 0u);
+    const gex_EP_t a = make_ep(GEX_EP_CAPABILITY_RMA, 0);
+    const gex_EP_t b = make_ep(GEX_EP_CAPABILITY_ALL, GEX_FLAG_HINT_ACCEL_AD);
+    const gex_EP_t c = make_ep(GEX_EP_CAPABILITY_AM | GEX_EP_CAPABILITY_AD, GEX_FLAG_HINT_ACCEL_ALL);
+    ASSERT_NE(a, GEX_EP_INVALID);
+    EXPECT_NE(a, g_job.ep);
+    EXPECT_GE(gex_EP_QueryIndex(a), 1u);
+    EXPECT_EQ(gex_EP_QueryIndex(b), gex_EP_QueryIndex(a) + 1);
+    EXPECT_EQ(gex_EP_QueryIndex(c), gex_EP_QueryIndex(a) + 2);
+    EXPECT_NE(gex_EP_QueryIndex(c), GEX_EP_INDEX_INVALID);
+    EXPECT_EQ(gex_EP_QueryFlags(a), 0u);
+    EXPECT_EQ(gex_EP_QueryFlags(b), GEX_FLAG_HINT_ACCEL_AD);
+    EXPECT_EQ(gex_EP_QueryFlags(c), GEX_FLAG_HINT_ACCEL_ALL);
+    EXPECT_EQ(gex_EP_QueryClient(b), g_job.client);
+    EXPECT_EQ(gex_EP_QuerySegment(b), GEX_SEGMENT_INVALID);  // none bound yet
+    int data = 7;
+    gex_EP_SetCData(c, &data);
+    EXPECT_EQ(gex_EP_QueryCData(c), &data);
+    EXPECT_EQ(gex_EP_QueryCData(g_job.ep), nullptr);  // each endpoint its own
+    // The primordial endpoint is unchanged by it all.
+    EXPECT_EQ(gex_EP_QuerySegment(g_job.ep), g_job.segment);
+    EXPECT_EQ(gex_EP_QueryFlags(g_job.ep), 0u);
+}
+
+TEST(GexEndpoints, BadArgumentsReturnBadArg) {
+    Quiet quiet;
+    const gex_EP_t sentinel = reinterpret_cast<gex_EP_t>(0x77);
+    gex_EP_t ep = sentinel;
+    EXPECT_EQ(gex_EP_Create(nullptr, g_job.client, GEX_EP_CAPABILITY_RMA, 0), GASNET_ERR_BAD_ARG);
+    EXPECT_EQ(gex_EP_Create(&ep, g_job.client, 0, 0), GASNET_ERR_BAD_ARG);  // no capability
+    EXPECT_EQ(gex_EP_Create(&ep, g_job.client, GEX_EP_CAPABILITY_ALL + 1, 0), GASNET_ERR_BAD_ARG);
+    EXPECT_EQ(gex_EP_Create(&ep, g_job.client, GEX_EP_CAPABILITY_RMA, GEX_FLAG_HINT_ACCEL_ALL << 1),
+              GASNET_ERR_BAD_ARG);
+    EXPECT_EQ(ep, sentinel);  // untouched by every refusal
+}
+
+TEST(GexSegments, GasnetAllocatedHostSegmentIsZeroedWritableAndRounded) {
+    gex_Segment_t seg = GEX_SEGMENT_INVALID;
+    ASSERT_EQ(gex_Segment_Create(&seg, g_job.client, nullptr, 5000, GEX_MK_HOST, 0), GASNET_OK);
+    ASSERT_NE(seg, GEX_SEGMENT_INVALID);
+    EXPECT_NE(seg, g_job.segment);
+    auto* base = static_cast<unsigned char*>(gex_Segment_QueryAddr(seg));
+    const uintptr_t size = gex_Segment_QuerySize(seg);
+    ASSERT_NE(base, nullptr);
+    EXPECT_EQ(size, uintptr_t(2 * GASNET_PAGESIZE));  // 5000 rounded up to the page
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(base) % GASNET_PAGESIZE, 0u);
+    EXPECT_EQ(gex_Segment_QueryClient(seg), g_job.client);
+    EXPECT_EQ(gex_Segment_QueryFlags(seg), 0u);
+    int bad = 0;
+    for (uintptr_t i = 0; i < size; ++i) bad += base[i] != 0;
+    EXPECT_EQ(bad, 0) << "bytes not zero in a new GASNet-allocated segment";
+    for (uintptr_t i = 0; i < size; ++i) base[i] = gex_test::pattern(g_job.me, i, 3);
+    for (uintptr_t i = 0; i < size; ++i) bad += base[i] != gex_test::pattern(g_job.me, i, 3);
+    EXPECT_EQ(bad, 0);
+    // Bound to a new endpoint, it is that endpoint's segment.
+    const gex_EP_t ep = make_ep(GEX_EP_CAPABILITY_RMA | GEX_EP_CAPABILITY_AM, 0);
+    EXPECT_EQ(gex_EP_BindSegment(ep, seg, 0), GASNET_OK);
+    EXPECT_EQ(gex_EP_QuerySegment(ep), seg);
+    // The same segment may be bound to a second endpoint (§3.7).
+    const gex_EP_t other = make_ep(GEX_EP_CAPABILITY_RMA, 0);
+    EXPECT_EQ(gex_EP_BindSegment(other, seg, 0), GASNET_OK);
+    EXPECT_EQ(gex_EP_QuerySegment(other), seg);
+    int data = 0;
+    gex_Segment_SetCData(seg, &data);
+    EXPECT_EQ(gex_Segment_QueryCData(seg), &data);
+    gex_Segment_Destroy(seg, 0);
+    EXPECT_EQ(gex_Segment_QuerySize(g_job.segment), gex_test::kSegmentBytes);  // the attach segment stays
+}
+
+TEST(GexSegments, ClientAllocatedHostSegmentIsTheClientsRangeUntouched) {
+    std::vector<unsigned char> mine(3000);
+    for (std::size_t i = 0; i < mine.size(); ++i) mine[i] = gex_test::pattern(g_job.me, i, 9);
+    // No alignment rule for client-allocated host memory (§4.2 4a).
+    unsigned char* start = mine.data() + 3;
+    gex_Segment_t seg = GEX_SEGMENT_INVALID;
+    ASSERT_EQ(gex_Segment_Create(&seg, g_job.client, start, 1001, GEX_MK_HOST, 0), GASNET_OK);
+    EXPECT_EQ(gex_Segment_QueryAddr(seg), static_cast<void*>(start));
+    EXPECT_EQ(gex_Segment_QuerySize(seg), 1001u);
+    int changed = 0;
+    for (std::size_t i = 0; i < mine.size(); ++i) changed += mine[i] != gex_test::pattern(g_job.me, i, 9);
+    EXPECT_EQ(changed, 0);
+    // Two segments over one range are two segments.
+    gex_Segment_t again = GEX_SEGMENT_INVALID;
+    ASSERT_EQ(gex_Segment_Create(&again, g_job.client, start, 1001, GEX_MK_HOST, 0), GASNET_OK);
+    EXPECT_NE(again, seg);
+    gex_Segment_Destroy(seg, 0);
+    gex_Segment_Destroy(again, 0);
+    for (std::size_t i = 0; i < mine.size(); ++i) changed += mine[i] != gex_test::pattern(g_job.me, i, 9);
+    EXPECT_EQ(changed, 0) << "destroying a client-allocated segment changed the client's memory";
+}
+
+TEST(GexSegments, BadArgumentsReturnBadArg) {
+    Quiet quiet;
+    const gex_Segment_t sentinel = reinterpret_cast<gex_Segment_t>(0x55);
+    gex_Segment_t seg = sentinel;
+    char buf[64];
+    const uintptr_t max = gasnet_getMaxLocalSegmentSize();
+    EXPECT_EQ(gex_Segment_Create(nullptr, g_job.client, nullptr, 4096, GEX_MK_HOST, 0), GASNET_ERR_BAD_ARG);
+    EXPECT_EQ(gex_Segment_Create(&seg, g_job.client, nullptr, 0, GEX_MK_HOST, 0), GASNET_ERR_BAD_ARG);
+    EXPECT_EQ(gex_Segment_Create(&seg, g_job.client, buf, 0, GEX_MK_HOST, 0), GASNET_ERR_BAD_ARG);
+    EXPECT_EQ(gex_Segment_Create(&seg, g_job.client, nullptr, max + 1, GEX_MK_HOST, 0), GASNET_ERR_BAD_ARG);
+    EXPECT_EQ(gex_Segment_Create(&seg, g_job.client, nullptr, UINTPTR_MAX, GEX_MK_HOST, 0), GASNET_ERR_BAD_ARG);
+    void* high = reinterpret_cast<void*>(UINTPTR_MAX - 10);
+    EXPECT_EQ(gex_Segment_Create(&seg, g_job.client, high, 100, GEX_MK_HOST, 0), GASNET_ERR_BAD_ARG);  // wraps
+    EXPECT_EQ(gex_Segment_Create(&seg, g_job.client, buf, 64, GEX_MK_HOST, 1), GASNET_ERR_BAD_ARG);
+    EXPECT_EQ(gex_Segment_Create(&seg, g_job.client, buf, 64, GEX_MK_INVALID, 0), GASNET_ERR_BAD_ARG);
+    EXPECT_EQ(gex_Segment_Create(&seg, g_job.client, buf, 64, reinterpret_cast<gex_MK_t>(0x3000), 0),
+              GASNET_ERR_BAD_ARG);
+    EXPECT_EQ(seg, sentinel);  // untouched by every refusal
+}
+
+// Its own suite, after the others (GoogleTest runs suites in order of
+// appearance): the endpoints it makes stay (there is no destroy).
+TEST(GexEndpointsLast, RunOutAtMaxEpsWithResource) {
+    Quiet quiet;
+    gex_EP_t ep = GEX_EP_INVALID;
+    gex_EP_Index_t last = 0;
+    int made = 0;
+    while (made < 2 * GASNET_MAXEPS && gex_EP_Create(&ep, g_job.client, GEX_EP_CAPABILITY_RMA, 0) == GASNET_OK) {
+        last = gex_EP_QueryIndex(ep);
+        ++made;
+    }
+    EXPECT_EQ(last, gex_EP_Index_t(GASNET_MAXEPS - 1));
+    const gex_EP_t before = ep;
+    EXPECT_EQ(gex_EP_Create(&ep, g_job.client, GEX_EP_CAPABILITY_RMA, 0), GASNET_ERR_RESOURCE);
+    EXPECT_EQ(ep, before);
+}
+
+}  // namespace
