@@ -337,6 +337,23 @@ size_t gex_TM_Create(gex_TM_t* new_tms, size_t num_new_tms, gex_TM_t parent_tm, 
                      gex_Addr_t* scratch_addrs, size_t scratch_size, gex_Flags_t flags) GASKET_NOEXCEPT;
 int gex_TM_Destroy(gex_TM_t tm, gex_Memvec_t* scratch_p, gex_Flags_t flags) GASKET_NOEXCEPT;
 
+/* gex_TM_Dup (gasnet-ex-memory-kinds.txt §5.2): collective over orig_tm's
+ * members; stores in *new_tm_p a new team with the same members in the same
+ * order (valid as gex_TM_Split's teams are, until gex_TM_Destroy), after
+ * the members have met (serving Active Messages).  flags: exactly one of
+ * GEX_FLAG_TM_SYMMETRIC_SCRATCH, _LOCAL_SCRATCH (then the new team's
+ * members also pass a barrier over it) or _NO_SCRATCH; scratch
+ * [scratch_addr, +scratch_len) as gex_TM_Split's (inside the caller's bound
+ * segment, nonzero; handed back by gex_TM_Destroy).  With
+ * GEX_FLAG_TM_SCRATCH_SIZE_RECOMMENDED (or the deprecated _MIN) it only
+ * returns the scratch size it recommends (no team, not collective);
+ * otherwise returns 0.  Fatal, naming the call and the value: orig_tm not
+ * a team of this process, other flags (GEX_FLAG_SCRATCH_SEG_OFFSET is
+ * [UNIMPLEMENTED]), not exactly one scratch kind, new_tm_p NULL, scratch
+ * outside the bound segment. */
+size_t gex_TM_Dup(gex_TM_t* new_tm_p, gex_TM_t orig_tm, gex_Addr_t scratch_addr, size_t scratch_len,
+                  gex_Flags_t flags) GASKET_NOEXCEPT;
+
 /* gex_Coll_BarrierNB ("Collectives Part I"): a split-phase barrier over
  * `tm` (the primordial team or a made one), collective over its members.
  * Returns an event that completes (gex_Event_Wait*, or 0 from

@@ -2,36 +2,21 @@
 // binding of segments to endpoints (gasnet-ex-memory-kinds.txt §3.1-§3.4,
 // §3.7): gex_EP_Create, gex_EP_BindSegment, and the registry that makes a
 // created endpoint's handle valid.
-#include <memory>
-#include <mutex>
-#include <vector>
-
 #include "objects.hpp"
 
 namespace gasket::gex {
 
 namespace {
 
-// The created endpoints, endpoint index - 1 each.  Never freed (there is no
-// gex_EP_Destroy, and a handle may be used until the process ends).
-struct Endpoints {
-    std::mutex lock;
-    std::vector<std::unique_ptr<gasket_gex_ep>> made;
-};
-Endpoints& endpoints() {
-    static auto* e = new Endpoints;
+// The created endpoints (there is no gex_EP_Destroy).
+Made<gasket_gex_ep>& endpoints() {
+    static auto* e = new Made<gasket_gex_ep>;
     return *e;
 }
 
 }  // namespace
 
-gasket_gex_ep* find_created_ep(gex_EP_t ep) {
-    Endpoints& e = endpoints();
-    std::lock_guard<std::mutex> hold(e.lock);
-    for (const auto& made : e.made)
-        if (made.get() == ep) return made.get();
-    return nullptr;
-}
+gasket_gex_ep* find_created_ep(gex_EP_t ep) { return endpoints().find(ep); }
 
 }  // namespace gasket::gex
 
@@ -57,20 +42,21 @@ int gex_EP_Create(gex_EP_t* ep_p, gex_Client_t client, gex_EP_Capabilities_t cap
                     unsigned(GEX_FLAG_HINT_ACCEL_ALL));
         return GASNET_ERR_BAD_ARG;
     }
-    gex::Endpoints& e = gex::endpoints();
-    std::lock_guard<std::mutex> hold(e.lock);
     // Index 1, 2, ... in order of creation (the specification's first
     // candidate rule, "monotonically increasing"), never reused.
-    if (e.made.size() + 1 >= GASNET_MAXEPS) {
+    gasket_gex_ep* ep = gex::endpoints().add([&](std::size_t before) -> std::unique_ptr<gasket_gex_ep> {
+        if (before + 1 >= GASNET_MAXEPS) return nullptr;
+        auto made = std::make_unique<gasket_gex_ep>();
+        made->index = gex_EP_Index_t(before + 1);
+        made->capabilities = capabilities;
+        made->flags = flags;
+        return made;
+    });
+    if (!ep) {
         gex::report(routine, "this process has %d endpoints already, GASNET_MAXEPS", GASNET_MAXEPS);
         return GASNET_ERR_RESOURCE;
     }
-    auto ep = std::make_unique<gasket_gex_ep>();
-    ep->index = gex_EP_Index_t(e.made.size() + 1);
-    ep->capabilities = capabilities;
-    ep->flags = flags;
-    *ep_p = ep.get();
-    e.made.push_back(std::move(ep));
+    *ep_p = ep;
     return GASNET_OK;
 }
 

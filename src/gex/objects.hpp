@@ -15,9 +15,12 @@
 #include <gasnetex.h>
 
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
+#include <vector>
 
 #include "src/runtime/error.hpp"
 
@@ -95,6 +98,34 @@ gasket_gex_ep& ep_of(const char* routine, gex_EP_t ep);
 gasket_gex_ep& primordial_ep_of(const char* routine, gex_EP_t ep);
 gasket_gex_tm& tm_of(const char* routine, gex_TM_t tm);
 gasket_gex_segment& segment_of(const char* routine, gex_Segment_t seg);
+
+// The objects of one kind a gex_ constructor made: owned here, found by
+// handle under a lock, never freed, so a handle stays known (and a new
+// object never takes a stale handle's address) until the process ends.
+template <class T>
+class Made {
+public:
+    T* find(const void* handle) {
+        std::lock_guard<std::mutex> hold(lock_);
+        for (const auto& m : made_)
+            if (m.get() == handle) return m.get();
+        return nullptr;
+    }
+    // Adds what make(n) returns, n the number made before it (under the
+    // lock); null, adding nothing, when make returns null.
+    template <class Make>
+    T* add(Make&& make) {
+        std::lock_guard<std::mutex> hold(lock_);
+        std::unique_ptr<T> m = make(made_.size());
+        if (!m) return nullptr;
+        made_.push_back(std::move(m));
+        return made_.back().get();
+    }
+
+private:
+    std::mutex lock_;
+    std::vector<std::unique_ptr<T>> made_;
+};
 
 // The endpoints made by gex_EP_Create (endpoints.cpp) and the segments made
 // by gex_Segment_Create (segments.cpp): the one `ep` / `seg` names, or null

@@ -5,10 +5,6 @@
 // gex_Segment_Destroy.
 #include <sys/mman.h>
 
-#include <memory>
-#include <mutex>
-#include <vector>
-
 #include "objects.hpp"
 
 namespace gasket::gex {
@@ -16,25 +12,15 @@ namespace gasket::gex {
 namespace {
 
 // Every created segment, destroyed ones too (not live): a stale handle is
-// then named as destroyed, and no new segment can take its address.
-struct Segments {
-    std::mutex lock;
-    std::vector<std::unique_ptr<gasket_gex_segment>> made;
-};
-Segments& segments() {
-    static auto* s = new Segments;
+// then named as destroyed.
+Made<gasket_gex_segment>& segments() {
+    static auto* s = new Made<gasket_gex_segment>;
     return *s;
 }
 
 }  // namespace
 
-gasket_gex_segment* find_created_segment(gex_Segment_t seg) {
-    Segments& s = segments();
-    std::lock_guard<std::mutex> hold(s.lock);
-    for (const auto& made : s.made)
-        if (made.get() == seg) return made.get();
-    return nullptr;
-}
+gasket_gex_segment* find_created_segment(gex_Segment_t seg) { return segments().find(seg); }
 
 gasket_gex_segment* make_host_segment(void* address, std::uintptr_t length) {
     auto seg = std::make_unique<gasket_gex_segment>();
@@ -50,10 +36,7 @@ gasket_gex_segment* make_host_segment(void* address, std::uintptr_t length) {
         seg->size = length;
         seg->allocated = true;
     }
-    Segments& s = segments();
-    std::lock_guard<std::mutex> hold(s.lock);
-    s.made.push_back(std::move(seg));
-    return s.made.back().get();
+    return segments().add([&](std::size_t) { return std::move(seg); });
 }
 
 }  // namespace gasket::gex

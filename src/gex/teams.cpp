@@ -1,6 +1,7 @@
 // src/gex/teams.cpp -- GASNet-EX team construction and destruction
 // (gasnet-ex-api.txt, "Operations on gex_TM_t": gex_TM_Split,
-// gex_TM_Create, gex_TM_Destroy) over the runtime's teams: each new team is
+// gex_TM_Create, gex_TM_Destroy; gasnet-ex-memory-kinds.txt §5.2:
+// gex_TM_Dup) over the runtime's teams: each new team is
 // a colour split of its parent's (rt::Team::split), made after the parent's
 // members have met in a barrier that serves Active Messages, so a member
 // still waiting for a reply from one already inside the call is answered.
@@ -185,6 +186,37 @@ size_t gex_TM_Create(gex_TM_t* new_tms, size_t num_new_tms, gex_TM_t parent_tm, 
     }
     if (kind == GEX_FLAG_TM_LOCAL_SCRATCH) rt::all_members(routine, *team, true);  // the barrier LOCAL promises
     new_tms[0] = gex::adopt(std::move(team), flags, scratch, scratch_len);
+    return 0;
+}
+
+size_t gex_TM_Dup(gex_TM_t* new_tm_p, gex_TM_t orig_tm, gex_Addr_t scratch_addr, size_t scratch_len,
+                  gex_Flags_t flags) noexcept {
+    const char* routine = "gex_TM_Dup";
+    const gasket_gex_tm& orig = gex::tm_of(routine, orig_tm);
+    constexpr gex_Flags_t kDupKinds =
+        GEX_FLAG_TM_LOCAL_SCRATCH | GEX_FLAG_TM_SYMMETRIC_SCRATCH | GEX_FLAG_TM_NO_SCRATCH;
+    if (flags & ~(gex::kSizeQuery | kDupKinds))
+        rt::fatal(routine,
+                  "flags 0x%x: only GEX_FLAG_TM_{SYMMETRIC,LOCAL,NO}_SCRATCH and "
+                  "GEX_FLAG_TM_SCRATCH_SIZE_{RECOMMENDED,MIN} are accepted (GEX_FLAG_SCRATCH_SEG_OFFSET is "
+                  "[UNIMPLEMENTED] in gasnet-ex-api.txt)",
+                  unsigned(flags));
+    if (flags & gex::kSizeQuery) return gex::scratch_query(routine, flags, true);  // every caller is a member
+    const gex_Flags_t kind = flags & kDupKinds;
+    if (kind == 0 || (kind & (kind - 1)))
+        rt::fatal(routine,
+                  "flags 0x%x: exactly one of GEX_FLAG_TM_{SYMMETRIC,LOCAL,NO}_SCRATCH is required (there is no "
+                  "default)",
+                  unsigned(flags));
+    if (!new_tm_p) rt::fatal(routine, "new_tm_p is NULL");
+    const bool scratch = kind != GEX_FLAG_TM_NO_SCRATCH;
+    if (scratch) gex::check_scratch(routine, scratch_addr, scratch_len);
+    const rt::Team& from = gex::members(orig);
+    rt::all_members(routine, from, true);  // every member is here (Active Messages served meanwhile)
+    // One colour, each member keyed by its rank: the same members in order.
+    std::unique_ptr<rt::Team> team = from.split(0, from.my_pe());
+    if (kind == GEX_FLAG_TM_LOCAL_SCRATCH) rt::all_members(routine, *team, true);  // as gex_TM_Create's LOCAL
+    *new_tm_p = gex::adopt(std::move(team), flags, scratch ? scratch_addr : nullptr, scratch ? scratch_len : 0);
     return 0;
 }
 

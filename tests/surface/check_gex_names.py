@@ -33,9 +33,7 @@ NAME = re.compile(r"\b(gex_[A-Za-z0-9_]+|GEX_[A-Za-z0-9_]+|" + EXTRA + r")\b(\?*
 
 NOT_YET = {
     "gasnet-ex-api.txt": {},
-    "gasnet-ex-memory-kinds.txt": {
-        "issue 18, teams over created endpoints": "gex_TM_Dup",
-    },
+    "gasnet-ex-memory-kinds.txt": {},
 }
 
 # gasnet-ex-memory-kinds.txt's identifiers that name no identifier of the API.

@@ -272,6 +272,12 @@ int main(int argc, char** argv) {
         gex_EP_Location_t args[] = {{0, 0}};
         gex_TM_t t;
         gex_TM_Create(&t, 1, tm, args, 1, nullptr, 0, GEX_FLAG_RANK_IS_JOBRANK);
+    } else if (g_case == "tm_dup_global_scratch") {
+        gex_TM_t t;
+        gex_TM_Dup(&t, solo, buf, sizeof buf, GEX_FLAG_TM_GLOBAL_SCRATCH);
+    } else if (g_case == "tm_dup_no_scratch_kind") {
+        gex_TM_t t;
+        gex_TM_Dup(&t, solo, nullptr, 0, 0);
     } else if (g_case == "tm_create_num_new_tms") {
         gex_EP_Location_t args[] = {{1, 0}};  // not this process
         gex_TM_t t;

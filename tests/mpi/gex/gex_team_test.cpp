@@ -1,6 +1,7 @@
 // tests/mpi/gex/gex_team_test.cpp -- GASNet-EX team construction
 // (gasnet-ex-api.txt, "Operations on gex_TM_t": gex_TM_Split,
-// gex_TM_Create, gex_TM_Destroy) and made teams in every call that takes a
+// gex_TM_Create, gex_TM_Destroy; gasnet-ex-memory-kinds.txt §5.2:
+// gex_TM_Dup) and made teams in every call that takes a
 // team: the queries and translations against the membership computed here,
 // RMA, bound-segment queries, an Active Message (whose gex_Token_Info
 // source is a jobrank) and an atomic domain over a made team; splits of a
@@ -199,6 +200,42 @@ TEST(GexTeams, SplitWithoutSomeProcessesAndScratchHandedBack) {
         EXPECT_EQ(given.gex_addr, scratch);
         EXPECT_EQ(given.gex_len, 64u);
     }
+    barrier();
+}
+
+TEST(GexTeams, DupKeepsTheMembersInOrder) {
+    const gex_Rank_t me = g_job.me, n = g_job.n;
+    EXPECT_EQ(gex_TM_Dup(nullptr, g_job.tm, nullptr, 0, GEX_FLAG_TM_SCRATCH_SIZE_RECOMMENDED), 64u);
+    // The primordial team's duplicate: every process, by jobrank.
+    std::vector<gex_Rank_t> all;
+    for (gex_Rank_t j = 0; j < n; ++j) all.push_back(j);
+    gex_TM_t world = GEX_TM_INVALID;
+    EXPECT_EQ(gex_TM_Dup(&world, g_job.tm, nullptr, 0, GEX_FLAG_TM_NO_SCRATCH), 0u);
+    ASSERT_NE(world, GEX_TM_INVALID);
+    ASSERT_NE(world, g_job.tm);
+    expect_team(world, all, GEX_FLAG_TM_NO_SCRATCH);
+    communicate(world, all);
+    // A made team's duplicate (parity, decreasing jobrank), with LOCAL
+    // scratch handed back by gex_TM_Destroy.
+    std::vector<gex_Rank_t> members;
+    for (gex_Rank_t j = n; j-- > 0;)
+        if (j % 2 == me % 2) members.push_back(j);
+    gex_TM_t parity = GEX_TM_INVALID, dup = GEX_TM_INVALID;
+    gex_TM_Split(&parity, g_job.tm, int(me % 2), -int(me), nullptr, 0, GEX_FLAG_TM_NO_SCRATCH);
+    void* scratch = g_job.base + kScratch;
+    gex_TM_Dup(&dup, parity, scratch, 64, GEX_FLAG_TM_LOCAL_SCRATCH);
+    ASSERT_NE(dup, parity);
+    expect_team(dup, members, GEX_FLAG_TM_LOCAL_SCRATCH);
+    communicate(dup, members);
+    gex_Event_Wait(gex_Coll_BarrierNB(dup, 0));
+    gex_Memvec_t given{nullptr, 0};
+    EXPECT_EQ(gex_TM_Destroy(dup, &given, 0), 1);
+    EXPECT_EQ(given.gex_addr, scratch);
+    EXPECT_EQ(given.gex_len, 64u);
+    // The original outlives its duplicate.
+    expect_team(parity, members, GEX_FLAG_TM_NO_SCRATCH);
+    EXPECT_EQ(gex_TM_Destroy(parity, nullptr, 0), 0);
+    EXPECT_EQ(gex_TM_Destroy(world, nullptr, 0), 0);
     barrier();
 }
 
