@@ -369,11 +369,18 @@ size_t gex_TM_Dup(gex_TM_t* new_tm_p, gex_TM_t orig_tm, gex_Addr_t scratch_addr,
  * gasnet_coll.h. */
 gex_Event_t gex_Coll_BarrierNB(gex_TM_t tm, gex_Flags_t flags) GASKET_NOEXCEPT;
 
-/* gex_TM_Pair: a TM-pair naming local endpoint `local_ep` and, with the
- * rank passed beside it in a point-to-point call (a jobrank), the endpoint
- * of index `remote_ep_index` (0: the only index there is) on that process.
- * No communication; equal arguments give equal values.  Valid in gex_RMA_*
- * calls and bound-segment queries only. */
+/* gex_TM_Pair [memory kinds §5.4]: a TM-pair naming local endpoint
+ * `local_ep` (any endpoint of this process) and, with the rank passed
+ * beside it in a point-to-point call (a jobrank), the endpoint of index
+ * `remote_ep_index` (0 .. GASNET_MAXEPS-1) on that process.  No
+ * communication; two pairs are equal exactly when their arguments are, and
+ * never equal a team.  Accepted by gex_RMA_* calls (a remote index >= 1
+ * reaches that endpoint's segment once it is published to the caller:
+ * gex_EP_PublishBoundSegment) and the bound-segment queries; AM, VIS and
+ * atomic calls take only gex_TM_Pair(primordial endpoint, 0) so far (any
+ * other pair is fatal there, naming the call), gex_TM_ and collective
+ * calls none.  A handle that is no endpoint of this process or an index out
+ * of range is fatal, naming the call. */
 gex_TM_t gex_TM_Pair(gex_EP_t local_ep, gex_EP_Index_t remote_ep_index) GASKET_NOEXCEPT;
 
 /* Jobrank of `rank` in `tm` (0 <= rank < size, fatal otherwise); rank in
@@ -425,17 +432,27 @@ gex_EP_Index_t gex_EP_QueryIndex(gex_EP_t ep) GASKET_NOEXCEPT;
  * (a team or TM-pair; rank != GEX_RANK_INVALID): its address in its owner
  * (*owneraddr_p), in this process (*localaddr_p: non-NULL only when this
  * process maps it, i.e. it is in this process's neighbourhood) and its
- * length (*size_p; 0 when the endpoint has no bound segment).  Each output
- * may be NULL.  Every process's segment is known after gex_Segment_Attach,
- * so the query never communicates and returns GEX_EVENT_INVALID, with
- * GEX_FLAG_IMMEDIATE or without (the only flag accepted). */
+ * length (*size_p; 0 when the endpoint has no bound segment, or it is
+ * another process's created endpoint whose segment was not published to
+ * this one).  Each output may be NULL.  Every process's attach segment is
+ * known after gex_Segment_Attach and created endpoints' after
+ * gex_EP_PublishBoundSegment, so the query never communicates and returns
+ * GEX_EVENT_INVALID, with GEX_FLAG_IMMEDIATE or without (the only flag
+ * accepted). */
 gex_Event_t gex_EP_QueryBoundSegmentNB(gex_TM_t tm, gex_Rank_t rank, void** owneraddr_p, void** localaddr_p,
                                        uintptr_t* size_p, gex_Flags_t flags) GASKET_NOEXCEPT;
 
-/* gex_EP_PublishBoundSegment: collective over `tm`.  Every bound segment is
- * published by gex_Segment_Attach already, so this checks its arguments
- * (num_eps endpoints of this process, no duplicate; flags 0) and returns
- * GASNET_OK, or GASNET_ERR_BAD_ARG with a message. */
+/* gex_EP_PublishBoundSegment [gasnet-ex-api.txt]: collective over `tm` (a
+ * team).  Publishes the bound segments of the created endpoints among
+ * eps[0, num_eps) (num_eps may differ between members; the primordial
+ * endpoint's segment is published by gex_Segment_Attach already): once it
+ * returns, every member may reach each such segment by gex_RMA_* through
+ * gex_TM_Pair(ep, index) and jobrank, and the bound-segment queries see it.
+ * Returns GASNET_OK; GASNET_ERR_NOT_INIT before gex_Segment_Attach;
+ * GASNET_ERR_BAD_ARG on every member when any member passed flags != 0, a
+ * NULL eps with num_eps > 0 or an endpoint twice (each refusal printed,
+ * naming the call, unless verbose errors are off).  A handle that is not
+ * this process's is fatal. */
 int gex_EP_PublishBoundSegment(gex_TM_t tm, gex_EP_t* eps, size_t num_eps, gex_Flags_t flags) GASKET_NOEXCEPT;
 
 /* ---- Active Messages (gasnet-ex-api.txt, "AM handlers" .. "Fixed-payload

@@ -47,6 +47,25 @@ Window::Window(const Window& other, MPI_Comm comm, bool concurrent)
     block_start_ = other.block_start_;
 }
 
+Window::Window(Dynamic, MPI_Comm comm, bool concurrent) : threaded_(concurrent) {
+    MPI_Info info = window_info();
+    check(MPI_Win_create_dynamic(info, comm, &win_), "MPI_Win_create_dynamic");
+    MPI_Info_free(&info);
+    lock();
+}
+
+void Window::attach(void* base, std::size_t bytes) {
+    check(MPI_Win_attach(win_, base, MPI_Aint(bytes)), "MPI_Win_attach");
+}
+
+void Window::detach(void* base) { check(MPI_Win_detach(win_, base), "MPI_Win_detach"); }
+
+Displacement Window::address_of(const void* p) {
+    MPI_Aint a = 0;
+    check(MPI_Get_address(p, &a), "MPI_Get_address");
+    return a;
+}
+
 void Window::lock() {
     flush_per_target_ = mpich_family();
     MPI_Group group;

@@ -39,6 +39,11 @@ public:
     // exposes on every process, so that every displacement means the same
     // byte in both (context windows over the job's memory).
     Window(const Window& other, MPI_Comm comm, bool concurrent);
+    // Collective over `comm`: a dynamic window (MPI_Win_create_dynamic) that
+    // exposes nothing until attach(); the displacement of an attached byte
+    // is its address (address_of), the same on every origin.
+    struct Dynamic {};
+    Window(Dynamic, MPI_Comm comm, bool concurrent);
     ~Window();  // unlock_all + free (skipped if MPI was finalized already)
     Window(const Window&) = delete;
     Window& operator=(const Window&) = delete;
@@ -46,6 +51,15 @@ public:
     // The displacement of the first byte of target's usable block (0 for
     // created windows): a caller keeps it per target and adds byte offsets.
     Displacement displacement(int target) const { return block_start_.empty() ? 0 : block_start_[target]; }
+
+    // Dynamic windows only, local: exposes [base, +bytes) of this process
+    // (MPI_Win_attach; Open MPI's osc/rdma takes at most osc_rdma_max_attach
+    // regions, 32 by default) / withdraws the region attached at `base`
+    // (MPI_Win_detach).  MPI errors are fatal, naming the MPI call.
+    void attach(void* base, std::size_t bytes);
+    void detach(void* base);
+    // The displacement of `p` in a dynamic window (MPI_Get_address).
+    static Displacement address_of(const void* p);
 
     // At most this many bytes go in one MPI call (MPI counts are int);
     // larger transfers are split, out of line.

@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "src/gex/objects.hpp"
+#include "ep_segments.hpp"
 #include "state.hpp"
 #include "transfer.hpp"
 
@@ -33,20 +34,37 @@ int refuse(int code, const char* routine, const char* fmt, Args... args) {
 }
 
 // The bound segment of endpoint (tm, rank) (a team or TM-pair: both name
-// jobranks): its owner's address, size (0 when none) and, when this
-// process maps it, its address here.
+// jobranks): its owner's address, size (0 when none, or a created
+// endpoint's not published to this process) and, when this process maps
+// it, its address here.
 struct Bound {
     void* owner = nullptr;
     void* local = nullptr;
     std::uintptr_t size = 0;
 };
 Bound bound_segment(const char* routine, gex_TM_t tm, gex_Rank_t rank) {
-    rank = gex::p2p_jobrank(routine, tm, rank);
+    const gex_EP_Location_t at = gex::p2p_location(routine, tm, rank);
+    rank = at.gex_rank;
     rt::Job& job = initialized_job(routine);
     if (rank >= gex_Rank_t(job.n_pes))
         rt::fatal(routine, "rank %u is out of range: the team has ranks 0..%d", unsigned(rank), job.n_pes - 1);
     Bound b;
     if (!g_state.attached) return b;  // no segment anywhere yet
+    if (at.gex_ep_index != 0) {
+        if (int(rank) == job.my_pe) {  // this process's own endpoint: published or not
+            const gasket_gex_ep* e = gex::created_ep_at(at.gex_ep_index);
+            if (e && e->segment) {
+                const gasket_gex_segment& s = *e->segment;
+                b.owner = b.local = s.addr;
+                b.size = s.size;
+            }
+        } else if (const rt::Route* r = ep_route(at.gex_ep_index, rank)) {
+            b.owner = reinterpret_cast<void*>(r->base);
+            b.size = r->size;
+            b.local = r->direct;
+        }
+        return b;
+    }
     const gasnet_seginfo_t& seg = g_state.segments[rank];
     if (seg.size == 0) return b;
     b.owner = seg.addr;
@@ -182,19 +200,7 @@ int gex_Segment_QueryBound(gex_TM_t tm, gex_Rank_t rank, void** owneraddr_p, voi
 }
 
 int gex_EP_PublishBoundSegment(gex_TM_t tm, gex_EP_t* eps, size_t num_eps, gex_Flags_t flags) noexcept {
-    const char* routine = "gex_EP_PublishBoundSegment";
-    gex::tm_of(routine, tm);
-    if (flags != 0) return gasnet::refuse(GASNET_ERR_BAD_ARG, routine, "flags 0x%x: must be 0", unsigned(flags));
-    if (num_eps > 0 && !eps)
-        return gasnet::refuse(GASNET_ERR_BAD_ARG, routine, "eps is NULL with num_eps %zu", num_eps);
-    for (size_t i = 0; i < num_eps; ++i) {
-        gex::primordial_ep_of(routine, eps[i]);
-        for (size_t j = 0; j < i; ++j)
-            if (eps[j] == eps[i])
-                return gasnet::refuse(GASNET_ERR_BAD_ARG, routine, "endpoint %p is named twice (eps[%zu], eps[%zu])",
-                                      static_cast<void*>(eps[i]), j, i);
-    }
-    return GASNET_OK;  // gex_Segment_Attach published every bound segment already
+    return gasnet::publish_bound_segments("gex_EP_PublishBoundSegment", tm, eps, num_eps, flags);
 }
 
 }  // extern "C"

@@ -17,29 +17,60 @@ namespace {
 // the two assertions (not checked).
 constexpr gex_Flags_t kRmaFlags = GEX_FLAG_IMMEDIATE | GEX_FLAG_PEER_NEVER_SELF | GEX_FLAG_PEER_NEVER_NBRHD;
 
-// The node of (tm, rank) when the fast test below failed: a made team's
-// member (translated, its rank checked), or a fatal error naming the bad
-// flags or team.
-[[gnu::cold, gnu::noinline]] gasnet_node_t other_node(const char* routine, gex_TM_t tm, gex_Rank_t rank,
-                                                      gex_Flags_t flags) {
+[[gnu::cold, gnu::noinline]] void check_rma_flags(const char* routine, gex_Flags_t flags) {
     if (flags & ~kRmaFlags)
         rt::fatal(routine,
                   "flags 0x%x: only GEX_FLAG_IMMEDIATE, GEX_FLAG_PEER_NEVER_SELF and GEX_FLAG_PEER_NEVER_NBRHD are "
                   "accepted (the others are [UNIMPLEMENTED] in the specification)",
                   unsigned(flags));
-    return gex::team_jobrank(routine, tm, rank);  // fatal for a bad tm or rank
 }
 
-// The node (jobrank) of (tm, rank): the primordial team and its TM-pair
-// both name jobranks, so rank is the node, whose range the transfer checks.
-// One test covers another team and bad flags: its cold path finds which.
-[[gnu::always_inline]] inline gasnet_node_t node_of(const char* routine, gex_TM_t tm, gex_Rank_t rank,
-                                                    gex_Flags_t flags) {
+// Whether (tm, flags) is the common case: the primordial team or its
+// TM-pair, which name jobranks (rank is the node, whose range the transfer
+// checks), and accepted flags.  One test covers every other team, TM-pair
+// and bad flags: the cold forms below find which.
+[[gnu::always_inline]] inline bool primordial(gex_TM_t tm, gex_Flags_t flags) {
     // A TM-pair is the team | 1: both differ from the team in bit 0 at most.
     const auto differ = reinterpret_cast<std::uintptr_t>(tm) ^ reinterpret_cast<std::uintptr_t>(gex::primordial_tm());
-    if (differ > 1 || (flags & ~kRmaFlags)) [[unlikely]]
-        return other_node(routine, tm, rank, flags);
-    return rank;
+    return differ <= 1 && !(flags & ~kRmaFlags);
+}
+
+// The transfers whose (tm, rank) is not the primordial team's: a made
+// team's member (translated, its rank checked) or a TM-pair's remote
+// endpoint -- the primordial one's segment (the general forms) or a created
+// one's (put_ep, get_ep).  Fatal for bad flags, a bad team or rank.
+[[gnu::cold, gnu::noinline]] gasnet_handle_t put_other(const char* routine, gex_TM_t tm, gex_Rank_t rank, void* dest,
+                                                       const void* src, std::size_t nbytes, unsigned how,
+                                                       gex_Flags_t flags) {
+    check_rma_flags(routine, flags);
+    const gex_EP_Location_t at = gex::p2p_location(routine, tm, rank);
+    if (at.gex_ep_index == 0) return put_cold(routine, at.gex_rank, dest, src, nbytes, how);
+    return put_ep(routine, at.gex_rank, at.gex_ep_index, dest, src, nbytes, how);
+}
+[[gnu::cold, gnu::noinline]] gasnet_handle_t get_other(const char* routine, gex_TM_t tm, gex_Rank_t rank, void* dest,
+                                                       const void* src, std::size_t nbytes, Sync sync,
+                                                       gex_Flags_t flags) {
+    check_rma_flags(routine, flags);
+    const gex_EP_Location_t at = gex::p2p_location(routine, tm, rank);
+    if (at.gex_ep_index == 0) return get_cold(routine, dest, at.gex_rank, src, nbytes, sync);
+    return get_ep(routine, dest, at.gex_rank, at.gex_ep_index, src, nbytes, sync);
+}
+
+// A put or get of (tm, rank): the lean forms for the primordial team.
+template <Sync S>
+[[gnu::always_inline]] inline gasnet_handle_t put_at(const char* routine, gex_TM_t tm, gex_Rank_t rank, void* dest,
+                                                     const void* src, std::size_t nbytes, bool bulk,
+                                                     gex_Flags_t flags) {
+    if (!primordial(tm, flags)) [[unlikely]]
+        return put_other(routine, tm, rank, dest, src, nbytes, mode(S, bulk), flags);
+    return put(routine, rank, dest, src, nbytes, S, bulk);
+}
+template <Sync S>
+[[gnu::always_inline]] inline gasnet_handle_t get_at(const char* routine, gex_TM_t tm, gex_Rank_t rank, void* dest,
+                                                     const void* src, std::size_t nbytes, gex_Flags_t flags) {
+    if (!primordial(tm, flags)) [[unlikely]]
+        return get_other(routine, tm, rank, dest, src, nbytes, S, flags);
+    return get(routine, dest, rank, src, nbytes, S);
 }
 
 [[noreturn, gnu::cold, gnu::noinline]] void bad_lc(const char* routine, const gex_Event_t* lc_opt, bool nbi) {
@@ -72,9 +103,8 @@ constexpr gex_Flags_t kRmaFlags = GEX_FLAG_IMMEDIATE | GEX_FLAG_PEER_NEVER_SELF 
 template <Sync S>
 [[gnu::always_inline]] inline gasnet_handle_t put_value(const char* routine, gex_TM_t tm, gex_Rank_t rank, void* dest,
                                                         gex_RMA_Value_t value, std::size_t nbytes, gex_Flags_t flags) {
-    const gasnet_node_t node = node_of(routine, tm, rank, flags);
     check_value_size(routine, nbytes);
-    return put(routine, node, dest, &value, nbytes, S, false);
+    return put_at<S>(routine, tm, rank, dest, &value, nbytes, false, flags);
 }
 
 [[gnu::cold, gnu::noinline]] void check_flags_zero(const char* routine, gex_Flags_t flags) {
@@ -114,49 +144,47 @@ extern "C" {
 int gex_RMA_PutBlocking(gex_TM_t tm, gex_Rank_t rank, void* dest, const void* src, size_t nbytes,
                         gex_Flags_t flags) noexcept {
     const char* routine = "gex_RMA_PutBlocking";
-    gasnet::put(routine, gasnet::node_of(routine, tm, rank, flags), dest, src, nbytes, Sync::blocking, false);
+    gasnet::put_at<Sync::blocking>(routine, tm, rank, dest, src, nbytes, false, flags);
     return 0;
 }
 int gex_RMA_PutNBI(gex_TM_t tm, gex_Rank_t rank, void* dest, const void* src, size_t nbytes, gex_Event_t* lc_opt,
                    gex_Flags_t flags) noexcept {
     const char* routine = "gex_RMA_PutNBI";
-    const gasnet_node_t node = gasnet::node_of(routine, tm, rank, flags);
-    gasnet::put(routine, node, dest, src, nbytes, Sync::implicit, gasnet::nbi_bulk(routine, lc_opt));
+    gasnet::put_at<Sync::implicit>(routine, tm, rank, dest, src, nbytes, gasnet::nbi_bulk(routine, lc_opt), flags);
     return 0;
 }
 gex_Event_t gex_RMA_PutNB(gex_TM_t tm, gex_Rank_t rank, void* dest, const void* src, size_t nbytes, gex_Event_t* lc_opt,
                           gex_Flags_t flags) noexcept {
     const char* routine = "gex_RMA_PutNB";
-    const gasnet_node_t node = gasnet::node_of(routine, tm, rank, flags);
-    return gasnet::put(routine, node, dest, src, nbytes, Sync::explicit_handle, gasnet::nb_bulk(routine, lc_opt));
+    const bool bulk = gasnet::nb_bulk(routine, lc_opt);
+    return gasnet::put_at<Sync::explicit_handle>(routine, tm, rank, dest, src, nbytes, bulk, flags);
 }
 
 // ---- gets ----
 int gex_RMA_GetBlocking(gex_TM_t tm, void* dest, gex_Rank_t rank, void* src, size_t nbytes,
                         gex_Flags_t flags) noexcept {
     const char* routine = "gex_RMA_GetBlocking";
-    gasnet::get(routine, dest, gasnet::node_of(routine, tm, rank, flags), src, nbytes, Sync::blocking);
+    gasnet::get_at<Sync::blocking>(routine, tm, rank, dest, src, nbytes, flags);
     return 0;
 }
 int gex_RMA_GetNBI(gex_TM_t tm, void* dest, gex_Rank_t rank, void* src, size_t nbytes, gex_Flags_t flags) noexcept {
     const char* routine = "gex_RMA_GetNBI";
-    gasnet::get(routine, dest, gasnet::node_of(routine, tm, rank, flags), src, nbytes, Sync::implicit);
+    gasnet::get_at<Sync::implicit>(routine, tm, rank, dest, src, nbytes, flags);
     return 0;
 }
 gex_Event_t gex_RMA_GetNB(gex_TM_t tm, void* dest, gex_Rank_t rank, void* src, size_t nbytes,
                           gex_Flags_t flags) noexcept {
     const char* routine = "gex_RMA_GetNB";
-    return gasnet::get(routine, dest, gasnet::node_of(routine, tm, rank, flags), src, nbytes, Sync::explicit_handle);
+    return gasnet::get_at<Sync::explicit_handle>(routine, tm, rank, dest, src, nbytes, flags);
 }
 
 // ---- value forms (the low-order bytes of the value: little-endian) ----
 gex_RMA_Value_t gex_RMA_GetBlockingVal(gex_TM_t tm, gex_Rank_t rank, void* src, size_t nbytes,
                                        gex_Flags_t flags) noexcept {
     const char* routine = "gex_RMA_GetBlockingVal";
-    const gasnet_node_t node = gasnet::node_of(routine, tm, rank, flags);
     gasnet::check_value_size(routine, nbytes);
     gex_RMA_Value_t value = 0;
-    gasnet::get(routine, &value, node, src, nbytes, Sync::blocking);
+    gasnet::get_at<Sync::blocking>(routine, tm, rank, &value, src, nbytes, flags);
     return value;
 }
 int gex_RMA_PutBlockingVal(gex_TM_t tm, gex_Rank_t rank, void* dest, gex_RMA_Value_t value, size_t nbytes,

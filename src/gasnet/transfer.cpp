@@ -9,6 +9,7 @@
 #include <memory>
 #include <vector>
 
+#include "ep_segments.hpp"
 #include "src/runtime/nb_collective.hpp"
 #include "src/runtime/progress.hpp"
 
@@ -52,13 +53,31 @@ gasnet_handle_t finish(gasnet_node_t node, Sync sync) {
     return GASNET_INVALID_HANDLE;
 }
 
-// Every put.
-[[gnu::noinline]] gasnet_handle_t put_general(const char* routine, gasnet_node_t node, void* dest, const void* src,
-                                              std::size_t nbytes, unsigned how) {
+// A transfer's remote side in the bound segment of created endpoint
+// `index` of `node` (ep_segments.hpp): through the job's dynamic window, or
+// direct when the segment is this process's.  Fatal when nothing is
+// published for that endpoint or the range is outside its segment.
+rt::Target locate_ep(const char* routine, gasnet_node_t node, gex_EP_Index_t index, const void* addr,
+                     std::size_t nbytes) {
+    if (node >= g_routes.nodes) [[unlikely]]
+        bad_node(routine, node);
+    const rt::Route* r = ep_route(index, node);
+    if (!r)
+        rt::fatal(routine,
+                  "endpoint %u of jobrank %u has no bound segment published to this process "
+                  "(gex_EP_BindSegment, then gex_EP_PublishBoundSegment)",
+                  unsigned(index), node);
+    const std::size_t offset = reinterpret_cast<std::uintptr_t>(addr) - r->base;  // huge when below
+    if ((offset > r->size || nbytes > r->size - offset) && nbytes != 0)
+        rt::fatal(routine, "[%p, +%zu bytes) is outside the segment of endpoint %u of jobrank %u [%p, +%zu bytes)",
+                  addr, nbytes, unsigned(index), node, reinterpret_cast<void*>(r->base), r->size);
+    return rt::target_of(*r, rt::g_job->dynamic_window, offset);
+}
+
+// A put to the resolved target `t` on `node` (nbytes >= 1).
+gasnet_handle_t put_target(const rt::Target& t, gasnet_node_t node, const void* src, std::size_t nbytes, unsigned how) {
     const Sync sync = Sync(how & 3);
     const bool bulk = (how & 4) != 0;
-    const rt::Target t = locate(routine, node, dest, nbytes);
-    if (nbytes == 0) return GASNET_INVALID_HANDLE;
     rt::Context& ctx = *g_routes.ctx;
     if (t.direct) {  // complete at once, visible before anything that follows
         rt::put_to(ctx, nullptr, t, src, nbytes, int(node), rt::Completion::remote);
@@ -76,12 +95,17 @@ gasnet_handle_t finish(gasnet_node_t node, Sync sync) {
     return finish(node, sync);
 }
 
+// Every put.
+[[gnu::noinline]] gasnet_handle_t put_general(const char* routine, gasnet_node_t node, void* dest, const void* src,
+                                              std::size_t nbytes, unsigned how) {
+    const rt::Target t = locate(routine, node, dest, nbytes);
+    if (nbytes == 0) return GASNET_INVALID_HANDLE;
+    return put_target(t, node, src, nbytes, how);
+}
+
 // Every get (bulk or not: the destination is written by the time the get
 // is synchronized either way).
-[[gnu::noinline]] gasnet_handle_t get_general(const char* routine, void* dest, gasnet_node_t node, const void* src,
-                                              std::size_t nbytes, Sync sync) {
-    const rt::Target t = locate(routine, node, src, nbytes);
-    if (nbytes == 0) return GASNET_INVALID_HANDLE;
+gasnet_handle_t get_target(const rt::Target& t, void* dest, gasnet_node_t node, std::size_t nbytes, Sync sync) {
     if (t.direct) {  // complete at once, visible before anything that follows
         rt::get_from(t, dest, nbytes, int(node), rt::Completion::remote);
         return GASNET_INVALID_HANDLE;
@@ -89,6 +113,12 @@ gasnet_handle_t finish(gasnet_node_t node, Sync sync) {
     rt::get_from(t, dest, nbytes, int(node),
                  sync == Sync::blocking ? rt::Completion::remote : rt::Completion::deferred);
     return finish(node, sync);
+}
+[[gnu::noinline]] gasnet_handle_t get_general(const char* routine, void* dest, gasnet_node_t node, const void* src,
+                                              std::size_t nbytes, Sync sync) {
+    const rt::Target t = locate(routine, node, src, nbytes);
+    if (nbytes == 0) return GASNET_INVALID_HANDLE;
+    return get_target(t, dest, node, nbytes, sync);
 }
 
 // ---- GASP ----
@@ -140,6 +170,30 @@ gasnet_handle_t finish(gasnet_node_t node, Sync sync) {
     if (gasp::on()) [[unlikely]]
         return get_traced(routine, dest, node, src, nbytes, sync);
     return get_general(routine, dest, node, src, nbytes, sync);
+}
+
+// Transfers to and from a created endpoint's segment, with the same GASP
+// events as the others.
+gasnet_handle_t put_ep(const char* routine, gasnet_node_t node, gex_EP_Index_t index, void* dest, const void* src,
+                       std::size_t nbytes, unsigned how) {
+    const Sync sync = Sync(how & 3);
+    const unsigned tag = sync == Sync::blocking ? GASP_SHMEM_PUT : GASP_GASNET_NB_PUT_INIT;
+    const bool traced = gasp::on();
+    if (traced) rma_event(tag, GASP_START, sync, node, dest, src, nbytes, GASNET_INVALID_HANDLE);
+    const rt::Target t = locate_ep(routine, node, index, dest, nbytes);
+    const gasnet_handle_t h = nbytes ? put_target(t, node, src, nbytes, how) : GASNET_INVALID_HANDLE;
+    if (traced) rma_event(tag, GASP_END, sync, node, dest, src, nbytes, h);
+    return h;
+}
+gasnet_handle_t get_ep(const char* routine, void* dest, gasnet_node_t node, gex_EP_Index_t index, const void* src,
+                       std::size_t nbytes, Sync sync) {
+    const unsigned tag = sync == Sync::blocking ? GASP_SHMEM_GET : GASP_GASNET_NB_GET_INIT;
+    const bool traced = gasp::on();
+    if (traced) rma_event(tag, GASP_START, sync, node, dest, src, nbytes, GASNET_INVALID_HANDLE);
+    const rt::Target t = locate_ep(routine, node, index, src, nbytes);
+    const gasnet_handle_t h = nbytes ? get_target(t, dest, node, nbytes, sync) : GASNET_INVALID_HANDLE;
+    if (traced) rma_event(tag, GASP_END, sync, node, dest, src, nbytes, h);
+    return h;
 }
 
 // memset: direct, or puts of this thread's buffer filled with the byte,

@@ -108,6 +108,16 @@ constexpr unsigned mode(Sync sync, bool bulk) { return unsigned(sync) | (bulk ? 
                                            std::size_t nbytes, unsigned how);
 [[gnu::noinline]] gasnet_handle_t get_cold(const char* routine, void* dest, gasnet_node_t node, const void* src,
                                            std::size_t nbytes, Sync sync);
+// GASNet-EX: a put or get whose remote side is the bound segment of the
+// endpoint of index `index` (>= 1, made by gex_EP_Create) of jobrank
+// `node`, published to this process (ep_segments.hpp): as put_cold /
+// get_cold, through the job's dynamic window; fatal, naming `routine`, when
+// nothing is published for that endpoint or the range is outside its
+// segment.
+gasnet_handle_t put_ep(const char* routine, gasnet_node_t node, gex_EP_Index_t index, void* dest, const void* src,
+                       std::size_t nbytes, unsigned how);
+gasnet_handle_t get_ep(const char* routine, void* dest, gasnet_node_t node, gex_EP_Index_t index, const void* src,
+                       std::size_t nbytes, Sync sync);
 // gasnet_memset*: `nbytes` bytes of `val` at [dest, +nbytes) of node's
 // segment, synchronized as `sync` says.
 gasnet_handle_t memset_remote(const char* routine, gasnet_node_t node, void* dest, int val, std::size_t nbytes,

@@ -17,6 +17,9 @@ Made<gasket_gex_ep>& endpoints() {
 }  // namespace
 
 gasket_gex_ep* find_created_ep(gex_EP_t ep) { return endpoints().find(ep); }
+gasket_gex_ep* created_ep_at(gex_EP_Index_t index) {
+    return index == 0 ? nullptr : endpoints().at(std::size_t(index) - 1);
+}
 
 }  // namespace gasket::gex
 

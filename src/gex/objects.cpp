@@ -24,7 +24,11 @@ const void* raw(const void* h) { return h; }
     rt::fatal(routine, "called before gex_Client_Init (or gasnet_init)");
 }
 
-bool is_pair(gex_TM_t tm) { return tm == primordial_pair(); }
+// The TM-pairs other than the primordial one (make_pair): a slot's address
+// | 1.  Two bytes a slot, so each address is even.
+std::uint16_t g_pair_slots[GASNET_MAXEPS * GASNET_MAXEPS];
+
+bool is_pair(gex_TM_t tm) { return pair_ends(tm, nullptr, nullptr); }
 
 // The live teams made by gex_TM_Split / gex_TM_Create.  Never destroyed
 // (a team may outlive the process's static objects), so what it points to
@@ -104,9 +108,44 @@ gasket_gex_segment& segment_of(const char* routine, gex_Segment_t seg) {
               raw(&g_objects.segment));
 }
 
+gex_TM_t make_pair(gex_EP_Index_t local, gex_EP_Index_t remote) {
+    if (local == 0 && remote == 0) return primordial_pair();
+    const auto slot = reinterpret_cast<std::uintptr_t>(&g_pair_slots[std::size_t(local) * GASNET_MAXEPS + remote]);
+    return reinterpret_cast<gex_TM_t>(slot | 1);
+}
+
+bool pair_ends(gex_TM_t tm, gex_EP_Index_t* local, gex_EP_Index_t* remote) {
+    gex_EP_Index_t l = 0, r = 0;
+    if (tm != primordial_pair()) {
+        const auto v = reinterpret_cast<std::uintptr_t>(tm);
+        const auto first = reinterpret_cast<std::uintptr_t>(&g_pair_slots[0]);
+        if (!(v & 1) || v - 1 < first || v - 1 >= first + sizeof g_pair_slots) return false;
+        const std::size_t n = (v - 1 - first) / sizeof g_pair_slots[0];
+        l = gex_EP_Index_t(n / GASNET_MAXEPS);
+        r = gex_EP_Index_t(n % GASNET_MAXEPS);
+    }
+    if (local) *local = l;
+    if (remote) *remote = r;
+    return true;
+}
+
+gex_EP_Location_t p2p_location(const char* routine, gex_TM_t tm, gex_Rank_t rank) {
+    if (!g_objects.made) not_made(routine);
+    gex_EP_Index_t local = 0, remote = 0;
+    if (pair_ends(tm, &local, &remote)) return gex_EP_Location_t{rank, remote};
+    return gex_EP_Location_t{team_jobrank(routine, tm, rank), 0};
+}
+
 gex_Rank_t team_jobrank(const char* routine, gex_TM_t tm, gex_Rank_t rank) {
     if (!g_objects.made) not_made(routine);
-    if (tm == primordial_tm() || is_pair(tm)) return rank;
+    if (tm == primordial_tm() || tm == primordial_pair()) return rank;
+    gex_EP_Index_t local = 0, remote = 0;
+    if (pair_ends(tm, &local, &remote))
+        rt::fatal(routine,
+                  "tm %p is the TM-pair of local endpoint index %u and remote index %u: this call reaches only the "
+                  "primordial endpoints yet (gex_RMA_* calls and the bound-segment queries reach created ones: "
+                  "docs/memory-kinds.md)",
+                  raw(tm), unsigned(local), unsigned(remote));
     const gasket_gex_tm* t = find_team(tm);
     if (!t)
         rt::fatal(routine,
@@ -216,16 +255,11 @@ gex_Rank_t gex_TM_QuerySize(gex_TM_t tm) noexcept {
 
 gex_TM_t gex_TM_Pair(gex_EP_t local_ep, gex_EP_Index_t remote_ep_index) noexcept {
     const char* routine = "gex_TM_Pair";
-    gex::primordial_ep_of(routine, local_ep);
+    const gasket_gex_ep& local = gex::ep_of(routine, local_ep);
     if (remote_ep_index >= GASNET_MAXEPS)
         rt::fatal(routine, "remote_ep_index %u is not an endpoint index (0..%d)", unsigned(remote_ep_index),
                   GASNET_MAXEPS - 1);
-    if (remote_ep_index != 0)
-        rt::fatal(routine,
-                  "remote_ep_index %u names an endpoint made by gex_EP_Create: TM-pairs of created endpoints are "
-                  "issue 18's next step (docs/memory-kinds.md)",
-                  unsigned(remote_ep_index));
-    return gex::primordial_pair();
+    return gex::make_pair(local.index, remote_ep_index);
 }
 
 gex_Rank_t gex_TM_TranslateRankToJobrank(gex_TM_t tm, gex_Rank_t rank) noexcept {

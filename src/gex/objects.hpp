@@ -44,6 +44,11 @@ struct gasket_gex_segment {
     gex_MK_t kind = GEX_MK_HOST;
     bool allocated = false;  // GASNet-allocated: freed by gex_Segment_Destroy
     bool live = true;        // false once destroyed (the handle then names it as such)
+    // Attached to the job's dynamic window (rt::Job::expose) by its first
+    // gex_EP_PublishBoundSegment, so other processes reach it by MPI at
+    // `disp`; withdrawn by gex_Segment_Destroy.
+    bool exposed = false;
+    std::intptr_t disp = 0;
 };
 struct gasket_gex_ep {
     gex_Segment_t segment = GEX_SEGMENT_INVALID;  // gex_Segment_Attach / gasnet_attach / gex_EP_BindSegment
@@ -105,6 +110,11 @@ gasket_gex_segment& segment_of(const char* routine, gex_Segment_t seg);
 template <class T>
 class Made {
 public:
+    // The object made n-th (0 first), or null.
+    T* at(std::size_t n) {
+        std::lock_guard<std::mutex> hold(lock_);
+        return n < made_.size() ? made_[n].get() : nullptr;
+    }
     T* find(const void* handle) {
         std::lock_guard<std::mutex> hold(lock_);
         for (const auto& m : made_)
@@ -131,6 +141,8 @@ private:
 // by gex_Segment_Create (segments.cpp): the one `ep` / `seg` names, or null
 // (a destroyed segment is found, not live).
 gasket_gex_ep* find_created_ep(gex_EP_t ep);
+// The created endpoint of index `index` (>= 1), or null when there is none.
+gasket_gex_ep* created_ep_at(gex_EP_Index_t index);
 gasket_gex_segment* find_created_segment(gex_Segment_t seg);
 // A new live host segment: the client's [address, +length) when address is
 // not null, else `length` bytes of fresh zeroed pages (length a multiple of
@@ -158,11 +170,28 @@ inline gex_TM_t primordial_tm() { return &g_objects.tm; }
 inline gex_TM_t primordial_pair() {
     return reinterpret_cast<gex_TM_t>(reinterpret_cast<std::uintptr_t>(&g_objects.tm) | 1);
 }
+// Any other TM-pair (memory kinds §5.4) of local endpoint index l and
+// remote index r is the address of slot l * GASNET_MAXEPS + r of a static
+// table with its low bit set: equal arguments give equal handles, and none
+// is a team's address.  make_pair gives the handle (the primordial pair for
+// (0, 0)); pair_ends says whether tm is a TM-pair and, if so, its indices.
+gex_TM_t make_pair(gex_EP_Index_t local, gex_EP_Index_t remote);
+bool pair_ends(gex_TM_t tm, gex_EP_Index_t* local, gex_EP_Index_t* remote);
+
+// The endpoint a point-to-point RMA call names by (tm, rank), as (jobrank,
+// endpoint index): a team's member (index 0; a made team's rank checked
+// against its size) or a TM-pair's remote endpoint on jobrank `rank` (its
+// range left to the call's own check).  Fatal, naming `routine`, for a tm
+// that is neither.  Out of line: RMA reaches it from its cold path only.
+gex_EP_Location_t p2p_location(const char* routine, gex_TM_t tm, gex_Rank_t rank);
+
 // The jobrank of the endpoint a point-to-point call names by (tm, rank):
 // the primordial team and its TM-pair name jobranks (rank itself, its range
 // left to the call's own check); a made team's rank is checked against its
 // size here.  Fatal, naming `routine`, for a tm that is none of these or a
-// rank out of range.
+// rank out of range, and for any other TM-pair: only the gex_RMA_* calls
+// and the bound-segment queries reach created endpoints so far
+// (p2p_location).
 gex_Rank_t team_jobrank(const char* routine, gex_TM_t tm, gex_Rank_t rank);
 [[gnu::always_inline]] inline gex_Rank_t p2p_jobrank(const char* routine, gex_TM_t tm, gex_Rank_t rank) {
     // A TM-pair is the team | 1: both differ from the team in bit 0 at most.

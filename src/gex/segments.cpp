@@ -6,6 +6,7 @@
 #include <sys/mman.h>
 
 #include "objects.hpp"
+#include "src/runtime/job.hpp"
 
 namespace gasket::gex {
 
@@ -54,6 +55,10 @@ void gex_Segment_Destroy(gex_Segment_t segment, gex_Flags_t flags) noexcept {
                   "destroyed (§4.3)",
                   static_cast<void*>(segment));
     gasket_gex_segment& s = gex::segment_of(routine, segment);  // fatal for a destroyed or foreign one
+    if (s.exposed && rt::g_job && rt::g_job->dynamic_window) {  // published: withdrawn from the dynamic window
+        rt::g_job->withdraw(s.addr);
+        s.exposed = false;
+    }
     if (s.allocated && munmap(s.addr, s.size) != 0)
         rt::fatal(routine, "munmap of segment %p's %ju bytes at %p failed", static_cast<void*>(segment),
                   uintmax_t(s.size), s.addr);

@@ -232,6 +232,23 @@ void collect(const char* routine, const Team& team, void* dest, const void* sour
     after_collective(j);
 }
 
+std::vector<char> gather_to_all(const char* routine, const Team& team, const void* source, std::size_t bytes) {
+    Job& j = job(routine);
+    Serving serving(j, team, routine);
+    const std::vector<std::size_t> sizes = mpi::gather_sizes(team.comm(), bytes, serving.waiter());
+    std::size_t total = 0;
+    for (std::size_t s : sizes)
+        if (__builtin_add_overflow(total, s, &total)) [[unlikely]]
+            fatal(routine, "the PEs' blocks total more than %zu bytes (size_t overflows)", SIZE_MAX);
+    if (total > mpi::kMaxGatherv) [[unlikely]]
+        fatal(routine, "the PEs' blocks total %zu bytes; at most %zu are supported (MPI_Allgatherv displacements)",
+              total, mpi::kMaxGatherv);
+    std::vector<char> all(total);
+    if (total) mpi::allgatherv(team.comm(), source, all.data(), sizes, serving.waiter());
+    after_collective(j);
+    return all;
+}
+
 void alltoall(const char* routine, const Team& team, void* dest, const void* source, std::size_t elem_bytes,
               std::size_t nelems, std::size_t dst, std::size_t sst) {
     Job& j = job(routine);

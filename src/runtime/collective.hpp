@@ -21,6 +21,7 @@
 #pragma once
 
 #include <cstddef>
+#include <vector>
 #include <memory>
 #include <type_traits>
 
@@ -92,6 +93,12 @@ void broadcast(const char* routine, const Team& team, void* dest, const void* so
 // fixed: every PE passes the same `bytes` (fcollect), else each its own
 // (collect; the total is at most 2^31-1 bytes, fatal above).
 void collect(const char* routine, const Team& team, void* dest, const void* source, std::size_t bytes, bool fixed);
+
+// Collective over `team`: every member's `bytes` at `source` (any memory,
+// not only symmetric; bytes may differ between members), concatenated in
+// team PE order, waiting as collect does.  Fatal, naming `routine`, when
+// the total is above what MPI_Allgatherv carries.
+std::vector<char> gather_to_all(const char* routine, const Team& team, const void* source, std::size_t bytes);
 
 // §9.10.5/§9.10.6: `nelems` elements of `elem_bytes` to and from every PE;
 // dst/sst are strides in elements (>= 1, checked by the caller; 1, 1 for

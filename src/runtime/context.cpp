@@ -70,7 +70,8 @@ Context::Context(Job& j, DefaultTag)
       concurrent_(j.concurrent_rma),
       ring_user_(!j.concurrent_rma && j.heap.window),
       heap_window_(j.heap.window),
-      data_window_(j.data.window) {}
+      data_window_(j.data.window),
+      dynamic_window_(j.dynamic_window) {}
 
 void Context::attach_ring() {
     ring_storage_ = std::make_unique<char[]>(BounceRing::kBytes);

@@ -128,12 +128,14 @@ public:
         if (ring_busy) ring_.issue_run();
         if (heap_window_) heap_window_->flush_all();
         if (data_window_) data_window_->flush_all();
+        if (dynamic_window_) dynamic_window_->flush_all();
         if (ring_busy) ring_.completed();
     }
     void flush(int pe) {
         if (ring_.busy()) ring_.issue_run();
         if (heap_window_) heap_window_->flush(pe);
         if (data_window_) data_window_->flush(pe);
+        if (dynamic_window_) dynamic_window_->flush(pe);
     }
 
     // The context's bounce ring (bounce.hpp), attached, when one thread at
@@ -165,6 +167,7 @@ private:
     ContextWindows* pooled_ = nullptr;
     mpi::Window* heap_window_ = nullptr;
     mpi::Window* data_window_ = nullptr;
+    mpi::Window* dynamic_window_ = nullptr;  // the default context: the job's dynamic window (GASNet-EX segments)
     std::atomic<bool> direct_stores_{false};
 };
 

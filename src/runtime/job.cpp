@@ -145,6 +145,18 @@ void Job::check_heap_fits(std::size_t bytes, bool shared, const char* name, cons
           shared ? "the smaller of /dev/shm's free space and RAM" : "RAM + swap", ranks);
 }
 
+void Job::open_dynamic_window() {
+    dynamic_window_ = std::make_unique<mpi::Window>(mpi::Window::Dynamic{}, env->world(), concurrent_rma);
+    dynamic_window = dynamic_window_.get();
+}
+
+Displacement Job::expose(void* base, std::size_t bytes) {
+    dynamic_window->attach(base, bytes);
+    return mpi::Window::address_of(base);
+}
+
+void Job::withdraw(void* base) { dynamic_window->detach(base); }
+
 Job::~Job() {
     if (mpi::aborting()) {
         // The process is ending inside MPI_Abort (MPICH's leaves through
@@ -154,6 +166,7 @@ Job::~Job() {
         (void)exit_channel.release();
         (void)default_ctx.release();
         (void)contexts.release();
+        (void)dynamic_window_.release();
         (void)data_window_.release();
         (void)shared_data_.release();
         (void)heap_window_.release();
@@ -169,6 +182,7 @@ Job::~Job() {
     exit_channel.reset();
     default_ctx.reset();
     contexts.reset();
+    dynamic_window_.reset();
     data_window_.reset();
     shared_data_.reset();
     heap_window_.reset();

@@ -95,6 +95,18 @@ public:
             bad_pe(routine, pe);
     }
 
+    // GASNet-EX segments made by gex_Segment_Create (not collective) are
+    // reached through one dynamic window over the world: opened by
+    // attach_segments for a GASNet job of two PEs or more (`dynamic_window`
+    // null otherwise, and before); expose() attaches [base, +bytes) of this
+    // PE to it and returns the displacement every PE reaches `base` at (its
+    // address); withdraw() detaches the region exposed at `base`.  Local;
+    // MPI errors are fatal, naming the MPI call.
+    mpi::Window* dynamic_window = nullptr;
+    void open_dynamic_window();
+    Displacement expose(void* base, std::size_t bytes);
+    void withdraw(void* base);
+
     // MPI_Win_sync on both windows (public/private copies agree).
     void sync_windows() {
         if (heap.window) heap.window->sync();
@@ -154,6 +166,7 @@ private:
     std::unique_ptr<mpi::Window> heap_window_;
     std::unique_ptr<mpi::SharedDataSegment> shared_data_;
     std::unique_ptr<mpi::Window> data_window_;
+    std::unique_ptr<mpi::Window> dynamic_window_;
 };
 
 // The job, or null outside init..finalize (start.hpp starts and ends it).

@@ -25,6 +25,7 @@ Job& start_job(const Config& config, const JobSpec& spec, const char* routine) {
 void attach_segments(Job& j, const JobSpec& spec, const char* routine) {
     j.attach_heap(spec.heap_bytes, spec.node_shared, spec.heap_name, routine);
     if (spec.globals) j.attach_globals(routine);
+    if (spec.api == Api::gasnet && j.n_pes > 1) j.open_dynamic_window();
     j.default_ctx = Context::make_default(j);
     j.contexts.reset(new ContextPool(j, spec.context_windows));
     debug(routine, "%d context window pairs", spec.context_windows);

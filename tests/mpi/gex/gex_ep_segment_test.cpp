@@ -7,9 +7,12 @@
 // endpoint's; every bad argument the document names returns
 // GASNET_ERR_BAD_ARG with the output unchanged; endpoints run out at
 // GASNET_MAXEPS with GASNET_ERR_RESOURCE (last: the endpoints stay).
+// Published segments of created endpoints are reached by every put and get
+// form through TM-pairs, on the node fast path and through MPI alike.
 #include <gasnet_mk.h>
 
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 #include "gex_test.hpp"
@@ -141,6 +144,144 @@ TEST(GexSegments, BadArgumentsReturnBadArg) {
     EXPECT_EQ(gex_Segment_Create(&seg, g_job.client, buf, 64, reinterpret_cast<gex_MK_t>(0x3000), 0),
               GASNET_ERR_BAD_ARG);
     EXPECT_EQ(seg, sentinel);  // untouched by every refusal
+}
+
+// ---- RMA to created endpoints' segments (TM-pairs, published segments) ----
+
+// Every process makes an endpoint with a segment of `bytes` (GASNet-allocated
+// when `client` is null, else the client's range) and publishes it over the
+// primordial team.  Endpoints are made in the same order everywhere, so its
+// index is every process's.
+struct Published {
+    gex_EP_t ep = GEX_EP_INVALID;
+    gex_Segment_t seg = GEX_SEGMENT_INVALID;
+    gex_EP_Index_t index = 0;
+    unsigned char* base = nullptr;
+    Published(std::size_t bytes, void* client) {
+        EXPECT_EQ(gex_EP_Create(&ep, g_job.client, GEX_EP_CAPABILITY_RMA, 0), GASNET_OK);
+        EXPECT_EQ(gex_Segment_Create(&seg, g_job.client, client, bytes, GEX_MK_HOST, 0), GASNET_OK);
+        EXPECT_EQ(gex_EP_BindSegment(ep, seg, 0), GASNET_OK);
+        EXPECT_EQ(gex_EP_PublishBoundSegment(g_job.tm, &ep, 1, 0), GASNET_OK);
+        index = gex_EP_QueryIndex(ep);
+        base = static_cast<unsigned char*>(gex_Segment_QueryAddr(seg));
+    }
+    // Where `rank`'s segment is (its owner's address), and its size.
+    unsigned char* on(gex_Rank_t rank, uintptr_t* size = nullptr) const {
+        void* owner = nullptr;
+        uintptr_t n = 0;
+        EXPECT_EQ(gex_Segment_QueryBound(gex_TM_Pair(g_job.ep, index), rank, &owner, nullptr, &n), 0);
+        if (size) *size = n;
+        return static_cast<unsigned char*>(owner);
+    }
+};
+
+TEST(GexEpRma, TmPairsCompareEqualExactlyForEqualArguments) {
+    gex_EP_t made = GEX_EP_INVALID;
+    ASSERT_EQ(gex_EP_Create(&made, g_job.client, GEX_EP_CAPABILITY_RMA, 0), GASNET_OK);
+    const gex_EP_Index_t i = gex_EP_QueryIndex(made);
+    EXPECT_EQ(gex_TM_Pair(g_job.ep, i), gex_TM_Pair(g_job.ep, i));
+    EXPECT_EQ(gex_TM_Pair(made, 0), gex_TM_Pair(made, 0));
+    EXPECT_NE(gex_TM_Pair(g_job.ep, i), gex_TM_Pair(g_job.ep, 0));
+    EXPECT_NE(gex_TM_Pair(g_job.ep, i), gex_TM_Pair(made, i));
+    EXPECT_NE(gex_TM_Pair(made, 0), gex_TM_Pair(g_job.ep, 0));
+    EXPECT_NE(gex_TM_Pair(g_job.ep, 0), g_job.tm);
+    EXPECT_NE(gex_TM_Pair(made, i), g_job.tm);
+}
+
+TEST(GexEpRma, BoundSegmentQueriesSeeEveryPublishedSegment) {
+    Published p(8192, nullptr);
+    for (gex_Rank_t r = 0; r < g_job.n; ++r) {
+        void* owner = nullptr;
+        void* local = reinterpret_cast<void*>(1);
+        uintptr_t size = 0;
+        EXPECT_EQ(gex_Segment_QueryBound(gex_TM_Pair(g_job.ep, p.index), r, &owner, &local, &size), 0) << "rank " << r;
+        EXPECT_EQ(size, uintptr_t(8192)) << "rank " << r;
+        EXPECT_NE(owner, nullptr) << "rank " << r;
+        if (r == g_job.me) {
+            EXPECT_EQ(owner, p.base);
+            EXPECT_EQ(local, p.base);
+        }
+    }
+    // An index nobody published: an unsuccessful query (size 0).
+    uintptr_t size = 1;
+    gex_Event_Wait(gex_EP_QueryBoundSegmentNB(gex_TM_Pair(g_job.ep, GASNET_MAXEPS - 1), (g_job.me + 1) % g_job.n,
+                                              nullptr, nullptr, &size, 0));
+    EXPECT_EQ(size, uintptr_t(0));
+    gex_test::barrier();
+}
+
+// Each process writes its right neighbour's segment by every put form and
+// reads its left neighbour's by every get form, through TM-pairs of the
+// primordial endpoint and of the created one; each checks what it received.
+void put_and_get_through_pairs(const Published& p, std::size_t bytes) {
+    const gex_Rank_t me = g_job.me, n = g_job.n;
+    const gex_Rank_t right = (me + 1) % n, left = (me + n - 1) % n;
+    uintptr_t size = 0;
+    unsigned char* dest = p.on(right, &size);
+    ASSERT_GE(size, 4 * bytes + 64);
+    std::vector<unsigned char> src(bytes);
+    for (std::size_t i = 0; i < bytes; ++i) src[i] = gex_test::pattern(me, i, 1);
+    const gex_TM_t pair = gex_TM_Pair(g_job.ep, p.index), from_made = gex_TM_Pair(p.ep, p.index);
+    gex_RMA_PutBlocking(pair, right, dest, src.data(), bytes, 0);
+    gex_RMA_PutNBI(from_made, right, dest + bytes, src.data(), bytes, GEX_EVENT_NOW, 0);
+    gex_NBI_Wait(GEX_EC_ALL, 0);
+    gex_Event_Wait(gex_RMA_PutNB(pair, right, dest + 2 * bytes, src.data(), bytes, GEX_EVENT_DEFER, 0));
+    gex_RMA_PutBlockingVal(pair, right, dest + 4 * bytes, 0x1122334455667788ull + me, 8, 0);
+    gex_test::barrier();
+    for (int copy = 0; copy < 3; ++copy)
+        for (std::size_t i = 0; i < bytes; ++i)
+            ASSERT_EQ(p.base[copy * bytes + i], gex_test::pattern(left, i, 1)) << "copy " << copy << " byte " << i;
+    std::uint64_t v = 0;
+    std::memcpy(&v, p.base + 4 * bytes, 8);
+    EXPECT_EQ(v, 0x1122334455667788ull + left);
+    // Gets from the left neighbour, which holds its own left neighbour's pattern.
+    const gex_Rank_t second = (left + n - 1) % n;
+    unsigned char* from = p.on(left);
+    std::vector<unsigned char> got(3 * bytes, 0);
+    gex_RMA_GetBlocking(pair, got.data(), left, from, bytes, 0);
+    gex_RMA_GetNBI(from_made, got.data() + bytes, left, from + bytes, bytes, 0);
+    gex_NBI_Wait(GEX_EC_GET, 0);
+    gex_Event_Wait(gex_RMA_GetNB(pair, got.data() + 2 * bytes, left, from + 2 * bytes, bytes, 0));
+    for (int copy = 0; copy < 3; ++copy)
+        for (std::size_t i = 0; i < bytes; ++i)
+            ASSERT_EQ(got[copy * bytes + i], gex_test::pattern(second, i, 1)) << "copy " << copy << " byte " << i;
+    EXPECT_EQ(gex_RMA_GetBlockingVal(pair, left, from + 4 * bytes, 8, 0), 0x1122334455667788ull + second);
+    gex_test::barrier();  // nobody still reads this segment
+}
+
+TEST(GexEpRma, PutsAndGetsReachGasnetAllocatedSegments) {
+    Published p(64 * 1024, nullptr);
+    for (std::size_t bytes : {std::size_t(1), std::size_t(8), std::size_t(1000), std::size_t(12000)}) {
+        SCOPED_TRACE(bytes);
+        put_and_get_through_pairs(p, bytes);
+    }
+    gex_Segment_Destroy(p.seg, 0);  // withdrawn from MPI, then unmapped
+}
+
+TEST(GexEpRma, PutsAndGetsReachClientAllocatedSegments) {
+    const std::size_t bytes = std::size_t(1) << 20;
+    std::vector<unsigned char> mine(4 * bytes + 4096);
+    Published p(mine.size(), mine.data());
+    EXPECT_EQ(p.base, mine.data());
+    put_and_get_through_pairs(p, bytes);
+    gex_Segment_Destroy(p.seg, 0);  // withdrawn from MPI before the vector frees the memory
+}
+
+TEST(GexEpRma, PrimordialSegmentStaysReachableThroughPairsOfCreatedEndpoints) {
+    gex_EP_t made = GEX_EP_INVALID;
+    ASSERT_EQ(gex_EP_Create(&made, g_job.client, GEX_EP_CAPABILITY_RMA, 0), GASNET_OK);
+    const gex_Rank_t right = (g_job.me + 1) % g_job.n, left = (g_job.me + g_job.n - 1) % g_job.n;
+    void* peer = nullptr;
+    ASSERT_EQ(gex_Segment_QueryBound(g_job.tm, right, &peer, nullptr, nullptr), 0);
+    // Region [3 MiB, +8) of each segment (the other tests use the first ones).
+    const std::uint64_t value = 0xabcdef0012345678ull ^ g_job.me;
+    gex_RMA_PutBlocking(gex_TM_Pair(made, 0), right, static_cast<char*>(peer) + (3 << 20), &value, 8, 0);
+    gex_test::barrier();
+    std::uint64_t got = 0;
+    std::memcpy(&got, g_job.base + (3 << 20), 8);
+    EXPECT_EQ(got, 0xabcdef0012345678ull ^ left);
+    std::memset(g_job.base + (3 << 20), 0, 8);
+    gex_test::barrier();
 }
 
 // Its own suite, after the others (GoogleTest runs suites in order of

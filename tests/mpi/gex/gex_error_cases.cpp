@@ -113,6 +113,18 @@ int main(int argc, char** argv) {
     // The team cases use a team of one per process (collective: every process).
     gex_TM_t solo = GEX_TM_INVALID;
     gex_TM_Split(&solo, tm, int(me), 0, nullptr, 0, GEX_FLAG_TM_NO_SCRATCH);
+    // The created-endpoint cases: every process makes endpoint 1 with a
+    // 4096-byte segment and publishes it (collective: every process).
+    gex_EP_t made = GEX_EP_INVALID;
+    if (g_case.rfind("ep_", 0) == 0) {
+        gex_Segment_t a = GEX_SEGMENT_INVALID;
+        if (gex_EP_Create(&made, client, GEX_EP_CAPABILITY_RMA, 0) != GASNET_OK ||
+            gex_Segment_Create(&a, client, nullptr, 4096, GEX_MK_HOST, 0) != GASNET_OK ||
+            gex_EP_BindSegment(made, a, 0) != GASNET_OK || gex_EP_PublishBoundSegment(tm, &made, 1, 0) != GASNET_OK) {
+            say("FAILED: making and publishing endpoint 1's segment");
+            gasnet_exit(3);
+        }
+    }
     if (me != 0) {  // wait, polling, to be ended
         const double deadline = now_s() + 30;
         GASNET_BLOCKUNTIL(now_s() > deadline);
@@ -217,9 +229,15 @@ int main(int argc, char** argv) {
         gex_VIS_VectorGetBlocking(tm, 1, &dst, 1, 1, &src, 0);
     } else if (g_case == "mk_destroy_bogus") {
         gex_MK_Destroy(reinterpret_cast<gex_MK_t>(0x2000), 0);
-    } else if (g_case == "pair_remote_created_index") {
-        gex_TM_Pair(ep, 1);
-    } else if (g_case == "pair_created_ep" || g_case == "bind_twice" || g_case == "bind_invalid_segment") {
+    } else if (g_case == "ep_outside_segment") {
+        void* owner = nullptr;
+        gex_Segment_QueryBound(gex_TM_Pair(ep, 1), 1, &owner, nullptr, nullptr);
+        gex_RMA_PutBlocking(gex_TM_Pair(ep, 1), 1, static_cast<char*>(owner) + 4092, buf, 8, 0);
+    } else if (g_case == "ep_unpublished") {
+        gex_RMA_GetBlocking(gex_TM_Pair(made, 2), buf, 1, remote, 8, 0);
+    } else if (g_case == "ep_am_through_pair") {
+        gex_AM_RequestShort0(gex_TM_Pair(made, 0), 1, 201, 0);
+    } else if (g_case == "bind_twice" || g_case == "bind_invalid_segment") {
         gex_EP_t made = GEX_EP_INVALID;
         gex_Segment_t a = GEX_SEGMENT_INVALID, b = GEX_SEGMENT_INVALID;
         if (gex_EP_Create(&made, client, GEX_EP_CAPABILITY_RMA, 0) != GASNET_OK ||
@@ -228,7 +246,6 @@ int main(int argc, char** argv) {
             say("FAILED: gex_EP_Create or gex_Segment_Create");
             gasnet_exit(3);
         }
-        if (g_case == "pair_created_ep") gex_TM_Pair(made, 0);
         if (g_case == "bind_invalid_segment") gex_EP_BindSegment(made, GEX_SEGMENT_INVALID, 0);
         gex_EP_BindSegment(made, a, 0);
         gex_EP_BindSegment(made, b, 0);  // bind_twice

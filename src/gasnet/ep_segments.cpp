@@ -1,0 +1,114 @@
+// src/gasnet/ep_segments.cpp -- publication of created endpoints' bound
+// segments and the routes it leaves (ep_segments.hpp).
+#include "ep_segments.hpp"
+
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "src/gex/objects.hpp"
+#include "src/runtime/collective.hpp"
+#include "src/runtime/job.hpp"
+#include "state.hpp"
+
+namespace gasket::gasnet {
+
+namespace {
+
+// Per endpoint index, a route per jobrank, made at the first publication
+// that names the index (all zero: nothing published) and kept for the
+// process: a transfer reads it without a lock.
+std::array<std::atomic<rt::Route*>, GASNET_MAXEPS> g_routes_of;
+std::mutex g_publish_lock;
+
+rt::Route* routes_for(gex_EP_Index_t index, int n) {
+    rt::Route* r = g_routes_of[index].load(std::memory_order_acquire);
+    if (r) return r;
+    auto* made = new rt::Route[std::size_t(n)]();  // kept for the process
+    g_routes_of[index].store(made, std::memory_order_release);
+    return made;
+}
+
+// What one process publishes of one endpoint.
+struct Published {
+    std::uint32_t jobrank, index;
+    std::uint64_t base, size;
+    std::int64_t disp;
+};
+
+template <class... Args>
+int refuse(int code, const char* routine, const char* fmt, Args... args) {
+    gex::report(routine, fmt, args...);
+    return code;
+}
+
+}  // namespace
+
+const rt::Route* ep_route(gex_EP_Index_t index, unsigned node) {
+    const rt::Route* r = index < GASNET_MAXEPS ? g_routes_of[index].load(std::memory_order_acquire) : nullptr;
+    return r && r[node].size ? &r[node] : nullptr;
+}
+
+int publish_bound_segments(const char* routine, gex_TM_t tm, gex_EP_t* eps, std::size_t num_eps, gex_Flags_t flags) {
+    const gasket_gex_tm& t = gex::tm_of(routine, tm);
+    rt::Job& job = initialized_job(routine);
+    // Not attached: so on every member (attach is collective).
+    if (!g_state.attached)
+        return refuse(GASNET_ERR_NOT_INIT, routine,
+                      "called before gex_Segment_Attach (or gasnet_attach): Gasket publishes the segments of created "
+                      "endpoints once the job's segment is attached");
+    // Bad arguments are refused on every member alike, after an agreement:
+    // one member's refusal must not leave the others waiting below.
+    int status = GASNET_OK;
+    if (flags != 0) {
+        status = refuse(GASNET_ERR_BAD_ARG, routine, "flags 0x%x: must be 0", unsigned(flags));
+    } else if (num_eps > 0 && !eps) {
+        status = refuse(GASNET_ERR_BAD_ARG, routine, "eps is NULL with num_eps %zu", num_eps);
+    } else {
+        for (std::size_t i = 0; i < num_eps && status == GASNET_OK; ++i) {
+            gex::ep_of(routine, eps[i]);  // fatal for a bad handle
+            for (std::size_t j = 0; j < i; ++j)
+                if (eps[j] == eps[i]) {
+                    status = refuse(GASNET_ERR_BAD_ARG, routine, "endpoint %p is named twice (eps[%zu], eps[%zu])",
+                                    static_cast<void*>(eps[i]), j, i);
+                    break;
+                }
+        }
+    }
+    const rt::Team& team = gex::members(t);
+    if (!rt::all_members(routine, team, status == GASNET_OK)) {
+        if (status != GASNET_OK) return status;
+        return refuse(GASNET_ERR_BAD_ARG, routine, "another member of team %p refused its arguments",
+                      static_cast<void*>(tm));
+    }
+    std::vector<Published> mine;
+    for (std::size_t i = 0; i < num_eps; ++i) {
+        const gasket_gex_ep& e = gex::ep_of(routine, eps[i]);
+        if (e.index == 0 || !e.segment) continue;  // attach published the primordial one; no segment: nothing
+        gasket_gex_segment& s = gex::segment_of(routine, e.segment);
+        if (!s.exposed && job.dynamic_window) {
+            s.disp = job.expose(s.addr, s.size);
+            s.exposed = true;
+        }
+        mine.push_back(Published{std::uint32_t(job.my_pe), e.index, reinterpret_cast<std::uintptr_t>(s.addr),
+                                 std::uint64_t(s.size), std::int64_t(s.disp)});
+    }
+    // Every member learns what every member publishes.
+    const std::vector<char> all = rt::gather_to_all(routine, team, mine.data(), mine.size() * sizeof(Published));
+    std::vector<Published> every(all.size() / sizeof(Published));
+    if (!every.empty()) std::memcpy(every.data(), all.data(), every.size() * sizeof(Published));
+    std::lock_guard<std::mutex> hold(g_publish_lock);
+    for (const Published& p : every) {
+        rt::Route& r = routes_for(gex_EP_Index_t(p.index), job.n_pes)[p.jobrank];
+        const bool own = int(p.jobrank) == job.my_pe;
+        r = rt::Route{std::uintptr_t(p.base), std::size_t(p.size), rt::Displacement(p.disp),
+                      own ? reinterpret_cast<char*>(std::uintptr_t(p.base)) : nullptr};
+    }
+    return GASNET_OK;
+}
+
+}  // namespace gasket::gasnet

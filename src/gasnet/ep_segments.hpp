@@ -1,0 +1,35 @@
+// src/gasnet/ep_segments.hpp -- the bound segments of endpoints made by
+// gex_EP_Create, as published to this process (gasnet-ex-api.txt,
+// "gex_EP_PublishBoundSegment"; gasnet-ex-memory-kinds.txt §3, §4): for
+// each endpoint index >= 1, a route per jobrank (rt::Route: the segment's
+// address and size on its owner, its displacement in the job's dynamic
+// window, and its address here when this process maps it: its own).
+// RMA to such a segment goes through that window (transfer.cpp's put_ep,
+// get_ep).
+#pragma once
+
+#include <gasnetex.h>
+
+#include "src/runtime/route.hpp"
+
+namespace gasket::gasnet {
+
+// The route to the bound segment of endpoint `index` (1 <= index <
+// GASNET_MAXEPS) of jobrank `node` (< the job's size, checked by the
+// caller), or null when none has been published to this process.
+const rt::Route* ep_route(gex_EP_Index_t index, unsigned node);
+
+// gex_EP_PublishBoundSegment: collective over `tm` (a team, not a TM-pair,
+// checked here): every member's created endpoints among eps[0, num_eps)
+// that have a bound segment are exposed through the job's dynamic window
+// (once per segment) and their routes reach every member.  The primordial
+// endpoint's segment is published by attach already.  Returns GASNET_OK;
+// GASNET_ERR_NOT_INIT before the job's segment is attached (on every member
+// alike: attach is collective); GASNET_ERR_BAD_ARG on every member when any
+// member passed nonzero flags, a null eps with num_eps > 0 or an endpoint
+// twice (they agree first, so none waits for another that refused).  Each
+// refusal is printed, naming `routine`, unless verbose errors are off.  A
+// bad handle is fatal, naming `routine`.
+int publish_bound_segments(const char* routine, gex_TM_t tm, gex_EP_t* eps, std::size_t num_eps, gex_Flags_t flags);
+
+}  // namespace gasket::gasnet
