@@ -282,9 +282,11 @@ int gex_Segment_QueryBound(gex_TM_t tm, gex_Rank_t rank, void** owneraddr_p, voi
 
 /* ---- teams ----------------------------------------------------------- */
 
-/* A team's client, local endpoint, flags (0 for the primordial team; a
- * made team's: those its constructor got), the caller's rank in it and its
- * size.  A TM-pair is refused (fatal). */
+/* A team's client, local endpoint (the primordial one, or the created
+ * endpoint that is this process's member of a gex_TM_Create team over
+ * created endpoints), flags (0 for the primordial team; a made team's:
+ * those its constructor got), the caller's rank in it and its size.  A
+ * TM-pair is refused (fatal). */
 gex_Client_t gex_TM_QueryClient(gex_TM_t tm) GASKET_NOEXCEPT;
 gex_EP_t gex_TM_QueryEP(gex_TM_t tm) GASKET_NOEXCEPT;
 gex_Flags_t gex_TM_QueryFlags(gex_TM_t tm) GASKET_NOEXCEPT;
@@ -299,7 +301,9 @@ gex_Rank_t gex_TM_QuerySize(gex_TM_t tm) GASKET_NOEXCEPT;
  * its members by their rank in it; gex_AD_Create over it) until
  * gex_TM_Destroy.  Scratch space: Gasket's collectives need none; what a
  * client grants ([addr, +size) inside the caller's bound segment, size > 0,
- * fatal otherwise) is left untouched and handed back by gex_TM_Destroy.
+ * fatal otherwise; for a team over created endpoints, the caller's member's
+ * bound segment, of host memory) is left untouched and handed back by
+ * gex_TM_Destroy.
  * Size queries (GEX_FLAG_TM_SCRATCH_SIZE_RECOMMENDED, or the deprecated
  * _MIN, which prints a line saying so) make no team, need no
  * communication, and return 64 for a caller that would be a member, 0
@@ -311,11 +315,16 @@ gex_Rank_t gex_TM_QuerySize(gex_TM_t tm) GASKET_NOEXCEPT;
  * joins no team.  flags: GEX_FLAG_TM_NO_SCRATCH (then scratch_addr and
  * scratch_size are ignored), or a size query.
  *
- * gex_TM_Create: each caller naming its own process in args[0..numargs-1]
- * (gex_rank: a rank in parent_tm, or a jobrank with
- * GEX_FLAG_RANK_IS_JOBRANK; gex_ep_index: 0) joins the team of those
- * endpoints, ranked in args[] order; new_tms[0] receives it, and
- * num_new_tms must be 1 (0 for a caller args[] does not name).  Every
+ * gex_TM_Create [memory kinds §5.3]: each caller naming its own process in
+ * args[0..numargs-1] (gex_rank: a rank in parent_tm, or a jobrank with
+ * GEX_FLAG_RANK_IS_JOBRANK; gex_ep_index: 0, or an endpoint made by
+ * gex_EP_Create on that process, at most one endpoint per process so far)
+ * joins the team of those endpoints, ranked in args[] order; new_tms[0]
+ * receives it, and num_new_tms must be 1 (0 for a caller args[] does not
+ * name).  A team over created endpoints reaches their segments by
+ * gex_RMA_* (once published: gex_EP_PublishBoundSegment) and its
+ * collectives run among the processes; AM, VIS and gex_AD_Create over it,
+ * and gex_TM_Split of it, are fatal so far, naming the call.  Every
  * member must pass the same args[] (fatal, on the members that see the
  * difference, otherwise); distinct teams' args[] must be disjoint.  flags:
  * exactly one of GEX_FLAG_TM_{GLOBAL,LOCAL,SYMMETRIC,NO}_SCRATCH (the
@@ -388,7 +397,8 @@ gex_TM_t gex_TM_Pair(gex_EP_t local_ep, gex_EP_Index_t remote_ep_index) GASKET_N
  * GEX_RANK_INVALID when that process is not a member.  No communication. */
 gex_Rank_t gex_TM_TranslateRankToJobrank(gex_TM_t tm, gex_Rank_t rank) GASKET_NOEXCEPT;
 gex_Rank_t gex_TM_TranslateJobrankToRank(gex_TM_t tm, gex_Rank_t jobrank) GASKET_NOEXCEPT;
-/* (jobrank, endpoint index) of `rank` in `tm`; flags must be 0. */
+/* (jobrank, endpoint index) of `rank` in `tm` (a created endpoint's index
+ * in a gex_TM_Create team over them, else 0); flags must be 0. */
 gex_EP_Location_t gex_TM_TranslateRankToEP(gex_TM_t tm, gex_Rank_t rank, gex_Flags_t flags) GASKET_NOEXCEPT;
 
 /* ---- endpoints ------------------------------------------------------- */

@@ -250,6 +250,11 @@ extern "C" {
 void gex_AD_Create(gex_AD_t* ad_p, gex_TM_t tm, gex_DT_t dt, gex_OP_t ops, gex_Flags_t flags) noexcept {
     const char* routine = "gex_AD_Create";
     gasket_gex_tm& team = gex::tm_of(routine, tm);  // a team (fatal for a TM-pair or another value)
+    if (!team.ep_indices.empty())
+        rt::fatal(routine,
+                  "tm %p is a team over endpoints made by gex_EP_Create: atomic domains over them are issue 18's "
+                  "next step (docs/memory-kinds.md)",
+                  static_cast<void*>(tm));
     if (!ad_p) rt::fatal(routine, "ad_p is NULL");
     if (!gasnet::one_bit(dt) || !gasnet::valid_ops(dt))
         rt::fatal(routine,

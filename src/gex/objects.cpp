@@ -129,11 +129,34 @@ bool pair_ends(gex_TM_t tm, gex_EP_Index_t* local, gex_EP_Index_t* remote) {
     return true;
 }
 
+namespace {
+
+// The made team `tm` names, `rank` checked against its size; fatal, naming
+// `routine`, for a tm that is no live team (nor a TM-pair) or a rank out of
+// range.
+const gasket_gex_tm& made_team(const char* routine, gex_TM_t tm, gex_Rank_t rank) {
+    const gasket_gex_tm* t = find_team(tm);
+    if (!t)
+        rt::fatal(routine,
+                  "tm %p is neither a team of this process nor a TM-pair (the primordial team is %p; a destroyed "
+                  "team is none)",
+                  raw(tm), raw(&g_objects.tm));
+    if (rank >= t->size)
+        rt::fatal(routine, "rank %u is out of range: team %p has ranks 0..%u", unsigned(rank), raw(tm),
+                  unsigned(t->size - 1));
+    return *t;
+}
+
+}  // namespace
+
 gex_EP_Location_t p2p_location(const char* routine, gex_TM_t tm, gex_Rank_t rank) {
     if (!g_objects.made) not_made(routine);
     gex_EP_Index_t local = 0, remote = 0;
     if (pair_ends(tm, &local, &remote)) return gex_EP_Location_t{rank, remote};
-    return gex_EP_Location_t{team_jobrank(routine, tm, rank), 0};
+    if (tm == primordial_tm()) return gex_EP_Location_t{rank, 0};
+    const gasket_gex_tm& t = made_team(routine, tm, rank);
+    return gex_EP_Location_t{gex_Rank_t(t.jobranks[rank]),
+                             t.ep_indices.empty() ? gex_EP_Index_t(0) : t.ep_indices[rank]};
 }
 
 gex_Rank_t team_jobrank(const char* routine, gex_TM_t tm, gex_Rank_t rank) {
@@ -146,16 +169,14 @@ gex_Rank_t team_jobrank(const char* routine, gex_TM_t tm, gex_Rank_t rank) {
                   "primordial endpoints yet (gex_RMA_* calls and the bound-segment queries reach created ones: "
                   "docs/memory-kinds.md)",
                   raw(tm), unsigned(local), unsigned(remote));
-    const gasket_gex_tm* t = find_team(tm);
-    if (!t)
+    const gasket_gex_tm& t = made_team(routine, tm, rank);
+    if (!t.ep_indices.empty())
         rt::fatal(routine,
-                  "tm %p is neither a team of this process nor a TM-pair (the primordial team is %p; a destroyed "
-                  "team is none)",
-                  raw(tm), raw(&g_objects.tm));
-    if (rank >= t->size)
-        rt::fatal(routine, "rank %u is out of range: team %p has ranks 0..%u", unsigned(rank), raw(tm),
-                  unsigned(t->size - 1));
-    return gex_Rank_t(t->jobranks[rank]);
+                  "tm %p is a team over endpoints made by gex_EP_Create: this call reaches only the primordial "
+                  "endpoints yet (gex_RMA_* calls and the bound-segment queries reach created ones: "
+                  "docs/memory-kinds.md)",
+                  raw(tm));
+    return gex_Rank_t(t.jobranks[rank]);
 }
 
 void register_team(gasket_gex_tm* tm) {
@@ -240,8 +261,8 @@ gex_Client_t gex_TM_QueryClient(gex_TM_t tm) noexcept {
     return &gex::g_objects.client;
 }
 gex_EP_t gex_TM_QueryEP(gex_TM_t tm) noexcept {
-    gex::tm_of("gex_TM_QueryEP", tm);
-    return &gex::g_objects.ep;
+    const gasket_gex_tm& t = gex::tm_of("gex_TM_QueryEP", tm);
+    return t.ep ? t.ep : &gex::g_objects.ep;
 }
 gex_Flags_t gex_TM_QueryFlags(gex_TM_t tm) noexcept { return gex::tm_of("gex_TM_QueryFlags", tm).flags; }
 gex_Rank_t gex_TM_QueryRank(gex_TM_t tm) noexcept {
@@ -279,7 +300,9 @@ gex_Rank_t gex_TM_TranslateJobrankToRank(gex_TM_t tm, gex_Rank_t jobrank) noexce
 gex_EP_Location_t gex_TM_TranslateRankToEP(gex_TM_t tm, gex_Rank_t rank, gex_Flags_t flags) noexcept {
     const char* routine = "gex_TM_TranslateRankToEP";
     if (flags != 0) rt::fatal(routine, "flags 0x%x: this call takes none (0)", unsigned(flags));
-    return gex_EP_Location_t{gex::rank_to_jobrank(routine, tm, rank), 0};
+    const gex_Rank_t jobrank = gex::rank_to_jobrank(routine, tm, rank);  // checks tm and rank
+    const gasket_gex_tm& t = gex::tm_of(routine, tm);
+    return gex_EP_Location_t{jobrank, t.ep_indices.empty() ? gex_EP_Index_t(0) : t.ep_indices[rank]};
 }
 
 // ---- endpoints ----

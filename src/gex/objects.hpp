@@ -65,7 +65,12 @@ struct gasket_gex_tm {
     gex_Rank_t rank = 0, size = 0;     // the caller's rank, the number of members
     const int* jobranks = nullptr;     // rank -> jobrank, `size` entries
     gex_Memvec_t scratch{nullptr, 0};  // the scratch space the client granted (length 0: none)
-    std::atomic<int> domains{0};       // live atomic domains over the team (gex_AD_Create / Destroy)
+    // A gex_TM_Create team naming endpoints made by gex_EP_Create (at most
+    // one per process): rank -> endpoint index (empty: every member is its
+    // process's primordial endpoint), and this process's member.
+    std::vector<gex_EP_Index_t> ep_indices;
+    gasket_gex_ep* ep = nullptr;  // null: the primordial endpoint
+    std::atomic<int> domains{0};  // live atomic domains over the team (gex_AD_Create / Destroy)
     std::unique_ptr<const gasket::rt::Team, gasket::gex::TeamDelete> team;  // the members and their communicator
 };
 struct gasket_gex_client {
@@ -179,9 +184,9 @@ gex_TM_t make_pair(gex_EP_Index_t local, gex_EP_Index_t remote);
 bool pair_ends(gex_TM_t tm, gex_EP_Index_t* local, gex_EP_Index_t* remote);
 
 // The endpoint a point-to-point RMA call names by (tm, rank), as (jobrank,
-// endpoint index): a team's member (index 0; a made team's rank checked
-// against its size) or a TM-pair's remote endpoint on jobrank `rank` (its
-// range left to the call's own check).  Fatal, naming `routine`, for a tm
+// endpoint index): a team's member (a made team's rank checked against its
+// size) or a TM-pair's remote endpoint on jobrank `rank` (its range left to
+// the call's own check).  Fatal, naming `routine`, for a tm
 // that is neither.  Out of line: RMA reaches it from its cold path only.
 gex_EP_Location_t p2p_location(const char* routine, gex_TM_t tm, gex_Rank_t rank);
 
@@ -189,9 +194,9 @@ gex_EP_Location_t p2p_location(const char* routine, gex_TM_t tm, gex_Rank_t rank
 // the primordial team and its TM-pair name jobranks (rank itself, its range
 // left to the call's own check); a made team's rank is checked against its
 // size here.  Fatal, naming `routine`, for a tm that is none of these or a
-// rank out of range, and for any other TM-pair: only the gex_RMA_* calls
-// and the bound-segment queries reach created endpoints so far
-// (p2p_location).
+// rank out of range, and for any other TM-pair or a team over created
+// endpoints: only the gex_RMA_* calls and the bound-segment queries reach
+// created endpoints so far (p2p_location).
 gex_Rank_t team_jobrank(const char* routine, gex_TM_t tm, gex_Rank_t rank);
 [[gnu::always_inline]] inline gex_Rank_t p2p_jobrank(const char* routine, gex_TM_t tm, gex_Rank_t rank) {
     // A TM-pair is the team | 1: both differ from the team in bit 0 at most.

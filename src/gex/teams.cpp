@@ -48,22 +48,35 @@ std::size_t scratch_query(const char* routine, gex_Flags_t flags, bool member) {
     return member ? kScratchBytes : 0;
 }
 
-// Fatal unless [addr, +len) is a nonzero range inside this process's bound
-// segment (where the specification puts scratch space).
-void check_scratch(const char* routine, const void* addr, std::size_t len) {
+// Fatal unless [addr, +len) is a nonzero range inside the bound segment of
+// this process's member `ep` (null: the primordial endpoint), a host one
+// (where the specification puts scratch space).
+void check_scratch(const char* routine, const void* addr, std::size_t len, const gasket_gex_ep* ep = nullptr) {
     if (len == 0) rt::fatal(routine, "scratch_size is 0: pass a nonzero size, or GEX_FLAG_TM_NO_SCRATCH");
-    const gasket_gex_segment& seg = g_objects.segment;
-    if (!g_objects.ep.segment)
-        rt::fatal(routine, "scratch space needs a bound segment, and none is attached: pass GEX_FLAG_TM_NO_SCRATCH");
+    if (!ep) ep = &g_objects.ep;
+    if (!ep->segment)
+        rt::fatal(routine, "scratch space needs a bound segment, and endpoint %u has none: pass GEX_FLAG_TM_NO_SCRATCH",
+                  unsigned(ep->index));
+    const gasket_gex_segment& seg = *ep->segment;
+    if (seg.kind != GEX_MK_HOST)
+        rt::fatal(routine,
+                  "scratch space must be host memory, and endpoint %u's segment is not: pass "
+                  "GEX_FLAG_TM_NO_SCRATCH (memory kinds §5.3 20)",
+                  unsigned(ep->index));
     const auto a = reinterpret_cast<std::uintptr_t>(addr), base = reinterpret_cast<std::uintptr_t>(seg.addr);
     if (a < base || a - base > seg.size || seg.size - (a - base) < len)
         rt::fatal(routine, "scratch [%p, +%zu) is not inside the bound segment [%p, +%zu)", addr, len, seg.addr,
                   std::size_t(seg.size));
 }
 
-// Makes and registers the handle of `team` (this process's member).
-gex_TM_t adopt(std::unique_ptr<rt::Team> team, gex_Flags_t flags, void* scratch, std::size_t scratch_len) {
+// Makes and registers the handle of `team` (this process's member, `ep`
+// when it is a created endpoint, the members' endpoint indices in
+// `ep_indices` when any is not 0).
+gex_TM_t adopt(std::unique_ptr<rt::Team> team, gex_Flags_t flags, void* scratch, std::size_t scratch_len,
+               gasket_gex_ep* ep = nullptr, std::vector<gex_EP_Index_t> ep_indices = {}) {
     auto* t = new gasket_gex_tm;
+    t->ep = ep;
+    t->ep_indices = std::move(ep_indices);
     t->flags = flags;
     t->rank = gex_Rank_t(team->my_pe());
     t->size = gex_Rank_t(team->n_pes());
@@ -86,6 +99,11 @@ size_t gex_TM_Split(gex_TM_t* new_tm_p, gex_TM_t parent_tm, int color, int key, 
                     gex_Flags_t flags) noexcept {
     const char* routine = "gex_TM_Split";
     const gasket_gex_tm& parent = gex::tm_of(routine, parent_tm);
+    if (!parent.ep_indices.empty())
+        rt::fatal(routine,
+                  "parent_tm %p is a team over endpoints made by gex_EP_Create: splitting it is issue 18's next "
+                  "step (gex_TM_Create builds teams over them)",
+                  gex::raw(parent_tm));
     if (flags & ~(gex::kSizeQuery | GEX_FLAG_TM_NO_SCRATCH))
         rt::fatal(routine,
                   "flags 0x%x: only GEX_FLAG_TM_NO_SCRATCH and GEX_FLAG_TM_SCRATCH_SIZE_{RECOMMENDED,MIN} are accepted",
@@ -121,16 +139,19 @@ size_t gex_TM_Create(gex_TM_t* new_tms, size_t num_new_tms, gex_TM_t parent_tm, 
                   "flags 0x%x: exactly one of GEX_FLAG_TM_{GLOBAL,LOCAL,SYMMETRIC,NO}_SCRATCH is required (there is "
                   "no default)",
                   unsigned(flags));
-    // The members, as jobranks in rank order, and my place among them.
+    // The members, as jobranks in rank order, their endpoint indices, and
+    // my place among them.
     const int me = rt::g_job->my_pe;
     std::vector<int> jobranks(numargs);
+    std::vector<gex_EP_Index_t> ep_indices(numargs, 0);
+    bool created = false;  // a member is an endpoint made by gex_EP_Create
     std::vector<std::size_t> place(std::size_t(rt::g_job->n_pes), numargs);  // jobrank -> its index in args[]
     std::size_t mine = numargs;
     if (numargs > 0 && !args) rt::fatal(routine, "args is NULL with numargs %zu", numargs);
     for (std::size_t i = 0; i < numargs; ++i) {
-        if (args[i].gex_ep_index != 0)
-            rt::fatal(routine, "args[%zu].gex_ep_index %u is not an endpoint index: each process has only endpoint 0",
-                      i, unsigned(args[i].gex_ep_index));
+        if (args[i].gex_ep_index >= GASNET_MAXEPS)
+            rt::fatal(routine, "args[%zu].gex_ep_index %u is not an endpoint index (0..%d)", i,
+                      unsigned(args[i].gex_ep_index), GASNET_MAXEPS - 1);
         const gex_Rank_t r = args[i].gex_rank;
         int jobrank;
         if (flags & GEX_FLAG_RANK_IS_JOBRANK) {
@@ -147,11 +168,19 @@ size_t gex_TM_Create(gex_TM_t* new_tms, size_t num_new_tms, gex_TM_t parent_tm, 
                           from.n_pes() - 1);
             jobrank = from.world_pe(int(r));
         }
-        if (place[std::size_t(jobrank)] < numargs)
-            rt::fatal(routine, "args[%zu] and args[%zu] name the same endpoint (jobrank %d)",
-                      place[std::size_t(jobrank)], i, jobrank);
+        if (const std::size_t before = place[std::size_t(jobrank)]; before < numargs) {
+            if (args[before].gex_ep_index == args[i].gex_ep_index)
+                rt::fatal(routine, "args[%zu] and args[%zu] name the same endpoint (jobrank %d, index %u)", before, i,
+                          jobrank, unsigned(args[i].gex_ep_index));
+            rt::fatal(routine,
+                      "args[%zu] and args[%zu] name two endpoints of jobrank %d: Gasket's teams hold at most one "
+                      "endpoint per process yet (issue 18's next step)",
+                      before, i, jobrank);
+        }
         place[std::size_t(jobrank)] = i;
         jobranks[i] = jobrank;
+        ep_indices[i] = args[i].gex_ep_index;
+        created |= args[i].gex_ep_index != 0;
         if (jobrank == me) mine = i;
     }
     const bool member = mine < numargs;
@@ -161,13 +190,20 @@ size_t gex_TM_Create(gex_TM_t* new_tms, size_t num_new_tms, gex_TM_t parent_tm, 
                   member ? "one" : "none");
     void* scratch = nullptr;
     std::size_t scratch_len = 0;
+    gasket_gex_ep* my_ep = nullptr;  // this process's member, when a created endpoint
     if (member) {
         if (!new_tms) rt::fatal(routine, "new_tms is NULL with num_new_tms 1");
+        if (ep_indices[mine] != 0) {
+            my_ep = gex::created_ep_at(ep_indices[mine]);
+            if (!my_ep)
+                rt::fatal(routine, "args[%zu] names endpoint %u of this process, which gex_EP_Create has not made",
+                          mine, unsigned(ep_indices[mine]));
+        }
         if (kind != GEX_FLAG_TM_NO_SCRATCH) {
             if (!scratch_addrs) rt::fatal(routine, "scratch_addrs is NULL without GEX_FLAG_TM_NO_SCRATCH");
             scratch = scratch_addrs[kind == GEX_FLAG_TM_GLOBAL_SCRATCH ? mine : 0];
             scratch_len = scratch_size;
-            gex::check_scratch(routine, scratch, scratch_len);
+            gex::check_scratch(routine, scratch, scratch_len, my_ep);
         }
     }
     rt::all_members(routine, from, true);  // every member of the parent is here (Active Messages served)
@@ -185,7 +221,8 @@ size_t gex_TM_Create(gex_TM_t* new_tms, size_t num_new_tms, gex_TM_t parent_tm, 
                   numargs, formed.c_str());
     }
     if (kind == GEX_FLAG_TM_LOCAL_SCRATCH) rt::all_members(routine, *team, true);  // the barrier LOCAL promises
-    new_tms[0] = gex::adopt(std::move(team), flags, scratch, scratch_len);
+    if (!created) ep_indices.clear();
+    new_tms[0] = gex::adopt(std::move(team), flags, scratch, scratch_len, my_ep, std::move(ep_indices));
     return 0;
 }
 
@@ -210,13 +247,14 @@ size_t gex_TM_Dup(gex_TM_t* new_tm_p, gex_TM_t orig_tm, gex_Addr_t scratch_addr,
                   unsigned(flags));
     if (!new_tm_p) rt::fatal(routine, "new_tm_p is NULL");
     const bool scratch = kind != GEX_FLAG_TM_NO_SCRATCH;
-    if (scratch) gex::check_scratch(routine, scratch_addr, scratch_len);
+    if (scratch) gex::check_scratch(routine, scratch_addr, scratch_len, orig.ep);
     const rt::Team& from = gex::members(orig);
     rt::all_members(routine, from, true);  // every member is here (Active Messages served meanwhile)
     // One colour, each member keyed by its rank: the same members in order.
     std::unique_ptr<rt::Team> team = from.split(0, from.my_pe());
     if (kind == GEX_FLAG_TM_LOCAL_SCRATCH) rt::all_members(routine, *team, true);  // as gex_TM_Create's LOCAL
-    *new_tm_p = gex::adopt(std::move(team), flags, scratch ? scratch_addr : nullptr, scratch ? scratch_len : 0);
+    *new_tm_p = gex::adopt(std::move(team), flags, scratch ? scratch_addr : nullptr, scratch ? scratch_len : 0, orig.ep,
+                           orig.ep_indices);
     return 0;
 }
 

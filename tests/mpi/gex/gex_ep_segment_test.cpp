@@ -8,7 +8,8 @@
 // GASNET_ERR_BAD_ARG with the output unchanged; endpoints run out at
 // GASNET_MAXEPS with GASNET_ERR_RESOURCE (last: the endpoints stay).
 // Published segments of created endpoints are reached by every put and get
-// form through TM-pairs, on the node fast path and through MPI alike.
+// form through TM-pairs and through teams over created endpoints
+// (gex_TM_Create), on the node fast path and through MPI alike.
 #include <gasnet_mk.h>
 
 #include <cstdint>
@@ -282,6 +283,64 @@ TEST(GexEpRma, PrimordialSegmentStaysReachableThroughPairsOfCreatedEndpoints) {
     EXPECT_EQ(got, 0xabcdef0012345678ull ^ left);
     std::memset(g_job.base + (3 << 20), 0, 8);
     gex_test::barrier();
+}
+
+// ---- Teams over created endpoints (gex_TM_Create, memory kinds §5.3) ----
+
+// A team of every process's created endpoint in reverse jobrank order: team
+// rank r is jobrank n-1-r.  Queries, translation, RMA by team rank into
+// the members' created segments, a duplicate, and a barrier over a team
+// with LOCAL scratch inside the created segment.
+TEST(GexEpTeams, CreateOverCreatedEndpointsReachesTheirSegments) {
+    const std::size_t kBytes = 64 * 1024, kScratchAt = 32 * 1024;
+    Published p(kBytes, nullptr);
+    const gex_Rank_t n = g_job.n, me = g_job.me;
+    std::vector<gex_EP_Location_t> args(n);
+    for (gex_Rank_t r = 0; r < n; ++r) args[r] = gex_EP_Location_t{n - 1 - r, p.index};
+    gex_TM_t team = GEX_TM_INVALID;
+    gex_TM_Create(&team, 1, g_job.tm, args.data(), n, nullptr, 0, GEX_FLAG_RANK_IS_JOBRANK | GEX_FLAG_TM_NO_SCRATCH);
+    ASSERT_NE(team, GEX_TM_INVALID);
+    EXPECT_EQ(gex_TM_QueryEP(team), p.ep);
+    EXPECT_EQ(gex_TM_QuerySize(team), n);
+    const gex_Rank_t rank = gex_TM_QueryRank(team);
+    EXPECT_EQ(rank, n - 1 - me);
+    for (gex_Rank_t r = 0; r < n; ++r) {
+        const gex_EP_Location_t at = gex_TM_TranslateRankToEP(team, r, 0);
+        EXPECT_EQ(at.gex_rank, n - 1 - r);
+        EXPECT_EQ(at.gex_ep_index, p.index);
+        EXPECT_EQ(gex_TM_TranslateRankToJobrank(team, r), n - 1 - r);
+    }
+    // Team rank r writes 512 bytes into team rank r+1's created segment.
+    const gex_Rank_t next = (rank + 1) % n, prev = (rank + n - 1) % n;
+    std::vector<unsigned char> src(512);
+    for (std::size_t i = 0; i < src.size(); ++i) src[i] = gex_test::pattern(rank, i, 5);
+    unsigned char* dest = p.on(n - 1 - next);
+    gex_RMA_PutBlocking(team, next, dest, src.data(), src.size(), 0);
+    gex_test::barrier();
+    for (std::size_t i = 0; i < src.size(); ++i) ASSERT_EQ(p.base[i], gex_test::pattern(prev, i, 5)) << "byte " << i;
+    // ... and reads it back from there, through a duplicate of the team.
+    gex_TM_t dup = GEX_TM_INVALID;
+    gex_TM_Dup(&dup, team, nullptr, 0, GEX_FLAG_TM_NO_SCRATCH);
+    EXPECT_EQ(gex_TM_QueryEP(dup), p.ep);
+    EXPECT_EQ(gex_TM_TranslateRankToEP(dup, 0, 0).gex_ep_index, p.index);
+    std::vector<unsigned char> got(512, 0);
+    gex_Event_Wait(gex_RMA_GetNB(dup, got.data(), next, dest, got.size(), 0));
+    EXPECT_EQ(got, src);
+    gex_test::barrier();
+    // LOCAL scratch in the created segment; a barrier over the team.
+    gex_TM_t scratched = GEX_TM_INVALID;
+    gex_Addr_t scratch = p.base + kScratchAt;
+    gex_TM_Create(&scratched, 1, g_job.tm, args.data(), n, &scratch, 4096,
+                  GEX_FLAG_RANK_IS_JOBRANK | GEX_FLAG_TM_LOCAL_SCRATCH);
+    gex_Event_Wait(gex_Coll_BarrierNB(scratched, 0));
+    gex_Memvec_t back{nullptr, 0};
+    EXPECT_EQ(gex_TM_Destroy(scratched, &back, 0), 1);
+    EXPECT_EQ(back.gex_addr, scratch);
+    EXPECT_EQ(gex_TM_Destroy(dup, nullptr, 0), 0);
+    EXPECT_EQ(gex_TM_Destroy(team, nullptr, 0), 0);
+    std::memset(p.base, 0, src.size());
+    gex_test::barrier();
+    gex_Segment_Destroy(p.seg, 0);
 }
 
 // Its own suite, after the others (GoogleTest runs suites in order of

@@ -20,6 +20,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -124,6 +125,13 @@ int main(int argc, char** argv) {
             say("FAILED: making and publishing endpoint 1's segment");
             gasnet_exit(3);
         }
+    }
+    // A team of every process's endpoint 1 (collective: every process).
+    gex_TM_t made_team = GEX_TM_INVALID;
+    if (g_case == "ep_team_am") {
+        std::vector<gex_EP_Location_t> args;
+        for (gex_Rank_t r = 0; r < gex_TM_QuerySize(tm); ++r) args.push_back(gex_EP_Location_t{r, 1});
+        gex_TM_Create(&made_team, 1, tm, args.data(), args.size(), nullptr, 0, GEX_FLAG_TM_NO_SCRATCH);
     }
     if (me != 0) {  // wait, polling, to be ended
         const double deadline = now_s() + 30;
@@ -237,6 +245,12 @@ int main(int argc, char** argv) {
         gex_RMA_GetBlocking(gex_TM_Pair(made, 2), buf, 1, remote, 8, 0);
     } else if (g_case == "ep_am_through_pair") {
         gex_AM_RequestShort0(gex_TM_Pair(made, 0), 1, 201, 0);
+    } else if (g_case == "ep_team_am") {
+        gex_AM_RequestShort0(made_team, 1, 201, 0);
+    } else if (g_case == "ep_team_two_per_process") {
+        gex_EP_Location_t args[] = {{0, 0}, {0, 1}, {1, 0}, {1, 1}};
+        gex_TM_t t[2];
+        gex_TM_Create(t, 2, tm, args, 4, nullptr, 0, GEX_FLAG_TM_NO_SCRATCH);
     } else if (g_case == "bind_twice" || g_case == "bind_invalid_segment") {
         gex_EP_t made = GEX_EP_INVALID;
         gex_Segment_t a = GEX_SEGMENT_INVALID, b = GEX_SEGMENT_INVALID;
