@@ -13,6 +13,8 @@
 #include "src/gex/objects.hpp"
 #include "src/runtime/collective.hpp"
 #include "src/runtime/job.hpp"
+#include "src/runtime/node_pages.hpp"
+#include "src/runtime/team.hpp"
 #include "state.hpp"
 
 namespace gasket::gasnet {
@@ -38,7 +40,17 @@ struct Published {
     std::uint32_t jobrank, index;
     std::uint64_t base, size;
     std::int64_t disp;
+    std::int32_t pid, fd;  // its node-shareable pages (rt::NodePages), or fd -1
 };
+
+// The segment `p` describes, mapped here when its owner is a node peer this
+// process reaches by load and store (the node fast path) and its pages can
+// be mapped; else null (MPI reaches it).
+char* map_if_peer(const rt::Job& job, const Published& p) {
+    if (int(p.jobrank) == job.my_pe) return reinterpret_cast<char*>(std::uintptr_t(p.base));
+    if (p.fd < 0 || job.shared_team->team_pe_of(int(p.jobrank)) < 0) return nullptr;
+    return rt::NodePages::map_peer(p.pid, p.fd, std::size_t(p.size));
+}
 
 template <class... Args>
 int refuse(int code, const char* routine, const char* fmt, Args... args) {
@@ -95,7 +107,8 @@ int publish_bound_segments(const char* routine, gex_TM_t tm, gex_EP_t* eps, std:
             s.exposed = true;
         }
         mine.push_back(Published{std::uint32_t(job.my_pe), e.index, reinterpret_cast<std::uintptr_t>(s.addr),
-                                 std::uint64_t(s.size), std::int64_t(s.disp)});
+                                 std::uint64_t(s.size), std::int64_t(s.disp), s.pages ? s.pages->pid() : 0,
+                                 s.pages ? s.pages->fd() : -1});
     }
     // Every member learns what every member publishes.
     const std::vector<char> all = rt::gather_to_all(routine, team, mine.data(), mine.size() * sizeof(Published));
@@ -104,9 +117,8 @@ int publish_bound_segments(const char* routine, gex_TM_t tm, gex_EP_t* eps, std:
     std::lock_guard<std::mutex> hold(g_publish_lock);
     for (const Published& p : every) {
         rt::Route& r = routes_for(gex_EP_Index_t(p.index), job.n_pes)[p.jobrank];
-        const bool own = int(p.jobrank) == job.my_pe;
-        r = rt::Route{std::uintptr_t(p.base), std::size_t(p.size), rt::Displacement(p.disp),
-                      own ? reinterpret_cast<char*>(std::uintptr_t(p.base)) : nullptr};
+        if (r.direct && int(p.jobrank) != job.my_pe) rt::NodePages::unmap_peer(r.direct, r.size);  // replaced
+        r = rt::Route{std::uintptr_t(p.base), std::size_t(p.size), rt::Displacement(p.disp), map_if_peer(job, p)};
     }
     return GASNET_OK;
 }

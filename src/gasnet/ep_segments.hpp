@@ -3,8 +3,10 @@
 // "gex_EP_PublishBoundSegment"; gasnet-ex-memory-kinds.txt §3, §4): for
 // each endpoint index >= 1, a route per jobrank (rt::Route: the segment's
 // address and size on its owner, its displacement in the job's dynamic
-// window, and its address here when this process maps it: its own).
-// RMA to such a segment goes through that window (transfer.cpp's put_ep,
+// window, and its address here when this process maps it: its own, and a
+// node peer's GASNet-allocated one under the node fast path, whose pages
+// are mapped here at publication).  RMA to such a segment is a copy when
+// it is mapped here, else goes through that window (transfer.cpp's put_ep,
 // get_ep).
 #pragma once
 

@@ -26,7 +26,8 @@
 
 namespace gasket::rt {
 class Team;
-}
+class NodePages;
+}  // namespace gasket::rt
 namespace gasket::gex {
 // Deletes a made team's rt::Team (teams.cpp), so this header needs no
 // runtime team (nor MPI) to hold one.
@@ -43,7 +44,10 @@ struct gasket_gex_segment {
     // host memory the job owns.
     gex_MK_t kind = GEX_MK_HOST;
     bool allocated = false;  // GASNet-allocated: freed by gex_Segment_Destroy
-    bool live = true;        // false once destroyed (the handle then names it as such)
+    // GASNet-allocated in pages node peers can map (owned; null: private
+    // pages or the client's memory, reached by node peers through MPI).
+    gasket::rt::NodePages* pages = nullptr;
+    bool live = true;  // false once destroyed (the handle then names it as such)
     // Attached to the job's dynamic window (rt::Job::expose) by its first
     // gex_EP_PublishBoundSegment, so other processes reach it by MPI at
     // `disp`; withdrawn by gex_Segment_Destroy.

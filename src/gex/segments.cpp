@@ -7,6 +7,7 @@
 
 #include "objects.hpp"
 #include "src/runtime/job.hpp"
+#include "src/runtime/node_pages.hpp"
 
 namespace gasket::gex {
 
@@ -30,10 +31,18 @@ gasket_gex_segment* make_host_segment(void* address, std::uintptr_t length) {
         seg->addr = address;
         seg->size = length;
     } else {
-        // Anonymous pages: zeroed, page-aligned; the caller rounded length.
-        void* p = mmap(nullptr, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (p == MAP_FAILED) return nullptr;
-        seg->addr = p;
+        // Zeroed, page-aligned pages (the caller rounded length) that node
+        // peers can map once the segment is published; private anonymous
+        // pages where such memory cannot be had (then peers use MPI).
+        auto pages = std::make_unique<rt::NodePages>(length);
+        if (pages->ok()) {
+            seg->addr = pages->base();
+            seg->pages = pages.release();
+        } else {
+            void* p = mmap(nullptr, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+            if (p == MAP_FAILED) return nullptr;
+            seg->addr = p;
+        }
         seg->size = length;
         seg->allocated = true;
     }
@@ -59,7 +68,10 @@ void gex_Segment_Destroy(gex_Segment_t segment, gex_Flags_t flags) noexcept {
         rt::g_job->withdraw(s.addr);
         s.exposed = false;
     }
-    if (s.allocated && munmap(s.addr, s.size) != 0)
+    if (s.pages) {
+        delete s.pages;  // unmapped here; node peers' mappings stay until they end
+        s.pages = nullptr;
+    } else if (s.allocated && munmap(s.addr, s.size) != 0)
         rt::fatal(routine, "munmap of segment %p's %ju bytes at %p failed", static_cast<void*>(segment),
                   uintmax_t(s.size), s.addr);
     s.live = false;

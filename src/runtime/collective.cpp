@@ -194,6 +194,21 @@ void broadcast(const char* routine, const Team& team, void* dest, const void* so
     after_collective(j);
 }
 
+namespace {
+// The sum of the members' block sizes; fatal, naming `routine`, past
+// size_t or what MPI_Allgatherv's int displacements carry.
+std::size_t gathered_total(const char* routine, const std::vector<std::size_t>& sizes) {
+    std::size_t total = 0;
+    for (std::size_t s : sizes)
+        if (__builtin_add_overflow(total, s, &total)) [[unlikely]]
+            fatal(routine, "the PEs' blocks total more than %zu bytes (size_t overflows)", SIZE_MAX);
+    if (total > mpi::kMaxGatherv) [[unlikely]]
+        fatal(routine, "the PEs' blocks total %zu bytes; at most %zu are supported (MPI_Allgatherv displacements)",
+              total, mpi::kMaxGatherv);
+    return total;
+}
+}  // namespace
+
 void collect(const char* routine, const Team& team, void* dest, const void* source, std::size_t bytes, bool fixed) {
     Job& j = job(routine);
     Serving serving(j, team, routine);
@@ -213,13 +228,7 @@ void collect(const char* routine, const Team& team, void* dest, const void* sour
         mpi::allgather(team.comm(), mine, dest, bytes, serving.waiter());
     } else {
         const std::vector<std::size_t> sizes = mpi::gather_sizes(team.comm(), bytes, serving.waiter());
-        std::size_t total = 0;
-        for (std::size_t s : sizes)
-            if (__builtin_add_overflow(total, s, &total)) [[unlikely]]
-                fatal(routine, "the PEs' blocks total more than %zu bytes (size_t overflows)", SIZE_MAX);
-        if (total > mpi::kMaxGatherv) [[unlikely]]
-            fatal(routine, "the PEs' blocks total %zu bytes; at most %zu are supported (MPI_Allgatherv displacements)",
-                  total, mpi::kMaxGatherv);
+        const std::size_t total = gathered_total(routine, sizes);
         check_symmetric(routine, "dest", dest, total);
         if (total == 0) return;
         const char* mine = static_cast<const char*>(source);
@@ -236,14 +245,8 @@ std::vector<char> gather_to_all(const char* routine, const Team& team, const voi
     Job& j = job(routine);
     Serving serving(j, team, routine);
     const std::vector<std::size_t> sizes = mpi::gather_sizes(team.comm(), bytes, serving.waiter());
-    std::size_t total = 0;
-    for (std::size_t s : sizes)
-        if (__builtin_add_overflow(total, s, &total)) [[unlikely]]
-            fatal(routine, "the PEs' blocks total more than %zu bytes (size_t overflows)", SIZE_MAX);
-    if (total > mpi::kMaxGatherv) [[unlikely]]
-        fatal(routine, "the PEs' blocks total %zu bytes; at most %zu are supported (MPI_Allgatherv displacements)",
-              total, mpi::kMaxGatherv);
-    std::vector<char> all(total);
+    std::vector<char> all(gathered_total(routine, sizes));
+    const std::size_t total = all.size();
     if (total) mpi::allgatherv(team.comm(), source, all.data(), sizes, serving.waiter());
     after_collective(j);
     return all;

@@ -201,8 +201,24 @@ TEST(GexEpRma, BoundSegmentQueriesSeeEveryPublishedSegment) {
         if (r == g_job.me) {
             EXPECT_EQ(owner, p.base);
             EXPECT_EQ(local, p.base);
+        } else {
+            // Mapped here exactly when the attach segment is (the node fast
+            // path): then a store through the mapping is the owner's byte.
+            void* attach_local = nullptr;
+            ASSERT_EQ(gex_Segment_QueryBound(g_job.tm, r, nullptr, &attach_local, nullptr), 0);
+            EXPECT_EQ(local != nullptr, attach_local != nullptr) << "rank " << r;
         }
     }
+    // Through the mapping, each process writes one byte of its right
+    // neighbour's segment; each finds its left neighbour's byte.
+    const gex_Rank_t right = (g_job.me + 1) % g_job.n, left = (g_job.me + g_job.n - 1) % g_job.n;
+    void* mapped = nullptr;
+    gex_Segment_QueryBound(gex_TM_Pair(g_job.ep, p.index), right, nullptr, &mapped, nullptr);
+    if (mapped) static_cast<volatile unsigned char*>(mapped)[100] = static_cast<unsigned char>(0x40 + g_job.me);
+    gex_test::barrier();
+    void* left_mapped = nullptr;
+    gex_Segment_QueryBound(gex_TM_Pair(g_job.ep, p.index), left, nullptr, &left_mapped, nullptr);
+    if (left_mapped) EXPECT_EQ(p.base[100], 0x40 + left);
     // An index nobody published: an unsuccessful query (size 0).
     uintptr_t size = 1;
     gex_Event_Wait(gex_EP_QueryBoundSegmentNB(gex_TM_Pair(g_job.ep, GASNET_MAXEPS - 1), (g_job.me + 1) % g_job.n,
