@@ -52,12 +52,6 @@ char* map_if_peer(const rt::Job& job, const Published& p) {
     return rt::NodePages::map_peer(p.pid, p.fd, std::size_t(p.size));
 }
 
-template <class... Args>
-int refuse(int code, const char* routine, const char* fmt, Args... args) {
-    gex::report(routine, fmt, args...);
-    return code;
-}
-
 }  // namespace
 
 const rt::Route* ep_route(gex_EP_Index_t index, unsigned node) {
@@ -70,23 +64,24 @@ int publish_bound_segments(const char* routine, gex_TM_t tm, gex_EP_t* eps, std:
     rt::Job& job = initialized_job(routine);
     // Not attached: so on every member (attach is collective).
     if (!g_state.attached)
-        return refuse(GASNET_ERR_NOT_INIT, routine,
-                      "called before gex_Segment_Attach (or gasnet_attach): Gasket publishes the segments of created "
-                      "endpoints once the job's segment is attached");
+        return gex::refuse(
+            GASNET_ERR_NOT_INIT, routine,
+            "called before gex_Segment_Attach (or gasnet_attach): Gasket publishes the segments of created "
+            "endpoints once the job's segment is attached");
     // Bad arguments are refused on every member alike, after an agreement:
     // one member's refusal must not leave the others waiting below.
     int status = GASNET_OK;
     if (flags != 0) {
-        status = refuse(GASNET_ERR_BAD_ARG, routine, "flags 0x%x: must be 0", unsigned(flags));
+        status = gex::refuse(GASNET_ERR_BAD_ARG, routine, "flags 0x%x: must be 0", unsigned(flags));
     } else if (num_eps > 0 && !eps) {
-        status = refuse(GASNET_ERR_BAD_ARG, routine, "eps is NULL with num_eps %zu", num_eps);
+        status = gex::refuse(GASNET_ERR_BAD_ARG, routine, "eps is NULL with num_eps %zu", num_eps);
     } else {
         for (std::size_t i = 0; i < num_eps && status == GASNET_OK; ++i) {
             gex::ep_of(routine, eps[i]);  // fatal for a bad handle
             for (std::size_t j = 0; j < i; ++j)
                 if (eps[j] == eps[i]) {
-                    status = refuse(GASNET_ERR_BAD_ARG, routine, "endpoint %p is named twice (eps[%zu], eps[%zu])",
-                                    static_cast<void*>(eps[i]), j, i);
+                    status = gex::refuse(GASNET_ERR_BAD_ARG, routine, "endpoint %p is named twice (eps[%zu], eps[%zu])",
+                                         static_cast<void*>(eps[i]), j, i);
                     break;
                 }
         }
@@ -94,8 +89,8 @@ int publish_bound_segments(const char* routine, gex_TM_t tm, gex_EP_t* eps, std:
     const rt::Team& team = gex::members(t);
     if (!rt::all_members(routine, team, status == GASNET_OK)) {
         if (status != GASNET_OK) return status;
-        return refuse(GASNET_ERR_BAD_ARG, routine, "another member of team %p refused its arguments",
-                      static_cast<void*>(tm));
+        return gex::refuse(GASNET_ERR_BAD_ARG, routine, "another member of team %p refused its arguments",
+                           static_cast<void*>(tm));
     }
     std::vector<Published> mine;
     for (std::size_t i = 0; i < num_eps; ++i) {

@@ -25,14 +25,6 @@ bool valid_client_name(const char* name) {
     return true;
 }
 
-// A non-fatal error of a call with an error result: printed unless
-// gex_System_SetVerboseErrors(0); returns `code`.
-template <class... Args>
-int refuse(int code, const char* routine, const char* fmt, Args... args) {
-    gex::report(routine, fmt, args...);
-    return code;
-}
-
 // The bound segment of endpoint (tm, rank) (a team or TM-pair: both name
 // jobranks): its owner's address, size (0 when none, or a created
 // endpoint's not published to this process) and, when this process maps
@@ -91,20 +83,20 @@ int gasket_gex_Client_Init(gex_Client_t* client_p, gex_EP_t* ep_p, gex_TM_t* tm_
     (void)argv;
     const char* routine = "gex_Client_Init";
     if (!client_p || !ep_p || !tm_p)
-        return gasnet::refuse(GASNET_ERR_BAD_ARG, routine, "client_p %p, ep_p %p, tm_p %p: none may be NULL",
-                              static_cast<void*>(client_p), static_cast<void*>(ep_p), static_cast<void*>(tm_p));
+        return gex::refuse(GASNET_ERR_BAD_ARG, routine, "client_p %p, ep_p %p, tm_p %p: none may be NULL",
+                           static_cast<void*>(client_p), static_cast<void*>(ep_p), static_cast<void*>(tm_p));
     if (!gasnet::valid_client_name(clientName))
-        return gasnet::refuse(GASNET_ERR_BAD_ARG, routine, "clientName \"%s\" does not match [A-Z][A-Z0-9_]+",
-                              clientName ? clientName : "(null)");
+        return gex::refuse(GASNET_ERR_BAD_ARG, routine, "clientName \"%s\" does not match [A-Z][A-Z0-9_]+",
+                           clientName ? clientName : "(null)");
     const gex_Flags_t allowed = GEX_FLAG_USES_GASNET1 | GEX_FLAG_DEFER_THREADS;
     if (flags & ~allowed)
-        return gasnet::refuse(GASNET_ERR_BAD_ARG, routine,
-                              "flags 0x%x: only GEX_FLAG_USES_GASNET1 and GEX_FLAG_DEFER_THREADS are accepted",
-                              unsigned(flags));
+        return gex::refuse(GASNET_ERR_BAD_ARG, routine,
+                           "flags 0x%x: only GEX_FLAG_USES_GASNET1 and GEX_FLAG_DEFER_THREADS are accepted",
+                           unsigned(flags));
     if (g_state.initialized)
-        return gasnet::refuse(GASNET_ERR_RESOURCE, routine,
-                              "this process's client exists already (gex_Client_Init or gasnet_init was called): one "
-                              "client per job");
+        return gex::refuse(GASNET_ERR_RESOURCE, routine,
+                           "this process's client exists already (gex_Client_Init or gasnet_init was called): one "
+                           "client per job");
     const int status = gasnet::init_job(routine, thread_mode);
     if (status != GASNET_OK) return status;
     gex::make_client(clientName, flags);
@@ -117,14 +109,14 @@ int gasket_gex_Client_Init(gex_Client_t* client_p, gex_EP_t* ep_p, gex_TM_t* tm_
 
 int gex_Segment_Attach(gex_Segment_t* segment_p, gex_TM_t tm, uintptr_t size) noexcept {
     const char* routine = "gex_Segment_Attach";
-    if (!g_state.initialized) return gasnet::refuse(GASNET_ERR_NOT_INIT, routine, "called before gex_Client_Init");
-    if (!segment_p) return gasnet::refuse(GASNET_ERR_BAD_ARG, routine, "segment_p is NULL");
+    if (!g_state.initialized) return gex::refuse(GASNET_ERR_NOT_INIT, routine, "called before gex_Client_Init");
+    if (!segment_p) return gex::refuse(GASNET_ERR_BAD_ARG, routine, "segment_p is NULL");
     if (tm != gex::primordial_tm())
-        return gasnet::refuse(GASNET_ERR_BAD_ARG, routine, "tm %p is not the primordial team (%p)",
-                              static_cast<void*>(tm), static_cast<void*>(gex::primordial_tm()));
+        return gex::refuse(GASNET_ERR_BAD_ARG, routine, "tm %p is not the primordial team (%p)", static_cast<void*>(tm),
+                           static_cast<void*>(gex::primordial_tm()));
     if (size == 0)
-        return gasnet::refuse(GASNET_ERR_BAD_ARG, routine, "size 0: a segment has a nonzero multiple of %d bytes",
-                              GASNET_PAGESIZE);
+        return gex::refuse(GASNET_ERR_BAD_ARG, routine, "size 0: a segment has a nonzero multiple of %d bytes",
+                           GASNET_PAGESIZE);
     const int status = gasnet::attach_job(routine, nullptr, 0, size);
     if (status != GASNET_OK) return status;
     *segment_p = gex::g_objects.ep.segment;
@@ -136,34 +128,32 @@ int gex_Segment_Create(gex_Segment_t* segment_p, gex_Client_t client, gex_Addr_t
     const char* routine = "gex_Segment_Create";
     gex::client_of(routine, client);
     rt::Job& job = gasnet::initialized_job(routine);
-    if (!segment_p) return gasnet::refuse(GASNET_ERR_BAD_ARG, routine, "segment_p is NULL");
-    if (flags) return gasnet::refuse(GASNET_ERR_BAD_ARG, routine, "flags 0x%x: must be 0", unsigned(flags));
+    if (!segment_p) return gex::refuse(GASNET_ERR_BAD_ARG, routine, "segment_p is NULL");
+    if (flags) return gex::refuse(GASNET_ERR_BAD_ARG, routine, "flags 0x%x: must be 0", unsigned(flags));
     if (!gex::live_kind(kind))
-        return gasnet::refuse(GASNET_ERR_BAD_ARG, routine,
-                              "kind %p is neither GEX_MK_HOST nor a live kind of gex_MK_Create",
-                              static_cast<void*>(kind));
+        return gex::refuse(GASNET_ERR_BAD_ARG, routine,
+                           "kind %p is neither GEX_MK_HOST nor a live kind of gex_MK_Create", static_cast<void*>(kind));
     if (kind != GEX_MK_HOST)
         rt::fatal(routine,
                   "kind %p is a device memory kind: device segments are issue 18's next step (docs/memory-kinds.md)",
                   static_cast<void*>(kind));
-    if (length == 0) return gasnet::refuse(GASNET_ERR_BAD_ARG, routine, "length 0: a segment has at least one byte");
+    if (length == 0) return gex::refuse(GASNET_ERR_BAD_ARG, routine, "length 0: a segment has at least one byte");
     uintptr_t bytes = length;
     if (address) {
         uintptr_t end = 0;
         if (__builtin_add_overflow(reinterpret_cast<uintptr_t>(address), length, &end))
-            return gasnet::refuse(GASNET_ERR_BAD_ARG, routine, "address %p + length %ju wraps around the address space",
-                                  address, uintmax_t(length));
+            return gex::refuse(GASNET_ERR_BAD_ARG, routine, "address %p + length %ju wraps around the address space",
+                               address, uintmax_t(length));
     } else {
         const uintptr_t max = gasnet::max_local_segment(job);  // a multiple of GASNET_PAGESIZE
         if (length > max)
-            return gasnet::refuse(GASNET_ERR_BAD_ARG, routine,
-                                  "length %ju is above gasnet_getMaxLocalSegmentSize() = %ju", uintmax_t(length),
-                                  uintmax_t(max));
+            return gex::refuse(GASNET_ERR_BAD_ARG, routine, "length %ju is above gasnet_getMaxLocalSegmentSize() = %ju",
+                               uintmax_t(length), uintmax_t(max));
         bytes = (length + GASNET_PAGESIZE - 1) / GASNET_PAGESIZE * GASNET_PAGESIZE;  // <= max: no overflow
     }
     gasket_gex_segment* seg = gex::make_host_segment(address, bytes);
     if (!seg)
-        return gasnet::refuse(GASNET_ERR_RESOURCE, routine, "%ju bytes of host memory cannot be had", uintmax_t(bytes));
+        return gex::refuse(GASNET_ERR_RESOURCE, routine, "%ju bytes of host memory cannot be had", uintmax_t(bytes));
     *segment_p = seg;
     return GASNET_OK;
 }

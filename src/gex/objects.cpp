@@ -155,8 +155,7 @@ gex_EP_Location_t p2p_location(const char* routine, gex_TM_t tm, gex_Rank_t rank
     if (pair_ends(tm, &local, &remote)) return gex_EP_Location_t{rank, remote};
     if (tm == primordial_tm()) return gex_EP_Location_t{rank, 0};
     const gasket_gex_tm& t = made_team(routine, tm, rank);
-    return gex_EP_Location_t{gex_Rank_t(t.jobranks[rank]),
-                             t.ep_indices.empty() ? gex_EP_Index_t(0) : t.ep_indices[rank]};
+    return gex_EP_Location_t{gex_Rank_t(t.jobranks[rank]), t.ep_index(rank)};
 }
 
 gex_Rank_t team_jobrank(const char* routine, gex_TM_t tm, gex_Rank_t rank) {
@@ -302,7 +301,7 @@ gex_EP_Location_t gex_TM_TranslateRankToEP(gex_TM_t tm, gex_Rank_t rank, gex_Fla
     if (flags != 0) rt::fatal(routine, "flags 0x%x: this call takes none (0)", unsigned(flags));
     const gex_Rank_t jobrank = gex::rank_to_jobrank(routine, tm, rank);  // checks tm and rank
     const gasket_gex_tm& t = gex::tm_of(routine, tm);
-    return gex_EP_Location_t{jobrank, t.ep_indices.empty() ? gex_EP_Index_t(0) : t.ep_indices[rank]};
+    return gex_EP_Location_t{jobrank, t.ep_index(rank)};
 }
 
 // ---- endpoints ----

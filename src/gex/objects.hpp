@@ -74,6 +74,8 @@ struct gasket_gex_tm {
     // process's primordial endpoint), and this process's member.
     std::vector<gex_EP_Index_t> ep_indices;
     gasket_gex_ep* ep = nullptr;  // null: the primordial endpoint
+    // The endpoint index of `rank` (< size): 0 unless ep_indices says.
+    gex_EP_Index_t ep_index(gex_Rank_t rank) const { return ep_indices.empty() ? 0 : ep_indices[rank]; }
     std::atomic<int> domains{0};  // live atomic domains over the team (gex_AD_Create / Destroy)
     std::unique_ptr<const gasket::rt::Team, gasket::gex::TeamDelete> team;  // the members and their communicator
 };
@@ -171,6 +173,13 @@ bool live_kind(gex_MK_t kind);
 template <typename... Args>
 void report(const char* routine, const char* fmt, Args... args) {
     if (verbose()) rt::error(routine, fmt, args...);
+}
+// A non-fatal error of a call with an error result: report()'s line, then
+// `code`, which the call returns.
+template <typename... Args>
+int refuse(int code, const char* routine, const char* fmt, Args... args) {
+    report(routine, fmt, args...);
+    return code;
 }
 
 // The primordial team, and its TM-pair (gex_TM_Pair of the primordial
