@@ -59,7 +59,9 @@ struct AmWire {
     std::uint64_t long_offset = 0;  // caller-defined (Long: segment offset)
     std::uint64_t long_bytes = 0;   // caller-defined (Long: payload bytes)
     std::uint32_t credits = 0;      // reply tag: request credits returned
-    std::uint32_t reserved = 0;
+    std::uint8_t dest_ep = 0;       // caller-defined (the destination's endpoint index)
+    std::uint8_t source_ep = 0;     // caller-defined (the sender's endpoint index)
+    std::uint16_t reserved = 0;
 };
 static_assert(sizeof(AmWire) == 32);
 

@@ -101,6 +101,8 @@ int publish_bound_segments(const char* routine, gex_TM_t tm, gex_EP_t* eps, std:
             s.disp = job.expose(s.addr, s.size);
             s.exposed = true;
         }
+        // Long payloads to it land in its segment (before any peer can send one)
+        job.am->bind_endpoint_segment(std::uint8_t(e.index), static_cast<char*>(s.addr), s.size, job.dynamic_window);
         mine.push_back(Published{std::uint32_t(job.my_pe), e.index, reinterpret_cast<std::uintptr_t>(s.addr),
                                  std::uint64_t(s.size), std::int64_t(s.disp), s.pages ? s.pages->pid() : 0,
                                  s.pages ? s.pages->fd() : -1});

@@ -11,10 +11,12 @@
 #include <vector>
 
 #include "am.hpp"
+#include "ep_segments.hpp"
 #include "gex_am.hpp"
 #include "src/gasp/gasp.hpp"
 #include "src/gex/objects.hpp"
 #include "state.hpp"
+#include "transfer.hpp"
 
 namespace gasket::gasnet {
 
@@ -24,13 +26,16 @@ using rt::AmCategory;
 
 // Every handler index's registration, by gex_EP_RegisterHandlers (flags
 // nonzero) or gasnet_attach (index and function only); the engine's
-// handler table is set from it once the segment is attached.
+// handler table is set from it once the segment is attached.  One per
+// endpoint index: the primordial endpoint's, and each created endpoint's
+// (gasnet-ex-memory-kinds.txt §3: every endpoint has its own table).
 struct Registry {
     std::mutex lock;
     std::array<gex_AM_Entry_t, 256> entry{};
     std::array<bool, 256> used{};
 };
-Registry g_registry;
+Registry g_registries[GASNET_MAXEPS];
+Registry& g_registry = g_registries[0];  // the primordial endpoint's
 
 constexpr gex_Flags_t kCategories = GEX_FLAG_AM_SHORT | GEX_FLAG_AM_MEDIUM | GEX_FLAG_AM_LONG;
 constexpr gex_Flags_t kKinds = GEX_FLAG_AM_REQREP;
@@ -50,8 +55,12 @@ const char* entry_problem(const gex_AM_Entry_t& e) {
     return nullptr;
 }
 
-void install(rt::Job& job, unsigned index) {
-    job.am->set_handler(std::uint8_t(index), g_registry.entry[index].gex_fnptr);
+void install(rt::Job& job, gex_EP_Index_t ep, unsigned index) {
+    void (*fn)() = g_registries[ep].entry[index].gex_fnptr;
+    if (ep == 0)
+        job.am->set_handler(std::uint8_t(index), fn);
+    else
+        job.am->set_endpoint_handler(std::uint8_t(ep), std::uint8_t(index), fn);
 }
 
 gex_Flags_t category_flag(AmCategory c) {
@@ -64,9 +73,14 @@ gex_Flags_t category_flag(AmCategory c) {
 // registration here (category, request or reply, argument count), flags
 // (IMMEDIATE only), lc_opt (NOW, GROUP for requests, or an event pointer,
 // which gets GEX_EVENT_INVALID: the payload is copied out before the call
-// returns).  Fatal, naming `routine`.
-void check_send(const char* routine, gasnet_handler_t handler, AmCategory category, bool is_request, int nargs,
-                gex_Event_t* lc_opt, gex_Flags_t flags) {
+// returns).  `ep`: the index of the endpoint whose table is checked: the
+// sending one's, when the destination endpoint has the same index (then
+// its table is taken to be the same, as GASNet-1 takes every node's), else
+// kNoTable (none is checked here; the destination ends the job if it has
+// no handler at that index).  Fatal, naming `routine`.
+constexpr gex_EP_Index_t kNoTable = GASNET_MAXEPS;
+void check_send(const char* routine, gex_EP_Index_t ep, gasnet_handler_t handler, AmCategory category, bool is_request,
+                int nargs, gex_Event_t* lc_opt, gex_Flags_t flags) {
     if (flags & ~GEX_FLAG_IMMEDIATE)
         rt::fatal(routine, "flags 0x%x: only GEX_FLAG_IMMEDIATE is accepted", unsigned(flags));
     if (category != AmCategory::short_am) {
@@ -75,9 +89,11 @@ void check_send(const char* routine, gasnet_handler_t handler, AmCategory catego
                       static_cast<void*>(lc_opt), is_request ? "GEX_EVENT_GROUP or " : "");
         if (lc_opt != GEX_EVENT_NOW && lc_opt != GEX_EVENT_GROUP) *lc_opt = GEX_EVENT_INVALID;
     }
-    const gex_AM_Entry_t& e = g_registry.entry[handler];
-    if (!g_registry.used[handler] || e.gex_flags == 0)
-        return;  // unregistered: the send says so; gasnet_attach's: no flags
+    if (ep == kNoTable) return;
+    const Registry& r = g_registries[ep];
+    const gex_AM_Entry_t& e = r.entry[handler];
+    if (!r.used[handler] || e.gex_flags == 0)
+        return;  // unregistered: the send or the destination says so; gasnet_attach's: no flags
     if (!(e.gex_flags & category_flag(category)))
         rt::fatal(routine, "handler %u (%s) is not registered for this category (gex_flags 0x%x)", unsigned(handler),
                   name_of(e), unsigned(e.gex_flags));
@@ -95,13 +111,101 @@ int gasp_category(AmCategory c) {
                                      : GASP_GASNET_AM_LONG;
 }
 
+// ---- Messages to or from created endpoints (gasnet-ex-memory-kinds.txt §3, §5) ----
+
+// What a message between endpoints needs checked beyond check_send: the
+// job attached, `node` in range, a client handler index, the payload's
+// size, and for a Long the range [dest_addr, +nbytes) inside the segment of
+// endpoint `to` of `node` (attach segment for 0, else its published bound
+// segment): where it goes (`target`) and its offset there.  Fatal, naming
+// `routine`.
+rt::Job& check_between(const char* routine, gasnet_node_t node, gex_EP_Index_t to, gasnet_handler_t handler,
+                       AmCategory category, size_t nbytes, const void* dest_addr, rt::Target& target,
+                       std::size_t& offset) {
+    rt::Job* job = attached_job(routine);
+    if (!job) rt::fatal(routine, "called before a segment is attached (gex_Segment_Attach)");
+    if (node >= gasnet_node_t(job->n_pes))
+        rt::fatal(routine, "rank %u is out of range: the job has ranks 0..%d", unsigned(node), job->n_pes - 1);
+    if (handler < GEX_AM_INDEX_BASE)
+        rt::fatal(routine, "handler index %u is reserved for GASNet (client handlers are 128..255)", unsigned(handler));
+    target = rt::Target{nullptr, nullptr, 0};
+    offset = 0;
+    if (category == AmCategory::medium && nbytes > size_t(GASKET_AM_MAX_MEDIUM))
+        rt::fatal(routine, "nbytes %zu is above gex_AM_MaxRequestMedium() = %zu", nbytes, size_t(GASKET_AM_MAX_MEDIUM));
+    if (category != AmCategory::long_am) return *job;
+    if (nbytes > GASKET_AM_MAX_LONG)
+        rt::fatal(routine, "nbytes %zu is above gex_AM_MaxRequestLong() = %zu", nbytes, size_t(GASKET_AM_MAX_LONG));
+    // locate / locate_ep check the range (fatal outside the segment)
+    target = to == 0 ? locate(routine, node, dest_addr, nbytes) : locate_ep(routine, node, to, dest_addr, nbytes);
+    const std::uintptr_t base =
+        to == 0 ? reinterpret_cast<std::uintptr_t>(g_state.segments[node].addr) : ep_route(to, node)->base;
+    offset = reinterpret_cast<std::uintptr_t>(dest_addr) - base;
+    return *job;
+}
+
+// A request from endpoint `from` of this process to endpoint `to` of
+// jobrank `node`, either not the primordial one.  GASP: as request().
+[[gnu::cold, gnu::noinline]] void request_between(const char* routine, gasnet_node_t node, gex_EP_Index_t from,
+                                                  gex_EP_Index_t to, gasnet_handler_t handler, AmCategory category,
+                                                  const void* source_addr, size_t nbytes, void* dest_addr,
+                                                  gex_Event_t* lc_opt, gex_Flags_t flags, int nargs,
+                                                  const gasnet_handlerarg_t* args) {
+    check_send(routine, from == to ? from : kNoTable, handler, category, true, nargs, lc_opt, flags);
+    rt::Target target{};
+    std::size_t offset = 0;
+    rt::Job& job = check_between(routine, node, to, handler, category, nbytes, dest_addr, target, offset);
+    const int h = handler, peer = int(node), event = gasp_category(category);
+    if (gasp::on()) gasp::notify(GASP_GASNET_AM_REQUEST, GASP_START, event, h, peer, nbytes, nargs);
+    job.am->request_between(routine, int(node), rt::AmEngine::Endpoints{std::uint8_t(from), std::uint8_t(to)}, category,
+                            std::uint8_t(handler), nargs, args, source_addr, nbytes, offset, target);
+    if (gasp::on()) gasp::notify(GASP_GASNET_AM_REQUEST, GASP_END, event, h, peer, nbytes, nargs);
+}
+
+// A reply with a token whose request came from, or went to, a created
+// endpoint: from the endpoint that received it to the one that sent it.
+[[gnu::cold, gnu::noinline]] void reply_between(const char* routine, gex_Token_t token, gasnet_handler_t handler,
+                                                AmCategory category, const void* source_addr, size_t nbytes,
+                                                void* dest_addr, gex_Event_t* lc_opt, gex_Flags_t flags, int nargs,
+                                                const gasnet_handlerarg_t* args) {
+    const gex_EP_Index_t table = token->ep == token->source_ep ? token->ep : kNoTable;
+    check_send(routine, table, handler, category, false, nargs, lc_opt, flags);
+    rt::Target target{};
+    std::size_t offset = 0;
+    const auto node = gasnet_node_t(token->source);
+    rt::Job& job = check_between(routine, node, token->source_ep, handler, category, nbytes, dest_addr, target, offset);
+    const int h = handler, peer = token->source, event = gasp_category(category);
+    if (gasp::on()) gasp::notify(GASP_GASNET_AM_REPLY, GASP_START, event, h, peer, nbytes, nargs);
+    job.am->reply_between(routine, token, category, std::uint8_t(handler), nargs, args, source_addr, nbytes, offset,
+                          target);
+    if (gasp::on()) gasp::notify(GASP_GASNET_AM_REPLY, GASP_END, event, h, peer, nbytes, nargs);
+}
+
+// A request through a tm other than the primordial team and its pair.
+[[gnu::cold, gnu::noinline]] void request_other(const char* routine, gex_TM_t tm, gex_Rank_t rank,
+                                                gasnet_handler_t handler, AmCategory category, const void* source_addr,
+                                                size_t nbytes, void* dest_addr, gex_Event_t* lc_opt, gex_Flags_t flags,
+                                                int nargs, const gasnet_handlerarg_t* args) {
+    const gex_EP_Location_t to = gex::p2p_location(routine, tm, rank);
+    const gex_EP_Index_t from = gex::local_ep_index(routine, tm);
+    if (from != 0 || to.gex_ep_index != 0)
+        return request_between(routine, to.gex_rank, from, to.gex_ep_index, handler, category, source_addr, nbytes,
+                               dest_addr, lc_opt, flags, nargs, args);
+    check_send(routine, 0, handler, category, true, nargs, lc_opt, flags);
+    if (request(routine, gasp_category(category), to.gex_rank, handler, category, source_addr, nbytes, dest_addr, nargs,
+                args) != GASNET_OK)
+        rt::fatal(routine, "refused (the line above says why)");
+}
+
 }  // namespace
 
 int gex_request(const char* routine, gex_TM_t tm, gex_Rank_t rank, gasnet_handler_t handler, AmCategory category,
                 const void* source_addr, size_t nbytes, void* dest_addr, gex_Event_t* lc_opt, gex_Flags_t flags,
                 int nargs, const gasnet_handlerarg_t* args) {
-    rank = gex::p2p_jobrank(routine, tm, rank);
-    check_send(routine, handler, category, true, nargs, lc_opt, flags);
+    if (!gex::primordial_p2p(tm)) [[unlikely]] {
+        request_other(routine, tm, rank, handler, category, source_addr, nbytes, dest_addr, lc_opt, flags, nargs, args);
+        return 0;
+    }
+    check_send(routine, 0, handler, category, true, nargs, lc_opt, flags);
     if (request(routine, gasp_category(category), rank, handler, category, source_addr, nbytes, dest_addr, nargs,
                 args) != GASNET_OK)
         rt::fatal(routine, "refused (the line above says why)");
@@ -111,7 +215,11 @@ int gex_request(const char* routine, gex_TM_t tm, gex_Rank_t rank, gasnet_handle
 int gex_reply(const char* routine, gex_Token_t token, gasnet_handler_t handler, AmCategory category,
               const void* source_addr, size_t nbytes, void* dest_addr, gex_Event_t* lc_opt, gex_Flags_t flags,
               int nargs, const gasnet_handlerarg_t* args) {
-    check_send(routine, handler, category, false, nargs, lc_opt, flags);
+    if (token && (token->ep | token->source_ep)) [[unlikely]] {
+        reply_between(routine, token, handler, category, source_addr, nbytes, dest_addr, lc_opt, flags, nargs, args);
+        return 0;
+    }
+    check_send(routine, 0, handler, category, false, nargs, lc_opt, flags);
     if (reply(routine, gasp_category(category), token, handler, category, source_addr, nbytes, dest_addr, nargs,
               args) != GASNET_OK)
         rt::fatal(routine, "refused (the line above says why)");
@@ -153,7 +261,7 @@ void check_numargs(const char* routine, unsigned numargs) {
 size_t max_payload(const char* routine, gex_TM_t tm, gex_Rank_t other_rank, gex_Flags_t flags, unsigned numargs,
                    size_t limit) {
     // other_rank GEX_RANK_INVALID: any peer (the team is still checked)
-    const gex_Rank_t jobrank = gex::p2p_jobrank(routine, tm, other_rank == GEX_RANK_INVALID ? 0 : other_rank);
+    const gex_Rank_t jobrank = gex::p2p_location(routine, tm, other_rank == GEX_RANK_INVALID ? 0 : other_rank).gex_rank;
     check_numargs(routine, numargs);
     if (flags & ~(GEX_FLAG_IMMEDIATE | GEX_FLAG_AM_PREPARE_LEAST_CLIENT | GEX_FLAG_AM_PREPARE_LEAST_ALLOC))
         rt::fatal(routine, "flags 0x%x: not flags of an AM call", unsigned(flags));
@@ -181,9 +289,12 @@ bool handler_index_taken(unsigned index) {
 }
 
 void install_gex_handlers(rt::Job& job) {
-    std::lock_guard<std::mutex> hold(g_registry.lock);
-    for (unsigned i = 0; i < 256; ++i)
-        if (g_registry.used[i] && g_registry.entry[i].gex_flags != 0) install(job, i);
+    for (gex_EP_Index_t ep = 0; ep < GASNET_MAXEPS; ++ep) {
+        Registry& r = g_registries[ep];
+        std::lock_guard<std::mutex> hold(r.lock);
+        for (unsigned i = 0; i < 256; ++i)
+            if (r.used[i] && r.entry[i].gex_flags != 0) install(job, ep, i);
+    }
 }
 
 }  // namespace gasket::gasnet
@@ -195,12 +306,12 @@ extern "C" {
 
 int gex_EP_RegisterHandlers(gex_EP_t ep, gex_AM_Entry_t* table, size_t numentries) noexcept {
     const char* routine = "gex_EP_RegisterHandlers";
-    gex::primordial_ep_of(routine, ep);
+    const gex_EP_Index_t ep_index = gex::ep_of(routine, ep).index;
     if (numentries > 0 && !table) {
         rt::error(routine, "table is NULL with numentries %zu", numentries);
         return GASNET_ERR_BAD_ARG;
     }
-    gasnet::Registry& r = gasnet::g_registry;
+    gasnet::Registry& r = gasnet::g_registries[ep_index];
     std::lock_guard<std::mutex> hold(r.lock);
     std::array<bool, 256> used = r.used;
     std::vector<unsigned> index(numentries);
@@ -236,7 +347,7 @@ int gex_EP_RegisterHandlers(gex_EP_t ep, gex_AM_Entry_t* table, size_t numentrie
         table[i].gex_index = gex_AM_Index_t(index[i]);
         r.used[index[i]] = true;
         r.entry[index[i]] = table[i];
-        if (gasnet::g_state.attached) gasnet::install(*rt::g_job, index[i]);  // else at gex_Segment_Attach
+        if (gasnet::g_state.attached) gasnet::install(*rt::g_job, ep_index, index[i]);  // else at gex_Segment_Attach
     }
     return GASNET_OK;
 }
@@ -276,8 +387,8 @@ gex_TI_t gex_Token_Info(gex_Token_t token, gex_Token_Info_t* info, gex_TI_t mask
     if (!info) rt::fatal(routine, "info is NULL");
     if (mask & ~GEX_TI_ALL) rt::fatal(routine, "mask 0x%x has bits that are not GEX_TI_*", unsigned(mask));
     info->gex_srcrank = gex_Rank_t(token->source);
-    info->gex_ep = &gex::g_objects.ep;
-    info->gex_entry = &gasnet::g_registry.entry[h.handler];
+    info->gex_ep = token->ep == 0 ? &gex::g_objects.ep : gex::created_ep_at(token->ep);
+    info->gex_entry = &gasnet::g_registries[token->ep].entry[h.handler];
     info->gex_is_req = token->request ? 1 : 0;
     info->gex_is_long = h.is_long ? 1 : 0;
     return GEX_TI_ALL;

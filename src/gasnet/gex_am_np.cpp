@@ -61,7 +61,7 @@ gex_AM_SrcDesc_t prepare(const char* routine, bool is_request, AmCategory catego
                   kind_name(sd.is_request, sd.category));
     if (is_request) {
         // checked here, translated again by the Commit's send (sd keeps tm and rank)
-        const gex_Rank_t jobrank = gex::p2p_jobrank(routine, tm, rank);
+        const gex_Rank_t jobrank = gex::primordial_p2p(tm) ? rank : gex::p2p_location(routine, tm, rank).gex_rank;
         const rt::Job& job = initialized_job(routine);
         if (jobrank >= gex_Rank_t(job.n_pes))
             rt::fatal(routine, "rank %u is out of range: the team has ranks 0..%d", unsigned(rank), job.n_pes - 1);

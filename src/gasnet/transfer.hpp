@@ -118,6 +118,15 @@ gasnet_handle_t put_ep(const char* routine, gasnet_node_t node, gex_EP_Index_t i
                        std::size_t nbytes, unsigned how);
 gasnet_handle_t get_ep(const char* routine, void* dest, gasnet_node_t node, gex_EP_Index_t index, const void* src,
                        std::size_t nbytes, Sync sync);
+// The remote side of [addr, +nbytes) on jobrank `node`: in its attach
+// segment (locate), or in the published bound segment of its created
+// endpoint `index` (locate_ep, index >= 1; through the job's dynamic
+// window).  Fatal, naming `routine`, for a bad node, nothing published
+// there, or a range outside the segment (for 0 bytes only the node and the
+// publication are checked).
+rt::Target locate(const char* routine, gasnet_node_t node, const void* addr, std::size_t nbytes);
+rt::Target locate_ep(const char* routine, gasnet_node_t node, gex_EP_Index_t index, const void* addr,
+                     std::size_t nbytes);
 // gasnet_memset*: `nbytes` bytes of `val` at [dest, +nbytes) of node's
 // segment, synchronized as `sync` says.
 gasnet_handle_t memset_remote(const char* routine, gasnet_node_t node, void* dest, int val, std::size_t nbytes,

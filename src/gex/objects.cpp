@@ -76,16 +76,6 @@ gasket_gex_ep& ep_of(const char* routine, gex_EP_t ep) {
               raw(&g_objects.ep));
 }
 
-gasket_gex_ep& primordial_ep_of(const char* routine, gex_EP_t ep) {
-    gasket_gex_ep& e = ep_of(routine, ep);
-    if (e.index != 0)
-        rt::fatal(routine,
-                  "endpoint %p (index %u, from gex_EP_Create) cannot be used here yet: handlers, teams, TM-pairs "
-                  "and published segments of created endpoints are issue 18's next step (docs/memory-kinds.md)",
-                  raw(ep), unsigned(e.index));
-    return e;
-}
-
 gasket_gex_tm& tm_of(const char* routine, gex_TM_t tm) {
     if (!g_objects.made) not_made(routine);
     if (is_pair(tm)) rt::fatal(routine, "tm %p is a TM-pair (gex_TM_Pair), which this call does not accept", raw(tm));
@@ -158,6 +148,14 @@ gex_EP_Location_t p2p_location(const char* routine, gex_TM_t tm, gex_Rank_t rank
     return gex_EP_Location_t{gex_Rank_t(t.jobranks[rank]), t.ep_index(rank)};
 }
 
+gex_EP_Index_t local_ep_index(const char* routine, gex_TM_t tm) {
+    if (!g_objects.made) not_made(routine);
+    gex_EP_Index_t local = 0;
+    if (pair_ends(tm, &local, nullptr) || tm == primordial_tm()) return local;
+    const gasket_gex_tm& t = made_team(routine, tm, 0);
+    return t.ep ? t.ep->index : 0;
+}
+
 gex_Rank_t team_jobrank(const char* routine, gex_TM_t tm, gex_Rank_t rank) {
     if (!g_objects.made) not_made(routine);
     if (tm == primordial_tm() || tm == primordial_pair()) return rank;
@@ -165,15 +163,15 @@ gex_Rank_t team_jobrank(const char* routine, gex_TM_t tm, gex_Rank_t rank) {
     if (pair_ends(tm, &local, &remote))
         rt::fatal(routine,
                   "tm %p is the TM-pair of local endpoint index %u and remote index %u: this call reaches only the "
-                  "primordial endpoints yet (gex_RMA_* calls and the bound-segment queries reach created ones: "
-                  "docs/memory-kinds.md)",
+                  "primordial endpoints yet (gex_RMA_* calls, Active Messages and the bound-segment queries reach "
+                  "created ones: docs/memory-kinds.md)",
                   raw(tm), unsigned(local), unsigned(remote));
     const gasket_gex_tm& t = made_team(routine, tm, rank);
     if (!t.ep_indices.empty())
         rt::fatal(routine,
                   "tm %p is a team over endpoints made by gex_EP_Create: this call reaches only the primordial "
-                  "endpoints yet (gex_RMA_* calls and the bound-segment queries reach created ones: "
-                  "docs/memory-kinds.md)",
+                  "endpoints yet (gex_RMA_* calls, Active Messages and the bound-segment queries reach created "
+                  "ones: docs/memory-kinds.md)",
                   raw(tm));
     return gex_Rank_t(t.jobranks[rank]);
 }

@@ -106,12 +106,10 @@ void bind_segment(void* addr, std::uintptr_t size);
 // The objects a handle names; fatal, naming `routine` and the value, for a
 // handle that is not one of them (or a TM-pair where a team is needed).
 // tm_of accepts the primordial team and every live made team; ep_of every
-// endpoint (primordial_ep_of the primordial one only: a created endpoint
-// does not communicate yet, and it says so); segment_of the attach segment
-// and every live gex_Segment_Create segment.
+// endpoint; segment_of the attach segment and every live gex_Segment_Create
+// segment.
 gasket_gex_client& client_of(const char* routine, gex_Client_t client);
 gasket_gex_ep& ep_of(const char* routine, gex_EP_t ep);
-gasket_gex_ep& primordial_ep_of(const char* routine, gex_EP_t ep);
 gasket_gex_tm& tm_of(const char* routine, gex_TM_t tm);
 gasket_gex_segment& segment_of(const char* routine, gex_Segment_t seg);
 
@@ -211,13 +209,24 @@ gex_EP_Location_t p2p_location(const char* routine, gex_TM_t tm, gex_Rank_t rank
 // endpoints: only the gex_RMA_* calls and the bound-segment queries reach
 // created endpoints so far (p2p_location).
 gex_Rank_t team_jobrank(const char* routine, gex_TM_t tm, gex_Rank_t rank);
-[[gnu::always_inline]] inline gex_Rank_t p2p_jobrank(const char* routine, gex_TM_t tm, gex_Rank_t rank) {
+// Whether `tm` is the primordial team or its TM-pair (once a client
+// exists): a point-to-point call's rank is then a jobrank of a primordial
+// endpoint, sent from the primordial endpoint.
+[[gnu::always_inline]] inline bool primordial_p2p(gex_TM_t tm) {
     // A TM-pair is the team | 1: both differ from the team in bit 0 at most.
     const auto differ = reinterpret_cast<std::uintptr_t>(tm) ^ reinterpret_cast<std::uintptr_t>(primordial_tm());
-    if (differ <= 1 && g_objects.made) [[likely]]
+    return differ <= 1 && g_objects.made;
+}
+[[gnu::always_inline]] inline gex_Rank_t p2p_jobrank(const char* routine, gex_TM_t tm, gex_Rank_t rank) {
+    if (primordial_p2p(tm)) [[likely]]
         return rank;
     return team_jobrank(routine, tm, rank);
 }
+// The index of the local endpoint a point-to-point call through `tm` sends
+// from: a TM-pair's local endpoint, a team's member of this process (0 for
+// the primordial endpoint).  Fatal, naming `routine`, for a tm that is
+// neither a team nor a TM-pair.
+gex_EP_Index_t local_ep_index(const char* routine, gex_TM_t tm);
 
 // Registers a team made by gex_TM_Split / gex_TM_Create (its handle becomes
 // valid) and unregisters one for gex_TM_Destroy (invalid from then on; the

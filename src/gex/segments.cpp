@@ -6,6 +6,7 @@
 #include <sys/mman.h>
 
 #include "objects.hpp"
+#include "src/runtime/am.hpp"
 #include "src/runtime/job.hpp"
 #include "src/runtime/node_pages.hpp"
 
@@ -64,6 +65,7 @@ void gex_Segment_Destroy(gex_Segment_t segment, gex_Flags_t flags) noexcept {
                   "destroyed (§4.3)",
                   static_cast<void*>(segment));
     gasket_gex_segment& s = gex::segment_of(routine, segment);  // fatal for a destroyed or foreign one
+    if (rt::g_job && rt::g_job->am) rt::g_job->am->unbind_endpoint_segments(static_cast<char*>(s.addr));
     if (s.exposed && rt::g_job && rt::g_job->dynamic_window) {  // published: withdrawn from the dynamic window
         rt::g_job->withdraw(s.addr);
         s.exposed = false;

@@ -86,7 +86,39 @@ AmEngine::AmEngine(const mpi::Environment& env, const Config& config, Segment& s
           progress_ ? progress_->placement().c_str() : "off");
 }
 
-AmEngine::~AmEngine() { progress_.reset(); }
+AmEngine::~AmEngine() {
+    progress_.reset();
+    for (auto& e : endpoints_) delete e.load(std::memory_order_relaxed);
+}
+
+AmEngine::Endpoint& AmEngine::endpoint(std::uint8_t ep) {
+    std::lock_guard<std::mutex> hold(endpoints_lock_);
+    Endpoint* e = endpoints_[ep].load(std::memory_order_relaxed);
+    if (!e) {
+        e = new Endpoint;  // deleted by ~AmEngine
+        endpoints_[ep].store(e, std::memory_order_release);
+    }
+    return *e;
+}
+
+void AmEngine::set_endpoint_handler(std::uint8_t ep, std::uint8_t index, void (*fn)()) {
+    endpoint(ep).handlers[index] = fn;
+}
+
+void AmEngine::bind_endpoint_segment(std::uint8_t ep, char* base, std::size_t size, Window* window) {
+    Endpoint& e = endpoint(ep);
+    e.base = base;
+    e.size = size;
+    e.window = window;
+}
+
+void AmEngine::unbind_endpoint_segments(const char* base) {
+    for (auto& slot : endpoints_)
+        if (Endpoint* e = slot.load(std::memory_order_acquire); e && e->base == base) {
+            e->size = 0;
+            e->base = nullptr;
+        }
+}
 
 void AmEngine::check_may_send(const char* routine) const {
     const AmThreadState& t = am_thread_state();
@@ -98,30 +130,44 @@ void AmEngine::check_may_send(const char* routine) const {
         fatal(routine, "called inside a No-Interrupt Section (GASNet 1.8 §2.4.3)");
 }
 
+void AmEngine::check_may_reply(const char* routine, const gasket_am_token* token) const {
+    const AmThreadState& t = am_thread_state();
+    if (t.handler_depth == 0) [[unlikely]]
+        fatal(routine, "called outside an Active Message request handler (GASNet 1.8 §2.3.4)");
+    if (!token->request) [[unlikely]]
+        fatal(routine, "called from a reply handler: reply handlers may not send (GASNet 1.8 §2.3)");
+    if (token->replied) [[unlikely]]
+        fatal(routine, "a second reply from one request handler: a handler may reply at most once (GASNet 1.8 §2.3.4)");
+    if (t.held_locks > 0) [[unlikely]]
+        fatal(routine, "called while holding %d handler-safe lock(s): unlock them before replying (GASNet 1.8 §2.4.5)",
+              t.held_locks);
+}
+
 void AmEngine::place_long(const char* routine, int dest, const void* payload, std::size_t nbytes, std::size_t offset,
-                          mpi::AmWire& wire) {
+                          mpi::AmWire& wire, const Target* to) {
     wire.long_offset = offset;
     wire.long_bytes = nbytes;
     if (nbytes == 0) return;
-    const Route& route = segment_.route[std::size_t(dest)];
-    if (char* peer = route.direct) {
-        std::memcpy(peer + offset, payload, nbytes);
+    const Target t = to ? *to : target_of(segment_.route[std::size_t(dest)], segment_.window, offset);
+    if (t.direct) {
+        std::memcpy(t.direct, payload, nbytes);
         std::atomic_thread_fence(std::memory_order_release);
-    } else if (nbytes <= kLongInline || !segment_.window) {
+    } else if (nbytes <= kLongInline || !t.window) {
         if (nbytes > kLongInline)
-            fatal(routine, "a Long payload of %zu bytes to node %d needs the segment window, which this job lacks",
-                  nbytes, dest);
+            fatal(routine, "a Long payload of %zu bytes to node %d needs an RMA window, which this job lacks", nbytes,
+                  dest);
         wire.flags |= kLongInlineFlag;
         wire.nbytes = std::uint32_t(nbytes);
     } else {
-        segment_.window->put_nbi(payload, nbytes, dest, route.disp + Displacement(offset));
-        segment_.window->flush(dest);
+        t.window->put_nbi(payload, nbytes, dest, t.disp);
+        t.window->flush(dest);
         wire.flags |= kLongRmaFlag;
     }
 }
 
 const void* AmEngine::prepare(const char* routine, int dest, AmCategory category, std::uint8_t handler, int nargs,
-                              const void* payload, std::size_t nbytes, std::size_t long_offset, mpi::AmWire& wire) {
+                              const void* payload, std::size_t nbytes, std::size_t long_offset, mpi::AmWire& wire,
+                              const Target* to) {
     wire.handler = handler;
     wire.category = std::uint8_t(category);
     wire.nargs = std::uint8_t(nargs);
@@ -129,7 +175,7 @@ const void* AmEngine::prepare(const char* routine, int dest, AmCategory category
         wire.nbytes = std::uint32_t(nbytes);
         return payload;
     }
-    place_long(routine, dest, payload, nbytes, long_offset, wire);
+    place_long(routine, dest, payload, nbytes, long_offset, wire, to);
     return (wire.flags & kLongInlineFlag) ? payload : nullptr;
 }
 
@@ -156,19 +202,38 @@ void AmEngine::notify(const char* routine, int dest, std::uint8_t handler, const
 
 void AmEngine::reply(const char* routine, gasket_am_token* token, AmCategory category, std::uint8_t handler, int nargs,
                      const std::int32_t* args, const void* payload, std::size_t nbytes, std::size_t long_offset) {
-    const AmThreadState& t = am_thread_state();
-    if (t.handler_depth == 0) [[unlikely]]
-        fatal(routine, "called outside an Active Message request handler (GASNet 1.8 §2.3.4)");
-    if (!token->request) [[unlikely]]
-        fatal(routine, "called from a reply handler: reply handlers may not send (GASNet 1.8 §2.3)");
-    if (token->replied) [[unlikely]]
-        fatal(routine, "a second reply from one request handler: a handler may reply at most once (GASNet 1.8 §2.3.4)");
-    if (t.held_locks > 0) [[unlikely]]
-        fatal(routine, "called while holding %d handler-safe lock(s): unlock them before replying (GASNet 1.8 §2.4.5)",
-              t.held_locks);
+    check_may_reply(routine, token);
     token->replied = true;
     mpi::AmWire wire;
     const void* carried = prepare(routine, token->source, category, handler, nargs, payload, nbytes, long_offset, wire);
+    transport_.send_reply(token->source, wire, args, carried);
+}
+
+void AmEngine::request_between(const char* routine, int dest, Endpoints eps, AmCategory category, std::uint8_t handler,
+                               int nargs, const std::int32_t* args, const void* payload, std::size_t nbytes,
+                               std::size_t long_offset, const Target& long_target) {
+    check_may_send(routine);
+    app_requests_.store(app_requests_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+    mpi::AmWire wire;
+    const void* carried =
+        prepare(routine, dest, category, handler, nargs, payload, nbytes, long_offset, wire, &long_target);
+    wire.source_ep = eps.from;
+    wire.dest_ep = eps.to;
+    if (!requested_.load(std::memory_order_relaxed)) [[unlikely]]
+        requested_.store(true, std::memory_order_relaxed);
+    transport_.send_request(dest, wire, args, carried);
+}
+
+void AmEngine::reply_between(const char* routine, gasket_am_token* token, AmCategory category, std::uint8_t handler,
+                             int nargs, const std::int32_t* args, const void* payload, std::size_t nbytes,
+                             std::size_t long_offset, const Target& long_target) {
+    check_may_reply(routine, token);
+    token->replied = true;
+    mpi::AmWire wire;
+    const void* carried =
+        prepare(routine, token->source, category, handler, nargs, payload, nbytes, long_offset, wire, &long_target);
+    wire.source_ep = token->ep;
+    wire.dest_ep = token->source_ep;
     transport_.send_reply(token->source, wire, args, carried);
 }
 
@@ -200,29 +265,38 @@ int AmEngine::progress_poll(void* self) {
 void AmEngine::deliver(void* self, const mpi::AmInbound& in) {
     auto& engine = *static_cast<AmEngine*>(self);
     const mpi::AmWire& w = *in.wire;
-    void (*fn)() = engine.handlers_[w.handler];
     const auto category = AmCategory(w.category);
-    InternalHandler internal = w.handler < engine.internal_.size() ? engine.internal_[w.handler] : nullptr;
+    // The receiving endpoint's handlers and Long segment (created endpoints:
+    // its own, which may lack either; they are checked below).
+    const Endpoint* ep = w.dest_ep ? engine.find_endpoint(w.dest_ep) : nullptr;
+    void (*fn)() = w.dest_ep == 0 ? engine.handlers_[w.handler] : ep ? ep->handlers[w.handler] : nullptr;
+    InternalHandler internal =
+        w.dest_ep == 0 && w.handler < engine.internal_.size() ? engine.internal_[w.handler] : nullptr;
     if (!fn && !internal) [[unlikely]]
         fatal("Active Message delivery",
-              "%s %s from node %d names handler index %u, which is not registered on this node (gasnet_attach)",
-              category_name(category), in.reply ? "reply" : "request", in.source, unsigned(w.handler));
+              "%s %s from node %d names handler index %u, which endpoint %u of this node has not registered "
+              "(gasnet_attach, gex_EP_RegisterHandlers)",
+              category_name(category), in.reply ? "reply" : "request", in.source, unsigned(w.handler),
+              unsigned(w.dest_ep));
     AmMessage m{category, w.handler, w.nargs, in.args, in.payload, w.nbytes};
     if (category == AmCategory::long_am) {
         // The origin checked the range against this segment; check it again
         // here, where a wrong one would write outside it.
-        const std::size_t size = engine.segment_.size;
+        char* base = w.dest_ep == 0 ? engine.segment_.base : ep ? ep->base : nullptr;
+        const std::size_t size = w.dest_ep == 0 ? engine.segment_.size : ep ? ep->size : 0;
+        Window* window = w.dest_ep == 0 ? engine.segment_.window : ep ? ep->window : nullptr;
         if (w.long_offset > size || w.long_bytes > size - w.long_offset ||
             ((w.flags & kLongInlineFlag) && w.nbytes > w.long_bytes)) [[unlikely]]
             fatal("Active Message delivery",
-                  "Long %s from node %d: %ju bytes at offset %ju do not fit this node's segment (%zu bytes)",
+                  "Long %s from node %d: %ju bytes at offset %ju do not fit the segment of endpoint %u here (%zu "
+                  "bytes)",
                   in.reply ? "reply" : "request", in.source, std::uintmax_t(w.long_bytes),
-                  std::uintmax_t(w.long_offset), size);
-        char* dest = engine.segment_.base + w.long_offset;
+                  std::uintmax_t(w.long_offset), unsigned(w.dest_ep), size);
+        char* dest = base + w.long_offset;
         if (w.flags & kLongInlineFlag)
             std::memcpy(dest, in.payload, w.nbytes);
-        else if (w.flags & kLongRmaFlag)
-            engine.segment_.window->sync();
+        else if ((w.flags & kLongRmaFlag) && window)
+            window->sync();
         else
             std::atomic_thread_fence(std::memory_order_acquire);
         m.payload = dest;
@@ -230,7 +304,7 @@ void AmEngine::deliver(void* self, const mpi::AmInbound& in) {
     }
     const bool notice = w.flags & kPeerNoticeFlag;
     if (notice && engine.segment_.window) engine.segment_.window->sync();
-    gasket_am_token token{in.source, !in.reply && !notice, false};
+    gasket_am_token token{in.source, !in.reply && !notice, false, w.dest_ep, w.source_ep};
     AmThreadState& t = am_thread_state();
     const int locks_before = t.held_locks;
     ++t.handler_depth;

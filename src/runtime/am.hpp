@@ -15,11 +15,13 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 
 #include "mpi-bridge/am_transport.hpp"
 #include "mpi-bridge/progress_thread.hpp"
 #include "config.hpp"
 #include "mpi-bridge/environment.hpp"
+#include "route.hpp"
 #include "segment.hpp"
 
 // The token a handler receives (gasnet_token_t points to one).
@@ -27,6 +29,10 @@ struct gasket_am_token {
     int source;    // sending rank
     bool request;  // a request handler's token (may reply)
     bool replied;  // a reply was sent with it
+    // GASNet-EX endpoints (memory kinds): the index of the endpoint that
+    // received the message and of the one that sent it (0: primordial).
+    std::uint8_t ep = 0;
+    std::uint8_t source_ep = 0;
 };
 
 namespace gasket::rt {
@@ -75,6 +81,38 @@ public:
     void set_internal_handler(std::uint8_t index, InternalHandler fn) { internal_[index] = fn; }
     // Whether a client handler (set_handler) is registered at `index`.
     bool has_handler(std::uint8_t index) const { return handlers_[index] != nullptr; }
+
+    // ---- Endpoints beyond the primordial one (GASNet-EX memory kinds) ----
+    // Endpoint indices are 0 (the primordial endpoint: the handlers above,
+    // Long payloads in `segment`) to kMaxEndpoints - 1.
+    static constexpr unsigned kMaxEndpoints = 64;
+    // Registers `fn` at handler `index` of endpoint `ep` (1 <= ep <
+    // kMaxEndpoints; the API layer checked both).
+    void set_endpoint_handler(std::uint8_t ep, std::uint8_t index, void (*fn)());
+    // Where Long payloads to endpoint `ep` (>= 1) of this rank land: its
+    // bound segment [base, +size), which senders reach by MPI through
+    // `window` (the job's dynamic window; null: only by load and store).
+    // Set before any peer can send there (publication); size 0 unbinds.
+    void bind_endpoint_segment(std::uint8_t ep, char* base, std::size_t size, Window* window);
+    // Unbinds every endpoint whose segment starts at `base` (the segment is
+    // being destroyed): a Long payload sent there later ends the job.
+    void unbind_endpoint_segments(const char* base);
+    // A request or reply between endpoints where either end is not the
+    // primordial endpoint: from endpoint `from` of this rank to endpoint
+    // `to` of `dest` (reply: of the token's sender, from the endpoint that
+    // received the request).  A Long payload goes to `long_target`: the
+    // destination's copy of byte `long_offset` of its endpoint `to`'s
+    // segment (the caller resolved and checked it).  Checks as request()
+    // and reply().
+    struct Endpoints {
+        std::uint8_t from, to;
+    };
+    void request_between(const char* routine, int dest, Endpoints eps, AmCategory category, std::uint8_t handler,
+                         int nargs, const std::int32_t* args, const void* payload, std::size_t nbytes,
+                         std::size_t long_offset, const Target& long_target);
+    void reply_between(const char* routine, gasket_am_token* token, AmCategory category, std::uint8_t handler,
+                       int nargs, const std::int32_t* args, const void* payload, std::size_t nbytes,
+                       std::size_t long_offset, const Target& long_target);
 
     // Sends a request to `dest` (a valid rank).  Long: `long_offset` is the
     // byte offset in dest's segment (range checked by the caller).  Fatal,
@@ -137,11 +175,25 @@ private:
     static void deliver(void* self, const mpi::AmInbound& in);
     // Fills `wire` for a message to `dest` and places a Long payload; returns
     // the bytes the message itself must carry (nullptr: none).
+    // `to`: where a Long payload goes (null: dest's segment at long_offset).
     const void* prepare(const char* routine, int dest, AmCategory category, std::uint8_t handler, int nargs,
-                        const void* payload, std::size_t nbytes, std::size_t long_offset, mpi::AmWire& wire);
+                        const void* payload, std::size_t nbytes, std::size_t long_offset, mpi::AmWire& wire,
+                        const Target* to = nullptr);
     void place_long(const char* routine, int dest, const void* payload, std::size_t nbytes, std::size_t offset,
-                    mpi::AmWire& wire);
+                    mpi::AmWire& wire, const Target* to);
     void check_may_send(const char* routine) const;
+    void check_may_reply(const char* routine, const gasket_am_token* token) const;
+    // A created endpoint's handlers and Long segment.
+    struct Endpoint {
+        std::array<void (*)(), 256> handlers{};
+        char* base = nullptr;
+        std::size_t size = 0;
+        Window* window = nullptr;
+    };
+    Endpoint& endpoint(std::uint8_t ep);
+    const Endpoint* find_endpoint(std::uint8_t ep) const {
+        return ep < kMaxEndpoints ? endpoints_[ep].load(std::memory_order_acquire) : nullptr;
+    }
 
     static int progress_poll(void* self);
 
@@ -158,6 +210,10 @@ private:
     Dispatch dispatch_;
     std::array<void (*)(), 256> handlers_{};
     std::array<InternalHandler, 128> internal_{};
+    // Made by the first registration or binding for an index, kept until
+    // the engine ends (deliveries read them without a lock).
+    std::array<std::atomic<Endpoint*>, kMaxEndpoints> endpoints_{};
+    std::mutex endpoints_lock_;  // making one
     mpi::AmTransport transport_;
     std::unique_ptr<mpi::ProgressThread> progress_;
 };

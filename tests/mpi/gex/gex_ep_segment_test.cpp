@@ -9,9 +9,12 @@
 // GASNET_MAXEPS with GASNET_ERR_RESOURCE (last: the endpoints stay).
 // Published segments of created endpoints are reached by every put and get
 // form through TM-pairs and through teams over created endpoints
-// (gex_TM_Create), on the node fast path and through MPI alike.
+// (gex_TM_Create), on the node fast path and through MPI alike; so are their
+// Active Message handlers, Long payloads landing in their segments.
 #include <gasnet_mk.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <cstring>
 #include <vector>
@@ -355,6 +358,201 @@ TEST(GexEpTeams, CreateOverCreatedEndpointsReachesTheirSegments) {
     EXPECT_EQ(gex_TM_Destroy(dup, nullptr, 0), 0);
     EXPECT_EQ(gex_TM_Destroy(team, nullptr, 0), 0);
     std::memset(p.base, 0, src.size());
+    gex_test::barrier();
+    gex_Segment_Destroy(p.seg, 0);
+}
+
+// ---- Active Messages to and from created endpoints (memory kinds §3, §5) ----
+//
+// Each process sends its right neighbour a Short, a Medium and a Long
+// request through a TM-pair or a team; each request handler checks its
+// token (the receiving endpoint, the sender's jobrank), its payload (a Long
+// one in the receiving endpoint's segment) and replies to the sending
+// endpoint, whose reply handler checks the same.  The handlers' tables are
+// per endpoint: a created endpoint registers its own.
+namespace epam {
+
+std::atomic<int> g_requests{0}, g_replies{0}, g_bad{0};
+std::atomic<std::uint64_t> g_reply_sum{0};
+// What the handlers expect (set before each round, read by the handlers).
+gex_EP_t g_request_ep = GEX_EP_INVALID, g_reply_ep = GEX_EP_INVALID;
+gex_Rank_t g_left = 0, g_right = 0;
+unsigned char* g_request_long_at = nullptr;  // where a Long request's payload lands here
+unsigned char* g_reply_long_at = nullptr;    // where a Long reply's payload lands here
+constexpr unsigned kSalt = 11;
+
+void check_token(gex_Token_t t, gex_EP_t ep, bool is_request, gex_Rank_t source) {
+    gex_Token_Info_t info;
+    gex_Token_Info(t, &info, GEX_TI_ALL);
+    if (info.gex_ep != ep || bool(info.gex_is_req) != is_request || info.gex_srcrank != source) ++g_bad;
+}
+bool holds(const void* buf, std::size_t n, gex_Rank_t writer) {
+    const auto* b = static_cast<const unsigned char*>(buf);
+    for (std::size_t i = 0; i < n; ++i)
+        if (b[i] != gex_test::pattern(writer, i, kSalt)) return false;
+    return true;
+}
+
+void short_request(gex_Token_t t, gex_AM_Arg_t reply_index, gex_AM_Arg_t value) {
+    check_token(t, g_request_ep, true, g_left);
+    ++g_requests;
+    gex_AM_ReplyShort1(t, gex_AM_Index_t(reply_index), 0, value + 1);
+}
+void medium_request(gex_Token_t t, void* buf, size_t n, gex_AM_Arg_t reply_index) {
+    check_token(t, g_request_ep, true, g_left);
+    if (!holds(buf, n, g_left)) ++g_bad;
+    ++g_requests;
+    gex_AM_ReplyMedium0(t, gex_AM_Index_t(reply_index), buf, n, GEX_EVENT_NOW, 0);
+}
+void long_request(gex_Token_t t, void* buf, size_t n, gex_AM_Arg_t reply_index, gex_AM_Arg_t hi, gex_AM_Arg_t lo) {
+    check_token(t, g_request_ep, true, g_left);
+    if (buf != g_request_long_at || !holds(buf, n, g_left)) ++g_bad;
+    ++g_requests;
+    void* dest = reinterpret_cast<void*>((std::uintptr_t(std::uint32_t(hi)) << 32) | std::uint32_t(lo));
+    gex_AM_ReplyLong0(t, gex_AM_Index_t(reply_index), buf, n, dest, GEX_EVENT_NOW, 0);
+}
+void short_reply(gex_Token_t t, gex_AM_Arg_t value) {
+    check_token(t, g_reply_ep, false, g_right);
+    g_reply_sum += std::uint64_t(value);
+    ++g_replies;
+}
+void medium_reply(gex_Token_t t, void* buf, size_t n) {
+    check_token(t, g_reply_ep, false, g_right);
+    if (!holds(buf, n, g_job.me)) ++g_bad;  // our own payload, back
+    ++g_replies;
+}
+void long_reply(gex_Token_t t, void* buf, size_t n) {
+    check_token(t, g_reply_ep, false, g_right);
+    if (buf != g_reply_long_at || !holds(buf, n, g_job.me)) ++g_bad;
+    ++g_replies;
+}
+
+// The six handlers' indices at one endpoint (registered there with
+// "don't care" indices, so any endpoint, the primordial one included, can
+// take them).
+struct Indices {
+    gex_AM_Index_t short_req, medium_req, long_req, short_rep, medium_rep, long_rep;
+};
+Indices register_on(gex_EP_t ep) {
+    const gex_Flags_t req = GEX_FLAG_AM_REQUEST, rep = GEX_FLAG_AM_REPLY;
+    gex_AM_Entry_t table[] = {
+        {0, reinterpret_cast<gex_AM_Fn_t>(&short_request), GEX_FLAG_AM_SHORT | req, 2, nullptr, "short_request"},
+        {0, reinterpret_cast<gex_AM_Fn_t>(&medium_request), GEX_FLAG_AM_MEDIUM | req, 1, nullptr, "medium_request"},
+        {0, reinterpret_cast<gex_AM_Fn_t>(&long_request), GEX_FLAG_AM_LONG | req, 3, nullptr, "long_request"},
+        {0, reinterpret_cast<gex_AM_Fn_t>(&short_reply), GEX_FLAG_AM_SHORT | rep, 1, nullptr, "short_reply"},
+        {0, reinterpret_cast<gex_AM_Fn_t>(&medium_reply), GEX_FLAG_AM_MEDIUM | rep, 0, nullptr, "medium_reply"},
+        {0, reinterpret_cast<gex_AM_Fn_t>(&long_reply), GEX_FLAG_AM_LONG | rep, 0, nullptr, "long_reply"},
+    };
+    EXPECT_EQ(gex_EP_RegisterHandlers(ep, table, 6), GASNET_OK);
+    return Indices{table[0].gex_index, table[1].gex_index, table[2].gex_index,
+                   table[3].gex_index, table[4].gex_index, table[5].gex_index};
+}
+
+// One round: requests through (tm, rank) to the right neighbour, whose
+// endpoint `to` has the handlers `at`; replies to this process's endpoint
+// `from`, whose handlers are `back`.  `long_there`: where the right
+// neighbour's Long payload lands (its owner's address); `long_here`: where
+// the left neighbour's lands here and `reply_here` where this process's
+// reply lands.  Handler indices are the same on every process (endpoints
+// made and registered in the same order).
+void round(gex_TM_t tm, gex_Rank_t rank, gex_EP_t to, const Indices& at, gex_EP_t from, const Indices& back,
+           unsigned char* long_there, unsigned char* long_here, unsigned char* reply_here, std::size_t long_bytes) {
+    g_requests = 0;
+    g_replies = 0;
+    g_bad = 0;
+    g_reply_sum = 0;
+    g_request_ep = to;
+    g_reply_ep = from;
+    g_left = (g_job.me + g_job.n - 1) % g_job.n;
+    g_right = (g_job.me + 1) % g_job.n;
+    g_request_long_at = long_here;
+    g_reply_long_at = reply_here;
+    gex_test::barrier();
+    std::vector<unsigned char> src(std::max<std::size_t>(long_bytes, 512));
+    for (std::size_t i = 0; i < src.size(); ++i) src[i] = gex_test::pattern(g_job.me, i, kSalt);
+    const auto at_reply = reinterpret_cast<std::uintptr_t>(reply_here);
+    gex_AM_RequestShort2(tm, rank, at.short_req, 0, back.short_rep, gex_AM_Arg_t(1000 + g_job.me));
+    gex_AM_RequestMedium1(tm, rank, at.medium_req, src.data(), 512, GEX_EVENT_NOW, 0, back.medium_rep);
+    gex_AM_RequestLong3(tm, rank, at.long_req, src.data(), long_bytes, long_there, GEX_EVENT_NOW, 0, back.long_rep,
+                        gex_AM_Arg_t(at_reply >> 32), gex_AM_Arg_t(at_reply & 0xffffffffu));
+    GASNET_BLOCKUNTIL(g_replies.load() == 3);
+    gex_test::barrier();  // every reply in, so every request served
+    EXPECT_EQ(g_requests.load(), 3);
+    EXPECT_EQ(g_bad.load(), 0);
+    EXPECT_EQ(g_reply_sum.load(), 1001u + g_job.me);  // our value, plus one by the right neighbour
+    gex_test::barrier();
+}
+
+}  // namespace epam
+
+// Between created endpoints through their TM-pair, into GASNet-allocated
+// and client-allocated segments, for Long payloads carried in the message
+// and put through MPI (or copied on the node fast path).
+TEST(GexEpAm, RequestsAndRepliesReachTheCreatedEndpointsHandlersAndSegments) {
+    std::vector<unsigned char> client(256 * 1024);
+    for (void* memory : {static_cast<void*>(nullptr), static_cast<void*>(client.data())}) {
+        SCOPED_TRACE(memory ? "client-allocated" : "GASNet-allocated");
+        Published p(256 * 1024, memory);
+        const epam::Indices idx = epam::register_on(p.ep);
+        const gex_Rank_t right = (g_job.me + 1) % g_job.n;
+        unsigned char* there = p.on(right);
+        for (std::size_t bytes : {std::size_t(8), std::size_t(3000), std::size_t(100000)}) {
+            SCOPED_TRACE(bytes);
+            // requests land in the first half of each segment, replies in the second
+            epam::round(gex_TM_Pair(p.ep, p.index), right, p.ep, idx, p.ep, idx, there, p.base, p.base + 128 * 1024,
+                        bytes);
+        }
+        gex_Segment_Destroy(p.seg, 0);
+    }
+}
+
+// The primordial endpoint and a created one talk through TM-pairs both
+// ways: requests from the primordial endpoint to the created one (replies
+// back to the primordial endpoint's table and attach segment), and from the
+// created one to the primordial one.
+TEST(GexEpAm, PrimordialAndCreatedEndpointsReachEachOther) {
+    Published p(256 * 1024, nullptr);
+    const epam::Indices created = epam::register_on(p.ep), primordial = epam::register_on(g_job.ep);
+    const gex_Rank_t right = (g_job.me + 1) % g_job.n;
+    void* attach_there = nullptr;
+    ASSERT_EQ(gex_Segment_QueryBound(g_job.tm, right, &attach_there, nullptr, nullptr), 0);
+    const std::size_t at = (3 << 20) + (512 << 10);  // a region of the attach segment no other test uses
+    unsigned char* attach_region = g_job.base + at;
+    epam::round(gex_TM_Pair(g_job.ep, p.index), right, p.ep, created, g_job.ep, primordial, p.on(right), p.base,
+                attach_region, 20000);
+    epam::round(gex_TM_Pair(p.ep, 0), right, g_job.ep, primordial, p.ep, created,
+                static_cast<unsigned char*>(attach_there) + at, attach_region, p.base + 128 * 1024, 20000);
+    gex_Segment_Destroy(p.seg, 0);
+}
+
+// Through a team over created endpoints (by team rank), and the
+// negotiated-payload form through a TM-pair.
+TEST(GexEpAm, TeamsAndNegotiatedPayloadsReachCreatedEndpoints) {
+    Published p(256 * 1024, nullptr);
+    const epam::Indices idx = epam::register_on(p.ep);
+    const gex_Rank_t n = g_job.n, me = g_job.me, right = (me + 1) % n;
+    std::vector<gex_EP_Location_t> args(n);
+    for (gex_Rank_t r = 0; r < n; ++r) args[r] = gex_EP_Location_t{r, p.index};
+    gex_TM_t team = GEX_TM_INVALID;
+    gex_TM_Create(&team, 1, g_job.tm, args.data(), n, nullptr, 0, GEX_FLAG_RANK_IS_JOBRANK | GEX_FLAG_TM_NO_SCRATCH);
+    ASSERT_NE(team, GEX_TM_INVALID);
+    epam::round(team, right, p.ep, idx, p.ep, idx, p.on(right), p.base, p.base + 128 * 1024, 5000);
+    // Negotiated payload: a Medium prepared through the pair, committed.
+    epam::g_requests = 0;
+    epam::g_replies = 0;
+    epam::g_bad = 0;
+    gex_test::barrier();
+    gex_AM_SrcDesc_t sd =
+        gex_AM_PrepareRequestMedium(gex_TM_Pair(p.ep, p.index), right, nullptr, 256, 256, nullptr, 0, 1);
+    ASSERT_NE(sd, GEX_AM_SRCDESC_NO_OP);
+    auto* buf = static_cast<unsigned char*>(gex_AM_SrcDescAddr(sd));
+    for (std::size_t i = 0; i < 256; ++i) buf[i] = gex_test::pattern(me, i, epam::kSalt);
+    gex_AM_CommitRequestMedium1(sd, idx.medium_req, 256, idx.medium_rep);
+    GASNET_BLOCKUNTIL(epam::g_replies.load() == 1);
+    gex_test::barrier();
+    EXPECT_EQ(epam::g_requests.load(), 1);
+    EXPECT_EQ(epam::g_bad.load(), 0);
+    EXPECT_EQ(gex_TM_Destroy(team, nullptr, 0), 0);
     gex_test::barrier();
     gex_Segment_Destroy(p.seg, 0);
 }
