@@ -41,7 +41,10 @@
  *
  * Ranks count in the domain's team (the primordial team or one made by
  * gex_TM_Split / gex_TM_Create; a rank past its size is fatal); with
- * GEX_FLAG_RANK_IS_JOBRANK they are jobranks.  A team cannot be destroyed
+ * GEX_FLAG_RANK_IS_JOBRANK they are jobranks.  Over a team of endpoints made
+ * by gex_EP_Create (memory kinds §5.3), a target lies in the member
+ * endpoint's published bound segment (fatal outside it, or when nothing is
+ * published there).  A team cannot be destroyed
  * while a domain over it lives (gex_TM_Destroy is fatal then).
  */
 #ifndef GASKET_GASNET_RATOMIC_H

@@ -24,6 +24,10 @@
  *
  * Sizes are in bytes; strides are in bytes and may be negative (transpose,
  * reflection); every remote piece must lie in the peer's bound segment.
+ * (tm, rank) as for gex_RMA_*: the primordial team, a made team or any
+ * TM-pair; a created endpoint's peer (memory kinds §5) is reached in its
+ * published bound segment, through the job's dynamic window or, mapped on
+ * the node fast path, by a copy.
  *
  * Errors (each ends the job, naming the call and the value): a bad team or
  * rank (as gex_RMA_*), a remote piece outside the peer's bound segment, a
@@ -115,7 +119,10 @@ GASKET_GEX_VIS_DECLARE(Blocking, int)
  * disarms (cancels) a pending arming.
  *   handler      index of a handler registered (gex_EP_RegisterHandlers)
  *                with GEX_FLAG_AM_MEDIUM | GEX_FLAG_AM_REPLY and gex_nargs 0
- *                on every node (checked against this node's registration);
+ *                on the put's destination endpoint on every node (it runs
+ *                from that endpoint's table; checked here against one of
+ *                this process's endpoints at arming, and against its
+ *                endpoint of the destination's index at the put);
  *   source_addr  nbytes bytes of payload (ignored when nbytes is 0); Gasket
  *                copies them in this call, so the buffer may change at once;
  *   nbytes       <= GEX_VIS_MAX_PEERCOMPLETION bytes;

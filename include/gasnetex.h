@@ -322,9 +322,10 @@ gex_Rank_t gex_TM_QuerySize(gex_TM_t tm) GASKET_NOEXCEPT;
  * joins the team of those endpoints, ranked in args[] order; new_tms[0]
  * receives it, and num_new_tms must be 1 (0 for a caller args[] does not
  * name).  A team over created endpoints reaches their segments by
- * gex_RMA_* (once published: gex_EP_PublishBoundSegment) and its
- * collectives run among the processes; AM, VIS and gex_AD_Create over it,
- * and gex_TM_Split of it, are fatal so far, naming the call.  Every
+ * gex_RMA_*, VIS, Long AMs and atomic domains over it (once published:
+ * gex_EP_PublishBoundSegment), its AMs run the members' endpoints'
+ * handlers, its collectives run among the processes, and gex_TM_Split of
+ * it gives teams over the same endpoints.  Every
  * member must pass the same args[] (fatal, on the members that see the
  * difference, otherwise); distinct teams' args[] must be disjoint.  flags:
  * exactly one of GEX_FLAG_TM_{GLOBAL,LOCAL,SYMMETRIC,NO}_SCRATCH (the
@@ -466,9 +467,10 @@ gex_Event_t gex_EP_QueryBoundSegmentNB(gex_TM_t tm, gex_Rank_t rank, void** owne
 int gex_EP_PublishBoundSegment(gex_TM_t tm, gex_EP_t* eps, size_t num_eps, gex_Flags_t flags) GASKET_NOEXCEPT;
 
 /* ---- Active Messages (gasnet-ex-api.txt, "AM handlers" .. "Fixed-payload
- * AM APIs"): the GASNet-1 engine, the same handlers table (an index is one
- * handler whether gasnet_attach or gex_EP_RegisterHandlers registered it),
- * the same prototypes: Short void h(gex_Token_t, args...), Medium and Long
+ * AM APIs"): the GASNet-1 engine, the same handlers table for the
+ * primordial endpoint (an index is one handler whether gasnet_attach or
+ * gex_EP_RegisterHandlers registered it), a table of its own for each
+ * endpoint of gex_EP_Create (memory kinds §3), the same prototypes: Short void h(gex_Token_t, args...), Medium and Long
  * void h(gex_Token_t, void* buf, size_t nbytes, args...) with gex_AM_Arg_t
  * args.  Handlers run inside polls (gasnet_AMPoll, GASNET_BLOCKUNTIL) and
  * on Gasket's progress thread.  AMs need the segment attached
@@ -498,9 +500,10 @@ typedef struct {
 #define GEX_FLAG_AM_REPLY ((gex_Flags_t)1u << 4)
 #define GEX_FLAG_AM_REQREP (GEX_FLAG_AM_REQUEST | GEX_FLAG_AM_REPLY)
 
-/* gex_EP_RegisterHandlers: registers numentries handlers of `table` with the
- * primordial endpoint (not collective: register the same table everywhere
- * before any process sends to it).  Fixed indices first; then each entry
+/* gex_EP_RegisterHandlers: registers numentries handlers of `table` with
+ * endpoint `ep`, the primordial one or one of gex_EP_Create, each with its
+ * own table (not collective: register the same table on the same endpoint
+ * everywhere before any process sends to it).  Fixed indices first; then each entry
  * with gex_index 0, in table order, gets the highest free index (written
  * back into the table).  May be called again to add handlers.  Returns
  * GASNET_OK; GASNET_ERR_BAD_ARG, with a message and nothing registered, for
@@ -535,7 +538,8 @@ size_t gex_Token_MaxReplyMedium(gex_Token_t token, const gex_Event_t* lc_opt, ge
  * *info that `mask` (an OR of GEX_TI_*) asks for and returns the mask of
  * those it filled: all of them (Gasket supports every query).  gex_entry
  * points at the handler's registration (for a gasnet_attach handler: its
- * index and function, no flags).  Fatal outside the handler that received
+ * index and function, no flags), in the table of gex_ep, the endpoint
+ * that received the message.  Fatal outside the handler that received
  * `token`. */
 typedef uint32_t gex_TI_t;
 #define GEX_TI_SRCRANK ((gex_TI_t)1u << 0)
@@ -568,15 +572,24 @@ gex_TI_t gex_Token_Info(gex_Token_t token, gex_Token_Info_t* info, gex_TI_t mask
  *   int gex_AM_ReplyLongM(token, handler, source_addr, nbytes, dest_addr, lc_opt, flags, a0..)
  *
  * and the same names without M, which count the arguments.  (tm, rank) as
- * for RMA (the primordial team or its TM-pair).  The payload is copied out
+ * for RMA: the primordial team, a made team (over primordial or created
+ * endpoints) or any TM-pair; the request is sent from the tm's local
+ * endpoint and runs the handler of the destination endpoint's table; a
+ * reply goes from the endpoint that received the request to the one that
+ * sent it.  The payload is copied out
  * before the call returns, so every lc_opt is complete then: GEX_EVENT_NOW;
  * GEX_EVENT_GROUP (requests only: gex_NBI_*(GEX_EC_AM) has nothing to wait
  * for); a pointer to an event receives GEX_EVENT_INVALID.  GEX_EVENT_DEFER is
  * refused, as the specification says.  Long: [dest_addr, +nbytes) must lie
- * in the destination's segment.  flags: GEX_FLAG_IMMEDIATE only (accepted;
- * the call always injects).  The handler registered at `handler` here must
- * have been registered for this category (Short, Medium, Long) and kind
- * (request or reply) and with this argument count.  Returns 0; every error
+ * in the destination endpoint's segment (a created endpoint's: its bound
+ * segment, published with gex_EP_PublishBoundSegment).  flags:
+ * GEX_FLAG_IMMEDIATE only (accepted; the call always injects).  When both
+ * ends have the same endpoint index, the handler registered at `handler`
+ * on the sending endpoint must have been registered for this category
+ * (Short, Medium, Long) and kind (request or reply) and with this argument
+ * count; otherwise (the tables may differ) only the destination checks that
+ * an index at or above GEX_AM_INDEX_BASE is registered there, ending the
+ * job if not.  Returns 0; every error
  * -- a bad team, rank or flag, a payload over the maximum, a Long range
  * outside the segment, a handler not registered or registered otherwise --
  * ends the job with a message naming the call and the value.  Requests may

@@ -14,6 +14,7 @@
 #include <mutex>
 #include <type_traits>
 
+#include "ep_segments.hpp"
 #include "gex_dt.hpp"
 #include "src/gex/objects.hpp"
 #include "src/runtime/amo.hpp"
@@ -164,9 +165,11 @@ constexpr gex_DT_t dt_of() {
 
 // Every check of one operation, out of line: the caller's fast test found
 // something wrong (or a flag that needs a look); fatal when it is an error.
+// check_target false: all but the rank's range and the target (the caller
+// checks those against a created endpoint's segment).
 [[gnu::cold, gnu::noinline]] void check_op(const char* routine, const gasket_gex_ad& d, gex_DT_t dt,
                                            const void* result_p, gex_Rank_t rank, const void* tgt_addr, gex_OP_t opcode,
-                                           gex_Flags_t flags) {
+                                           gex_Flags_t flags, bool check_target = true) {
     if (d.dt != dt) rt::fatal(routine, "the domain's data type is %s, not this call's %s", dt_name(d.dt), dt_name(dt));
     if (!one_bit(opcode) || !(opcode & d.ops))
         rt::fatal(routine, "opcode 0x%x is not one GEX_OP_* of the domain's operations (0x%x)", unsigned(opcode),
@@ -187,6 +190,9 @@ constexpr gex_DT_t dt_of() {
     if ((flags & GEX_FLAG_AD_MY_RANK) && int(rank) != rt::g_job->my_pe)
         rt::fatal(routine, "GEX_FLAG_AD_MY_RANK asserts tgt_rank %u is the caller, rank %d", unsigned(rank),
                   rt::g_job->my_pe);
+    if ((opcode & kFetching) && !result_p)
+        rt::fatal(routine, "result_p is NULL for a fetching opcode (0x%x)", unsigned(opcode));
+    if (!check_target) return;
     const rt::Route& r = g_routes.node[rank];
     const std::uintptr_t offset = reinterpret_cast<std::uintptr_t>(tgt_addr) - r.base;
     const std::size_t width = dt & (GEX_DT_I64 | GEX_DT_U64 | GEX_DT_DBL) ? 8 : 4;
@@ -195,8 +201,92 @@ constexpr gex_DT_t dt_of() {
                   unsigned(rank), reinterpret_cast<void*>(r.base), r.size);
     if (reinterpret_cast<std::uintptr_t>(tgt_addr) % width)
         rt::fatal(routine, "tgt_addr %p is not aligned to its type's %zu bytes", tgt_addr, width);
-    if ((opcode & kFetching) && !result_p)
-        rt::fatal(routine, "result_p is NULL for a fetching opcode (0x%x)", unsigned(opcode));
+}
+
+// ---- Domains over teams of created endpoints (memory kinds §5.3) ----
+
+// Where the domain's (rank, tgt_addr) is: the member's jobrank, endpoint
+// index and the route to that endpoint's segment (the attach segment for
+// index 0, else its published bound segment).  GEX_FLAG_RANK_IS_JOBRANK:
+// tgt_rank is the jobrank of a member.  Fatal, naming `routine`, for a rank
+// out of range, a jobrank with no member, or nothing published there.
+struct EndpointTarget {
+    gex_Rank_t jobrank;
+    gex_EP_Index_t index;
+    const rt::Route* route;
+};
+EndpointTarget endpoint_target(const char* routine, const gasket_gex_ad& d, gex_Rank_t rank, gex_Flags_t flags) {
+    const gasket_gex_tm& t = *d.team;
+    gex_Rank_t member = rank;
+    if (flags & GEX_FLAG_RANK_IS_JOBRANK) {
+        member = t.size;
+        for (gex_Rank_t r = 0; r < t.size && member == t.size; ++r)
+            if (gex_Rank_t(t.jobranks[r]) == rank) member = r;
+        if (member == t.size)
+            rt::fatal(routine,
+                      "tgt_rank %u (GEX_FLAG_RANK_IS_JOBRANK) is the jobrank of no member of the domain's team",
+                      unsigned(rank));
+    } else if (rank >= t.size) {
+        rt::fatal(routine, "tgt_rank %u is out of range: the domain's team has ranks 0..%u", unsigned(rank),
+                  unsigned(t.size - 1));
+    }
+    const auto jobrank = gex_Rank_t(t.jobranks[member]);
+    const gex_EP_Index_t index = t.ep_index(member);
+    if (index == 0) return EndpointTarget{jobrank, 0, &g_routes.node[jobrank]};
+    const rt::Route* r = ep_route(index, jobrank);
+    if (!r)
+        rt::fatal(routine,
+                  "endpoint %u of jobrank %u has no bound segment published to this process "
+                  "(gex_EP_BindSegment, then gex_EP_PublishBoundSegment)",
+                  unsigned(index), unsigned(jobrank));
+    return EndpointTarget{jobrank, index, r};
+}
+
+// One remote atomic of a domain over created endpoints: every check (as
+// check_op, against the member endpoint's segment), then done here when
+// that segment is mapped here, else by an Active Message to the endpoint's
+// segment on its process.  Out of line: the primordial domains' path does
+// not test for it beyond its made-team branch.
+template <class T, bool kNbi>
+[[gnu::cold, gnu::noinline]] gex_Event_t ad_op_endpoint(const char* routine, const gasket_gex_ad& d, T* result_p,
+                                                        gex_Rank_t rank, void* tgt_addr, gex_OP_t opcode, T op1, T op2,
+                                                        gex_Flags_t flags) {
+    constexpr gex_DT_t dt = dt_of<T>();
+    if (g_routes.nodes == 0) rt::fatal(routine, "called before a segment is attached (gex_Segment_Attach)");
+    const EndpointTarget at = endpoint_target(routine, d, rank, flags);
+    // check_op's checks of everything but the target, which is the member's
+    const gex_Flags_t others = flags & ~GEX_FLAG_RANK_IS_JOBRANK;
+    check_op(routine, d, dt, result_p, at.jobrank, nullptr, opcode, others, /*check_target=*/false);
+    const rt::Route& r = *at.route;
+    const std::uintptr_t offset = reinterpret_cast<std::uintptr_t>(tgt_addr) - r.base;
+    if (offset >= r.size || r.size - offset < sizeof(T))
+        rt::fatal(routine, "tgt_addr %p (%zu bytes) is outside the segment of endpoint %u of jobrank %u [%p, +%zu)",
+                  tgt_addr, sizeof(T), unsigned(at.index), unsigned(at.jobrank), reinterpret_cast<void*>(r.base),
+                  r.size);
+    if (reinterpret_cast<std::uintptr_t>(tgt_addr) % sizeof(T))
+        rt::fatal(routine, "tgt_addr %p is not aligned to its type's %zu bytes", tgt_addr, sizeof(T));
+    const Mapped m = map_op<T>(opcode, op1, op2);
+    if (flags & GEX_FLAG_AD_REL) std::atomic_thread_fence(std::memory_order_seq_cst);
+    const bool fetching = opcode & kFetching;
+    if (r.direct) {
+        const std::uint64_t old = rt::apply_atomic(r.direct + offset, sizeof(T), m.op, m.value, m.cond);
+        if (fetching) std::memcpy(result_p, &old, sizeof(T));
+        if (flags & GEX_FLAG_AD_ACQ) std::atomic_thread_fence(std::memory_order_seq_cst);
+        return GEX_EVENT_INVALID;
+    }
+    rt::Job& j = *rt::g_job;
+    const auto result = fetching ? rt::AmoResult::deferred : rt::AmoResult::none;
+    if (at.index == 0)
+        rt::amo_remote(routine, j, j.heap, offset, sizeof(T), m.op, m.value, m.cond, int(at.jobrank), result,
+                       fetching ? result_p : nullptr, g_routes.ctx->pending_am_ops);
+    else
+        rt::amo_remote_endpoint(routine, j, std::uint8_t(at.index), offset, sizeof(T), m.op, m.value, m.cond,
+                                int(at.jobrank), result, fetching ? result_p : nullptr, g_routes.ctx->pending_am_ops);
+    if constexpr (kNbi) {
+        t_self.issued = true;
+        return GEX_EVENT_INVALID;
+    }
+    return all_handle();
 }
 
 // One remote atomic: checked, then done here (mapped target) or sent as an
@@ -208,8 +298,11 @@ template <class T, bool kNbi>
                                                 void* tgt_addr, gex_OP_t opcode, T op1, T op2, gex_Flags_t flags) {
     const gasket_gex_ad& d = domain_of(routine, ad);
     constexpr gex_DT_t dt = dt_of<T>();
-    if (d.team) [[unlikely]]
+    if (d.team) [[unlikely]] {
+        if (!d.team->ep_indices.empty())
+            return ad_op_endpoint<T, kNbi>(routine, d, result_p, rank, tgt_addr, opcode, op1, op2, flags);
         rank = team_rank_to_jobrank(routine, d, rank, flags);
+    }
     // The fast test: anything it lets through is valid; the rest is looked at
     // out of line (which is fatal for an error).
     const rt::Route* r = rank < g_routes.nodes ? &g_routes.node[rank] : nullptr;
@@ -250,11 +343,6 @@ extern "C" {
 void gex_AD_Create(gex_AD_t* ad_p, gex_TM_t tm, gex_DT_t dt, gex_OP_t ops, gex_Flags_t flags) noexcept {
     const char* routine = "gex_AD_Create";
     gasket_gex_tm& team = gex::tm_of(routine, tm);  // a team (fatal for a TM-pair or another value)
-    if (!team.ep_indices.empty())
-        rt::fatal(routine,
-                  "tm %p is a team over endpoints made by gex_EP_Create: atomic domains over them are issue 18's "
-                  "next step (docs/memory-kinds.md)",
-                  static_cast<void*>(tm));
     if (!ad_p) rt::fatal(routine, "ad_p is NULL");
     if (!gasnet::one_bit(dt) || !gasnet::valid_ops(dt))
         rt::fatal(routine,

@@ -226,28 +226,53 @@ int gex_reply(const char* routine, gex_Token_t token, gasnet_handler_t handler, 
     return 0;
 }
 
-void check_peer_completion_handler(const char* routine, gasnet_handler_t handler) {
-    if (!g_registry.used[handler])
-        rt::fatal(routine, "handler index %u is not registered (gex_EP_RegisterHandlers)", unsigned(handler));
-    const gex_AM_Entry_t& e = g_registry.entry[handler];
-    if (e.gex_flags == 0) return;  // gasnet_attach's: no flags to check
+namespace {
+
+// Whether registration `e` may be a peer completion handler.
+bool peer_completion_fits(const gex_AM_Entry_t& e) {
     constexpr gex_Flags_t need = GEX_FLAG_AM_MEDIUM | GEX_FLAG_AM_REPLY;
-    if ((e.gex_flags & need) != need || e.gex_nargs != 0)
-        rt::fatal(routine,
-                  "handler %u (%s) is registered with gex_flags 0x%x and gex_nargs %u: a peer completion handler "
-                  "must be a 0-argument Medium reply handler (GEX_FLAG_AM_MEDIUM | GEX_FLAG_AM_REPLY, gex_nargs 0)",
-                  unsigned(handler), name_of(e), unsigned(e.gex_flags), e.gex_nargs);
+    return e.gex_flags == 0 || ((e.gex_flags & need) == need && e.gex_nargs == 0);  // 0: gasnet_attach's
 }
 
-void gex_peer_notice(const char* routine, gasnet_node_t node, gasnet_handler_t handler, const void* payload,
-                     size_t nbytes) {
+[[noreturn, gnu::cold]] void peer_completion_misfit(const char* routine, gasnet_handler_t handler,
+                                                    const gex_AM_Entry_t& e) {
+    rt::fatal(routine,
+              "handler %u (%s) is registered with gex_flags 0x%x and gex_nargs %u: a peer completion handler "
+              "must be a 0-argument Medium reply handler (GEX_FLAG_AM_MEDIUM | GEX_FLAG_AM_REPLY, gex_nargs 0)",
+              unsigned(handler), name_of(e), unsigned(e.gex_flags), e.gex_nargs);
+}
+
+}  // namespace
+
+void check_peer_completion_handler(const char* routine, gasnet_handler_t handler) {
+    // Which endpoint's put it will announce is not known yet: one of this
+    // process's tables must have it, fit to be one (each put checks the
+    // table of its destination endpoint's index again: gex_peer_notice).
+    const gex_AM_Entry_t* misfit = nullptr;
+    for (gex_EP_Index_t ep = 0; ep < GASNET_MAXEPS; ++ep) {
+        const Registry& r = g_registries[ep];
+        if (!r.used[handler]) continue;
+        if (peer_completion_fits(r.entry[handler])) return;
+        if (!misfit) misfit = &r.entry[handler];
+    }
+    if (!misfit) rt::fatal(routine, "handler index %u is not registered (gex_EP_RegisterHandlers)", unsigned(handler));
+    peer_completion_misfit(routine, handler, *misfit);
+}
+
+void gex_peer_notice(const char* routine, gasnet_node_t node, gex_EP_Index_t ep, gasnet_handler_t handler,
+                     const void* payload, size_t nbytes) {
     rt::Job* job = attached_job(routine);
     if (!job) rt::fatal(routine, "called before a segment is attached (gex_Segment_Attach)");
-    if (!job->am->has_handler(handler))
+    if (ep == 0 && !job->am->has_handler(handler))  // a created endpoint's: its process checks
         rt::fatal(routine, "handler index %u is not registered on this node", unsigned(handler));
+    // This process's endpoint of the same index as the destination is taken
+    // to have its table (as for AMs): where it has the index, it must fit.
+    const Registry& r = g_registries[ep];
+    if (r.used[handler] && !peer_completion_fits(r.entry[handler]))
+        peer_completion_misfit(routine, handler, r.entry[handler]);
     const int h = handler, peer = int(node), category = GASP_GASNET_AM_MEDIUM, nargs = 0;
     if (gasp::on()) gasp::notify(GASP_GASNET_AM_REQUEST, GASP_START, category, h, peer, nbytes, nargs);
-    job->am->notify(routine, peer, std::uint8_t(handler), payload, nbytes);
+    job->am->notify(routine, peer, std::uint8_t(handler), payload, nbytes, std::uint8_t(ep));
     if (gasp::on()) gasp::notify(GASP_GASNET_AM_REQUEST, GASP_END, category, h, peer, nbytes, nargs);
 }
 

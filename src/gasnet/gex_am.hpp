@@ -25,16 +25,20 @@ int gex_reply(const char* routine, gex_Token_t token, gasnet_handler_t handler, 
               int nargs, const gasnet_handlerarg_t* args);
 
 // VIS peer completion (gasnet-ex-api.txt "VIS Put Peer Completion"): fatal,
-// naming `routine`, unless `handler` is registered here, and, when
-// gex_EP_RegisterHandlers registered it, as a 0-argument Medium reply
-// handler (GEX_FLAG_AM_MEDIUM | GEX_FLAG_AM_REPLY, gex_nargs 0).
+// naming `routine`, unless `handler` is registered on an endpoint of this
+// process, by gasnet_attach or, on one endpoint at least, by
+// gex_EP_RegisterHandlers as a 0-argument Medium reply handler
+// (GEX_FLAG_AM_MEDIUM | GEX_FLAG_AM_REPLY, gex_nargs 0).
 void check_peer_completion_handler(const char* routine, gasnet_handler_t handler);
-// Runs `handler` at node (jobrank) `node` as a Medium reply handler with
+// Runs `handler` of endpoint `ep` (0: the primordial one) at node (jobrank)
+// `node` as a Medium reply handler with
 // `nbytes` (<= GEX_VIS_MAX_PEERCOMPLETION) of payload at `payload`, once
 // the caller has completed the puts it announces (rt::AmEngine::notify).
 // GASP: an AM request event (Medium, 0 arguments).  Fatal, naming
-// `routine`, before a segment is attached.
-void gex_peer_notice(const char* routine, gasnet_node_t node, gasnet_handler_t handler, const void* payload,
-                     size_t nbytes);
+// `routine`, before a segment is attached, or when this process's endpoint
+// of index `ep` registered `handler` otherwise than a peer completion
+// handler must be.
+void gex_peer_notice(const char* routine, gasnet_node_t node, gex_EP_Index_t ep, gasnet_handler_t handler,
+                     const void* payload, size_t nbytes);
 
 }  // namespace gasket::gasnet

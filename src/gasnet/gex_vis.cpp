@@ -26,16 +26,18 @@ enum class Mode { blocking, nb, nbi };
               dir == Dir::put ? " and GEX_FLAG_ENABLE_LEAF_LC" : "");
 }
 
-// The node (jobrank) of (tm, rank), checking the team and the flags; the
-// node's range is checked by each transfer.
-gasnet_node_t node_of(const char* routine, gex_TM_t tm, gex_Rank_t rank, gex_Flags_t flags, Dir dir) {
-    rank = gex::p2p_jobrank(routine, tm, rank);
+// The endpoint (tm, rank) names, as (jobrank, endpoint index: 0 for the
+// primordial endpoint, else a created one's, memory kinds §5), checking the
+// team and the flags; the ranges are checked by each transfer.
+gex_EP_Location_t location_of(const char* routine, gex_TM_t tm, gex_Rank_t rank, gex_Flags_t flags, Dir dir) {
+    const gex_EP_Location_t at =
+        gex::primordial_p2p(tm) ? gex_EP_Location_t{rank, 0} : gex::p2p_location(routine, tm, rank);
     const gex_Flags_t accepted = GEX_FLAG_IMMEDIATE | (dir == Dir::put ? GEX_FLAG_ENABLE_LEAF_LC : 0);
     if (flags & ~accepted) bad_flags(routine, flags, dir);
     if (g_routes.nodes == 0) rt::fatal(routine, "called before a segment is attached (gex_Segment_Attach)");
-    if (rank >= g_routes.nodes)
+    if (at.gex_rank >= g_routes.nodes)
         rt::fatal(routine, "rank %u is out of range (the team has %u ranks)", unsigned(rank), unsigned(g_routes.nodes));
-    return rank;
+    return at;
 }
 
 // The calling thread's armed peer completion (gex_VIS_SetPeerCompletionHandler):
@@ -68,9 +70,10 @@ class Mover {
 public:
     // A put bound to an armed peer completion completes in the call (as
     // Blocking), then notifies the peer (finish()).
-    Mover(const char* routine, gasnet_node_t node, Dir dir, Mode mode, gex_Flags_t flags)
+    Mover(const char* routine, gex_EP_Location_t at, Dir dir, Mode mode, gex_Flags_t flags)
         : routine_(routine),
-          node_(node),
+          node_(gasnet_node_t(at.gex_rank)),
+          index_(at.gex_ep_index),
           dir_(dir),
           notify_(armed(routine, dir, flags)),
           mode_(notify_ ? Mode::blocking : mode),
@@ -101,7 +104,7 @@ public:
             PeerCompletion& pc = t_peer_completion;
             const gex_AM_Index_t handler = pc.handler;
             pc.handler = 0;  // disarmed before the send: one put, one notification
-            gex_peer_notice(routine_, node_, handler, pc.payload, pc.nbytes);
+            gex_peer_notice(routine_, node_, index_, handler, pc.payload, pc.nbytes);
         }
         return GEX_EVENT_INVALID;
     }
@@ -109,8 +112,13 @@ public:
 private:
     void issue() {
         if (!n_) return;
-        const gasnet_handle_t h = dir_ == Dir::put ? put(routine_, node_, remote_, local_, n_, sync_, bulk_)
-                                                   : get(routine_, local_, node_, remote_, n_, sync_);
+        gasnet_handle_t h = GASNET_INVALID_HANDLE;
+        if (index_ != 0)  // a created endpoint's segment
+            h = dir_ == Dir::put ? put_ep(routine_, node_, index_, remote_, local_, n_, mode(sync_, bulk_))
+                                 : get_ep(routine_, local_, node_, index_, remote_, n_, sync_);
+        else
+            h = dir_ == Dir::put ? put(routine_, node_, remote_, local_, n_, sync_, bulk_)
+                                 : get(routine_, local_, node_, remote_, n_, sync_);
         n_ = 0;
         if (!h || h == handle_) return;
         handle_ = handle_ ? all_handle() : h;  // pieces with different handles: complete everything
@@ -118,6 +126,7 @@ private:
 
     const char* routine_;
     gasnet_node_t node_;
+    gex_EP_Index_t index_;
     Dir dir_;
     bool notify_;
     Mode mode_;
@@ -181,11 +190,11 @@ void walk(Mover& m, Dir dir, Stream dst, Stream src) {
 
 gex_Event_t vector(const char* routine, Dir dir, Mode mode, gex_TM_t tm, gex_Rank_t rank, std::size_t dstcount,
                    const gex_Memvec_t* dstlist, std::size_t srccount, const gex_Memvec_t* srclist, gex_Flags_t flags) {
-    const gasnet_node_t node = node_of(routine, tm, rank, flags, dir);
+    const gex_EP_Location_t at = location_of(routine, tm, rank, flags, dir);
     const std::size_t d = vector_bytes(routine, "dstlist", dstlist, dstcount);
     const std::size_t s = vector_bytes(routine, "srclist", srclist, srccount);
     if (d != s) sizes_differ(routine, d, s);
-    Mover m(routine, node, dir, mode, flags);
+    Mover m(routine, at, dir, mode, flags);
     walk(m, dir, Stream{dstlist, nullptr, 0, dstcount}, Stream{srclist, nullptr, 0, srccount});
     return m.finish();
 }
@@ -193,13 +202,13 @@ gex_Event_t vector(const char* routine, Dir dir, Mode mode, gex_TM_t tm, gex_Ran
 gex_Event_t indexed(const char* routine, Dir dir, Mode mode, gex_TM_t tm, gex_Rank_t rank, std::size_t dstcount,
                     void* const* dstlist, std::size_t dstlen, std::size_t srccount, void* const* srclist,
                     std::size_t srclen, gex_Flags_t flags) {
-    const gasnet_node_t node = node_of(routine, tm, rank, flags, dir);
+    const gex_EP_Location_t at = location_of(routine, tm, rank, flags, dir);
     if (dstcount && dstlen && !dstlist) null_list(routine, "dstlist", dstcount);
     if (srccount && srclen && !srclist) null_list(routine, "srclist", srccount);
     const std::size_t d = rt::checked_bytes(routine, "dstcount x dstlen", dstcount, dstlen);
     const std::size_t s = rt::checked_bytes(routine, "srccount x srclen", srccount, srclen);
     if (d != s) sizes_differ(routine, d, s);
-    Mover m(routine, node, dir, mode, flags);
+    Mover m(routine, at, dir, mode, flags);
     if (d) walk(m, dir, Stream{nullptr, dstlist, dstlen, dstcount}, Stream{nullptr, srclist, srclen, srccount});
     return m.finish();
 }
@@ -217,8 +226,8 @@ gex_Event_t strided(const char* routine, Dir dir, Mode mode, gex_TM_t tm, gex_Ra
         chunks = rt::checked_bytes(routine, "the product of count[]", chunks, count[k]);
     }
     rt::checked_bytes(routine, "elemsz x the chunks", chunks, elemsz);
-    const gasnet_node_t node = node_of(routine, tm, rank, flags, dir);
-    Mover m(routine, node, dir, mode, flags);
+    const gex_EP_Location_t at = location_of(routine, tm, rank, flags, dir);
+    Mover m(routine, at, dir, mode, flags);
     // An odometer over (i_0 .. i_{L-1}); the addresses move by whole strides.
     std::vector<std::size_t> i(levels, 0);
     char* dst = static_cast<char*>(dstaddr);

@@ -156,26 +156,6 @@ gex_EP_Index_t local_ep_index(const char* routine, gex_TM_t tm) {
     return t.ep ? t.ep->index : 0;
 }
 
-gex_Rank_t team_jobrank(const char* routine, gex_TM_t tm, gex_Rank_t rank) {
-    if (!g_objects.made) not_made(routine);
-    if (tm == primordial_tm() || tm == primordial_pair()) return rank;
-    gex_EP_Index_t local = 0, remote = 0;
-    if (pair_ends(tm, &local, &remote))
-        rt::fatal(routine,
-                  "tm %p is the TM-pair of local endpoint index %u and remote index %u: this call reaches only the "
-                  "primordial endpoints yet (gex_RMA_* calls, Active Messages and the bound-segment queries reach "
-                  "created ones: docs/memory-kinds.md)",
-                  raw(tm), unsigned(local), unsigned(remote));
-    const gasket_gex_tm& t = made_team(routine, tm, rank);
-    if (!t.ep_indices.empty())
-        rt::fatal(routine,
-                  "tm %p is a team over endpoints made by gex_EP_Create: this call reaches only the primordial "
-                  "endpoints yet (gex_RMA_* calls, Active Messages and the bound-segment queries reach created "
-                  "ones: docs/memory-kinds.md)",
-                  raw(tm));
-    return gex_Rank_t(t.jobranks[rank]);
-}
-
 void register_team(gasket_gex_tm* tm) {
     std::lock_guard<std::mutex> hold(g_teams_lock);
     live_teams().insert(tm);

@@ -197,18 +197,11 @@ bool pair_ends(gex_TM_t tm, gex_EP_Index_t* local, gex_EP_Index_t* remote);
 // The endpoint a point-to-point RMA call names by (tm, rank), as (jobrank,
 // endpoint index): a team's member (a made team's rank checked against its
 // size) or a TM-pair's remote endpoint on jobrank `rank` (its range left to
-// the call's own check).  Fatal, naming `routine`, for a tm
-// that is neither.  Out of line: RMA reaches it from its cold path only.
+// the call's own check).  Fatal, naming `routine`, for a tm that is
+// neither.  Out of line: RMA, AMs and VIS reach it from their cold paths
+// only (primordial_p2p first).
 gex_EP_Location_t p2p_location(const char* routine, gex_TM_t tm, gex_Rank_t rank);
 
-// The jobrank of the endpoint a point-to-point call names by (tm, rank):
-// the primordial team and its TM-pair name jobranks (rank itself, its range
-// left to the call's own check); a made team's rank is checked against its
-// size here.  Fatal, naming `routine`, for a tm that is none of these or a
-// rank out of range, and for any other TM-pair or a team over created
-// endpoints: only the gex_RMA_* calls and the bound-segment queries reach
-// created endpoints so far (p2p_location).
-gex_Rank_t team_jobrank(const char* routine, gex_TM_t tm, gex_Rank_t rank);
 // Whether `tm` is the primordial team or its TM-pair (once a client
 // exists): a point-to-point call's rank is then a jobrank of a primordial
 // endpoint, sent from the primordial endpoint.
@@ -216,11 +209,6 @@ gex_Rank_t team_jobrank(const char* routine, gex_TM_t tm, gex_Rank_t rank);
     // A TM-pair is the team | 1: both differ from the team in bit 0 at most.
     const auto differ = reinterpret_cast<std::uintptr_t>(tm) ^ reinterpret_cast<std::uintptr_t>(primordial_tm());
     return differ <= 1 && g_objects.made;
-}
-[[gnu::always_inline]] inline gex_Rank_t p2p_jobrank(const char* routine, gex_TM_t tm, gex_Rank_t rank) {
-    if (primordial_p2p(tm)) [[likely]]
-        return rank;
-    return team_jobrank(routine, tm, rank);
 }
 // The index of the local endpoint a point-to-point call through `tm` sends
 // from: a TM-pair's local endpoint, a team's member of this process (0 for

@@ -99,11 +99,6 @@ size_t gex_TM_Split(gex_TM_t* new_tm_p, gex_TM_t parent_tm, int color, int key, 
                     gex_Flags_t flags) noexcept {
     const char* routine = "gex_TM_Split";
     const gasket_gex_tm& parent = gex::tm_of(routine, parent_tm);
-    if (!parent.ep_indices.empty())
-        rt::fatal(routine,
-                  "parent_tm %p is a team over endpoints made by gex_EP_Create: splitting it is issue 18's next "
-                  "step (gex_TM_Create builds teams over them)",
-                  gex::raw(parent_tm));
     if (flags & ~(gex::kSizeQuery | GEX_FLAG_TM_NO_SCRATCH))
         rt::fatal(routine,
                   "flags 0x%x: only GEX_FLAG_TM_NO_SCRATCH and GEX_FLAG_TM_SCRATCH_SIZE_{RECOMMENDED,MIN} are accepted",
@@ -112,13 +107,20 @@ size_t gex_TM_Split(gex_TM_t* new_tm_p, gex_TM_t parent_tm, int color, int key, 
     const bool scratch = !(flags & GEX_FLAG_TM_NO_SCRATCH);
     if (new_tm_p) {
         if (color < 0) rt::fatal(routine, "color %d is negative (a member passes a colour >= 0)", color);
-        if (scratch) gex::check_scratch(routine, scratch_addr, scratch_size);
+        if (scratch) gex::check_scratch(routine, scratch_addr, scratch_size, parent.ep);
     }
     const rt::Team& from = gex::members(parent);
     rt::all_members(routine, from, true);  // every member is here (Active Messages served meanwhile)
     std::unique_ptr<rt::Team> team = from.split(new_tm_p ? color : -1, key);
-    if (new_tm_p)
-        *new_tm_p = gex::adopt(std::move(team), flags, scratch ? scratch_addr : nullptr, scratch ? scratch_size : 0);
+    if (!new_tm_p) return 0;
+    // A team over created endpoints splits into teams over the same
+    // endpoints (memory kinds §5): each member keeps its endpoint index.
+    std::vector<gex_EP_Index_t> ep_indices;
+    if (!parent.ep_indices.empty())
+        for (int jobrank : team->world_pes())
+            ep_indices.push_back(parent.ep_index(gex_Rank_t(from.team_pe_of(jobrank))));
+    *new_tm_p = gex::adopt(std::move(team), flags, scratch ? scratch_addr : nullptr, scratch ? scratch_size : 0,
+                           parent.ep, std::move(ep_indices));
     return 0;
 }
 

@@ -190,11 +190,13 @@ void AmEngine::request(const char* routine, int dest, AmCategory category, std::
     transport_.send_request(dest, wire, args, carried);
 }
 
-void AmEngine::notify(const char* routine, int dest, std::uint8_t handler, const void* payload, std::size_t nbytes) {
+void AmEngine::notify(const char* routine, int dest, std::uint8_t handler, const void* payload, std::size_t nbytes,
+                      std::uint8_t to_ep) {
     check_may_send(routine);
     mpi::AmWire wire;
     const void* carried = prepare(routine, dest, AmCategory::medium, handler, 0, payload, nbytes, 0, wire);
     wire.flags |= kPeerNoticeFlag;
+    wire.dest_ep = to_ep;
     if (!requested_.load(std::memory_order_relaxed)) [[unlikely]]
         requested_.store(true, std::memory_order_relaxed);
     transport_.send_request(dest, wire, nullptr, carried);
@@ -303,7 +305,10 @@ void AmEngine::deliver(void* self, const mpi::AmInbound& in) {
         m.nbytes = w.long_bytes;
     }
     const bool notice = w.flags & kPeerNoticeFlag;
-    if (notice && engine.segment_.window) engine.segment_.window->sync();
+    if (notice) {  // the puts it announces came through the destination endpoint's window
+        Window* window = w.dest_ep == 0 ? engine.segment_.window : ep ? ep->window : nullptr;
+        if (window) window->sync();
+    }
     gasket_am_token token{in.source, !in.reply && !notice, false, w.dest_ep, w.source_ep};
     AmThreadState& t = am_thread_state();
     const int locks_before = t.held_locks;

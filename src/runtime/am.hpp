@@ -95,8 +95,17 @@ public:
     // Set before any peer can send there (publication); size 0 unbinds.
     void bind_endpoint_segment(std::uint8_t ep, char* base, std::size_t size, Window* window);
     // Unbinds every endpoint whose segment starts at `base` (the segment is
-    // being destroyed): a Long payload sent there later ends the job.
+    // being destroyed): a Long payload or AMO sent there later ends the job.
     void unbind_endpoint_segments(const char* base);
+    // Endpoint `ep`'s bound segment as bound here (size 0: none).
+    struct EndpointSegment {
+        char* base;
+        std::size_t size;
+    };
+    EndpointSegment endpoint_segment(std::uint8_t ep) const {
+        const Endpoint* e = find_endpoint(ep);
+        return e ? EndpointSegment{e->base, e->size} : EndpointSegment{nullptr, 0};
+    }
     // A request or reply between endpoints where either end is not the
     // primordial endpoint: from endpoint `from` of this rank to endpoint
     // `to` of `dest` (reply: of the token's sender, from the endpoint that
@@ -126,8 +135,11 @@ public:
     // peer completion, gasnet-ex-api.txt "VIS Put Peer Completion").  The
     // caller has completed the data movement it announces; at `dest` the
     // segment window is synchronized before the handler runs, so it sees
-    // that data.  Checks as request().
-    void notify(const char* routine, int dest, std::uint8_t handler, const void* payload, std::size_t nbytes);
+    // that data.  `to_ep`: the destination endpoint whose handler runs (0:
+    // the primordial one; else a created one, whose segment's window is
+    // synchronized).  Checks as request().
+    void notify(const char* routine, int dest, std::uint8_t handler, const void* payload, std::size_t nbytes,
+                std::uint8_t to_ep = 0);
     // Sends the reply for `token`.  Fatal, naming `routine`, unless called
     // once from the request handler that received the token, with no
     // handler-safe lock held.

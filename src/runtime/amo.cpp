@@ -46,8 +46,10 @@ constexpr int kReplyArgs = 4;
 }
 
 // Request arguments: [0] op | width << 8 | segment << 16, [1,2] offset,
-// [3,4] value, [5,6] cond, [7,8] the origin's Completion (or 0).  Every
-// field is checked: the object must lie inside the segment, aligned.
+// [3,4] value, [5,6] cond, [7,8] the origin's Completion (or 0).  segment:
+// 0 the heap, 1 the data segment, 1 + e the bound segment of created
+// GASNet-EX endpoint e (AmEngine::endpoint_segment).  Every field is
+// checked: the object must lie inside the segment, aligned.
 void on_request(gasket_am_token* token, const AmMessage& m) {
     Job& j = *g_job;
     if (m.category != AmCategory::short_am || m.nargs != kRequestArgs) [[unlikely]]
@@ -59,14 +61,24 @@ void on_request(gasket_am_token* token, const AmMessage& m) {
         bad_amo_message(token, "operation", op_bits);
     if (width != 4 && width != 8) [[unlikely]]
         bad_amo_message(token, "width", width);
-    if (segment > 1) [[unlikely]]
+    if (segment > AmEngine::kMaxEndpoints) [[unlikely]]
         bad_amo_message(token, "segment", segment);
     const auto op = AmoOp(op_bits);
-    Segment& seg = segment == 0 ? j.heap : j.data;
+    char* base = nullptr;
+    std::size_t size = 0;
+    if (segment <= 1) {
+        const Segment& seg = segment == 0 ? j.heap : j.data;
+        base = seg.base;
+        size = seg.size;
+    } else {  // a created endpoint's bound segment (size 0 when it has none)
+        const AmEngine::EndpointSegment s = j.am->endpoint_segment(std::uint8_t(segment - 1));
+        base = s.base;
+        size = s.size;
+    }
     const std::uint64_t offset = join(a[1], a[2]);
-    if (offset > seg.size || seg.size - offset < width || offset % width != 0) [[unlikely]]
+    if (offset > size || size - offset < width || offset % width != 0) [[unlikely]]
         bad_amo_message(token, "offset", offset);
-    char* p = seg.base + offset;
+    char* p = base + offset;
     const std::uint64_t old = apply_atomic(p, width, op, join(a[3], a[4]), join(a[5], a[6]));
     const std::int32_t reply[4] = {a[7], a[8], lo(old), hi(old)};
     j.am->reply("AMO handler", token, AmCategory::short_am, kAmoReply, 4, reply, nullptr, 0, 0);
@@ -142,11 +154,13 @@ void misaligned_amo(const char* routine, const void* dest, unsigned width) {
     fatal(routine, "address %p is not aligned to the object's %u bytes", dest, width);
 }
 
-std::uint64_t amo_remote(const char* routine, Job& j, const Segment& seg, std::size_t offset, unsigned width, AmoOp op,
-                         std::uint64_t value, std::uint64_t cond, int pe, AmoResult result, void* fetch,
-                         std::atomic<long>& pending) {
+namespace {
+
+// The AMO request to segment code `segment` (on_request's) of PE `pe`.
+std::uint64_t amo_send(const char* routine, Job& j, unsigned segment, std::size_t offset, unsigned width, AmoOp op,
+                       std::uint64_t value, std::uint64_t cond, int pe, AmoResult result, void* fetch,
+                       std::atomic<long>& pending) {
     if (!j.am) fatal(routine, "no Active Message engine to reach PE %d", pe);
-    const unsigned segment = &seg == &j.heap ? 0 : 1;
     Completion local;
     Completion* c = nullptr;
     std::uint64_t cookie = 0;
@@ -176,6 +190,20 @@ std::uint64_t amo_remote(const char* routine, Job& j, const Segment& seg, std::s
     if (result != AmoResult::wait) return 0;
     poll_until(j, routine, [&] { return local.done.load(std::memory_order_acquire); });
     return local.old;
+}
+
+}  // namespace
+
+std::uint64_t amo_remote(const char* routine, Job& j, const Segment& seg, std::size_t offset, unsigned width, AmoOp op,
+                         std::uint64_t value, std::uint64_t cond, int pe, AmoResult result, void* fetch,
+                         std::atomic<long>& pending) {
+    return amo_send(routine, j, &seg == &j.heap ? 0 : 1, offset, width, op, value, cond, pe, result, fetch, pending);
+}
+
+std::uint64_t amo_remote_endpoint(const char* routine, Job& j, std::uint8_t ep, std::size_t offset, unsigned width,
+                                  AmoOp op, std::uint64_t value, std::uint64_t cond, int pe, AmoResult result,
+                                  void* fetch, std::atomic<long>& pending) {
+    return amo_send(routine, j, 1u + ep, offset, width, op, value, cond, pe, result, fetch, pending);
 }
 
 void register_amo_handlers(AmEngine& am) {

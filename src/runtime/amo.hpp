@@ -92,6 +92,14 @@ inline std::uint64_t apply_atomic(void* p, unsigned width, AmoOp op, std::uint64
 std::uint64_t amo_remote(const char* routine, Job& j, const Segment& segment, std::size_t offset, unsigned width,
                          AmoOp op, std::uint64_t value, std::uint64_t cond, int pe, AmoResult result, void* fetch,
                          std::atomic<long>& pending);
+// The same to the bound segment of created GASNet-EX endpoint `ep` (1 <=
+// ep < AmEngine::kMaxEndpoints) of PE `pe`, the object at `offset` of it
+// (gasnet-ex-memory-kinds.txt: atomic domains over teams of created
+// endpoints).  The target ends the job if the object is outside that
+// endpoint's segment (or it has none).
+std::uint64_t amo_remote_endpoint(const char* routine, Job& j, std::uint8_t ep, std::size_t offset, unsigned width,
+                                  AmoOp op, std::uint64_t value, std::uint64_t cond, int pe, AmoResult result,
+                                  void* fetch, std::atomic<long>& pending);
 [[noreturn, gnu::cold]] void misaligned_amo(const char* routine, const void* dest, unsigned width);
 
 // The AMO entry point: applies `op` to the `width`-byte (4 or 8)

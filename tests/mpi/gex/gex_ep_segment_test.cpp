@@ -10,8 +10,11 @@
 // Published segments of created endpoints are reached by every put and get
 // form through TM-pairs and through teams over created endpoints
 // (gex_TM_Create), on the node fast path and through MPI alike; so are their
-// Active Message handlers, Long payloads landing in their segments.
+// Active Message handlers, Long payloads landing in their segments, every
+// VIS shape, and atomic domains over teams of created endpoints.
 #include <gasnet_mk.h>
+#include <gasnet_ratomic.h>
+#include <gasnet_vis.h>
 
 #include <algorithm>
 #include <atomic>
@@ -552,6 +555,160 @@ TEST(GexEpAm, TeamsAndNegotiatedPayloadsReachCreatedEndpoints) {
     gex_test::barrier();
     EXPECT_EQ(epam::g_requests.load(), 1);
     EXPECT_EQ(epam::g_bad.load(), 0);
+    EXPECT_EQ(gex_TM_Destroy(team, nullptr, 0), 0);
+    gex_test::barrier();
+    gex_Segment_Destroy(p.seg, 0);
+}
+
+// ---- VIS and remote atomics to created endpoints (memory kinds §5) ----
+
+// Every VIS shape, put and get, through a TM-pair into the right
+// neighbour's created segment (and back from the left one's), with a peer
+// completion handler of the created endpoint announcing a put.
+namespace epvis {
+std::atomic<int> g_notices{0}, g_bad{0};
+gex_EP_t g_ep = GEX_EP_INVALID;
+void peer_done(gex_Token_t t, void* buf, size_t n) {
+    gex_Token_Info_t info;
+    gex_Token_Info(t, &info, GEX_TI_ALL);
+    const gex_Rank_t left = (g_job.me + g_job.n - 1) % g_job.n;
+    if (info.gex_ep != g_ep || info.gex_srcrank != left || n != 4 || std::memcmp(buf, "done", 4) != 0) ++g_bad;
+    ++g_notices;
+}
+}  // namespace epvis
+
+TEST(GexEpVis, EveryShapeReachesCreatedSegments) {
+    Published p(64 * 1024, nullptr);
+    epvis::g_ep = p.ep;
+    gex_AM_Entry_t entry{0,
+                         reinterpret_cast<gex_AM_Fn_t>(&epvis::peer_done),
+                         GEX_FLAG_AM_MEDIUM | GEX_FLAG_AM_REPLY,
+                         0,
+                         nullptr,
+                         "peer_done"};
+    ASSERT_EQ(gex_EP_RegisterHandlers(p.ep, &entry, 1), GASNET_OK);
+    gex_test::barrier();  // registered everywhere before anyone sends
+    const gex_Rank_t me = g_job.me, n = g_job.n, right = (me + 1) % n, left = (me + n - 1) % n;
+    const gex_TM_t pair = gex_TM_Pair(p.ep, p.index);
+    unsigned char* there = p.on(right);
+    std::vector<unsigned char> src(4096);
+    for (std::size_t i = 0; i < src.size(); ++i) src[i] = gex_test::pattern(me, i, 13);
+    // Vector: two 1000-byte pieces to [0, 1000) and [2000, 3000).
+    gex_Memvec_t dst_v[2] = {{there, 1000}, {there + 2000, 1000}}, src_v[1] = {{src.data(), 2000}};
+    gex_VIS_VectorPutBlocking(pair, right, 2, dst_v, 1, src_v, 0);
+    // Indexed: four 100-byte pieces to [4000 + 200 k, +100).
+    void* dst_i[4] = {there + 4000, there + 4200, there + 4400, there + 4600};
+    void* src_i[1] = {src.data() + 2000};
+    gex_Event_Wait(gex_VIS_IndexedPutNB(pair, right, 4, dst_i, 100, 1, src_i, 400, 0));
+    // Strided: 8 rows of 64 bytes, 128 apart there, contiguous here; with
+    // the created endpoint's peer completion handler announcing it.
+    const ptrdiff_t dst_strides[1] = {128}, src_strides[1] = {64};
+    const size_t count[1] = {8};
+    gex_VIS_SetPeerCompletionHandler(entry.gex_index, "done", 4, 0);
+    gex_VIS_StridedPutNBI(pair, right, there + 8192, dst_strides, src.data() + 2400, src_strides, 64, count, 1, 0);
+    gex_NBI_Wait(GEX_EC_PUT, 0);
+    GASNET_BLOCKUNTIL(epvis::g_notices.load() == 1);
+    gex_test::barrier();
+    EXPECT_EQ(epvis::g_bad.load(), 0);
+    auto from_left = [&](std::size_t i) { return gex_test::pattern(left, i, 13); };
+    for (std::size_t i = 0; i < 1000; ++i) {
+        ASSERT_EQ(p.base[i], from_left(i)) << "vector byte " << i;
+        ASSERT_EQ(p.base[2000 + i], from_left(1000 + i)) << "vector byte " << 1000 + i;
+    }
+    for (std::size_t k = 0; k < 4; ++k)
+        for (std::size_t i = 0; i < 100; ++i)
+            ASSERT_EQ(p.base[4000 + 200 * k + i], from_left(2000 + 100 * k + i)) << "indexed piece " << k;
+    for (std::size_t row = 0; row < 8; ++row)
+        for (std::size_t i = 0; i < 64; ++i)
+            ASSERT_EQ(p.base[8192 + 128 * row + i], from_left(2400 + 64 * row + i)) << "strided row " << row;
+    // Gets of the same shapes from the left neighbour's segment (which holds
+    // its own left neighbour's pattern).
+    const gex_Rank_t second = (left + n - 1) % n;
+    unsigned char* from = p.on(left);
+    std::vector<unsigned char> got(2000, 0);
+    gex_Memvec_t got_v[1] = {{got.data(), 2000}}, from_v[2] = {{from, 1000}, {from + 2000, 1000}};
+    gex_VIS_VectorGetBlocking(pair, 1, got_v, left, 2, from_v, 0);
+    for (std::size_t i = 0; i < 2000; ++i) ASSERT_EQ(got[i], gex_test::pattern(second, i, 13)) << "get byte " << i;
+    std::vector<unsigned char> rows(8 * 64, 0);
+    gex_VIS_StridedGetNBI(pair, rows.data(), src_strides, left, from + 8192, dst_strides, 64, count, 1, 0);
+    gex_NBI_Wait(GEX_EC_GET, 0);
+    for (std::size_t i = 0; i < rows.size(); ++i)
+        ASSERT_EQ(rows[i], gex_test::pattern(second, 2400 + i, 13)) << "strided get byte " << i;
+    gex_test::barrier();
+    gex_Segment_Destroy(p.seg, 0);
+}
+
+// An atomic domain over a team of every process's created endpoint: every
+// process adds to one counter in team rank 0's created segment and swaps
+// into its right neighbour's, fetching and not, blocking (NB) and NBI, by
+// team rank and by jobrank.
+TEST(GexEpAtomics, DomainsOverCreatedEndpointsReachTheirSegments) {
+    Published p(8192, nullptr);
+    const gex_Rank_t n = g_job.n, me = g_job.me;
+    std::vector<gex_EP_Location_t> args(n);
+    for (gex_Rank_t r = 0; r < n; ++r) args[r] = gex_EP_Location_t{n - 1 - r, p.index};  // team rank r: jobrank n-1-r
+    gex_TM_t team = GEX_TM_INVALID;
+    gex_TM_Create(&team, 1, g_job.tm, args.data(), n, nullptr, 0, GEX_FLAG_RANK_IS_JOBRANK | GEX_FLAG_TM_NO_SCRATCH);
+    ASSERT_NE(team, GEX_TM_INVALID);
+    gex_AD_t ad = GEX_AD_INVALID;
+    gex_AD_Create(&ad, team, GEX_DT_U64, GEX_OP_ADD | GEX_OP_FADD | GEX_OP_SWAP | GEX_OP_GET, 0);
+    const gex_Rank_t rank = gex_TM_QueryRank(team), next = (rank + 1) % n;
+    auto* counter_at0 = reinterpret_cast<std::uint64_t*>(p.on(n - 1));  // team rank 0 is jobrank n-1
+    auto* slot_next = reinterpret_cast<std::uint64_t*>(p.on(n - 1 - next)) + 1;
+    gex_AD_OpNBI_U64(ad, nullptr, 0, counter_at0, GEX_OP_ADD, 1, 0, 0);
+    gex_NBI_Wait(GEX_EC_RMW, 0);
+    std::uint64_t old = 0;
+    gex_Event_Wait(gex_AD_OpNB_U64(ad, &old, 0, counter_at0, GEX_OP_FADD, 10, 0, 0));
+    EXPECT_GE(old, std::uint64_t(1));            // this process's own add of 1 at least
+    EXPECT_LE(old, std::uint64_t(11) * n - 10);  // at most everyone else's 11 and that 1
+    std::uint64_t prior = 1;
+    gex_Event_Wait(
+        gex_AD_OpNB_U64(ad, &prior, n - 1 - next, slot_next, GEX_OP_SWAP, 1000 + rank, 0, GEX_FLAG_RANK_IS_JOBRANK));
+    EXPECT_EQ(prior, std::uint64_t(0));
+    gex_test::barrier();
+    std::uint64_t total = 0;
+    gex_Event_Wait(gex_AD_OpNB_U64(ad, &total, 0, counter_at0, GEX_OP_GET, 0, 0, 0));
+    EXPECT_EQ(total, std::uint64_t(11) * n);
+    const gex_Rank_t prev = (rank + n - 1) % n;
+    EXPECT_EQ(reinterpret_cast<std::uint64_t*>(p.base)[1], std::uint64_t(1000 + prev));
+    gex_test::barrier();
+    gex_AD_Destroy(ad);
+    EXPECT_EQ(gex_TM_Destroy(team, nullptr, 0), 0);
+    gex_Segment_Destroy(p.seg, 0);
+}
+
+// A team over created endpoints split by jobrank parity: the halves keep
+// the members' endpoints (queries, translations), and a put by rank in the
+// half reaches the member endpoint's segment.
+TEST(GexEpTeams, SplitKeepsTheCreatedEndpoints) {
+    Published p(8192, nullptr);
+    const gex_Rank_t n = g_job.n, me = g_job.me;
+    std::vector<gex_EP_Location_t> args(n);
+    for (gex_Rank_t r = 0; r < n; ++r) args[r] = gex_EP_Location_t{r, p.index};
+    gex_TM_t team = GEX_TM_INVALID;
+    gex_TM_Create(&team, 1, g_job.tm, args.data(), n, nullptr, 0, GEX_FLAG_RANK_IS_JOBRANK | GEX_FLAG_TM_NO_SCRATCH);
+    ASSERT_NE(team, GEX_TM_INVALID);
+    gex_TM_t half = GEX_TM_INVALID;
+    gex_TM_Split(&half, team, int(me % 2), int(me), nullptr, 0, GEX_FLAG_TM_NO_SCRATCH);
+    ASSERT_NE(half, GEX_TM_INVALID);
+    const gex_Rank_t size = gex_TM_QuerySize(half), rank = gex_TM_QueryRank(half);
+    EXPECT_EQ(size, (n - me % 2 + 1) / 2);  // the jobranks of my parity
+    EXPECT_EQ(rank, me / 2);
+    EXPECT_EQ(gex_TM_QueryEP(half), p.ep);
+    for (gex_Rank_t r = 0; r < size; ++r) {
+        const gex_EP_Location_t at = gex_TM_TranslateRankToEP(half, r, 0);
+        EXPECT_EQ(at.gex_rank, 2 * r + me % 2);
+        EXPECT_EQ(at.gex_ep_index, p.index);
+    }
+    // Each member puts its jobrank into the next member's created segment.
+    const gex_Rank_t next = (rank + 1) % size, prev = (rank + size - 1) % size;
+    const std::uint64_t mine = 0x5000 + me;
+    gex_RMA_PutBlocking(half, next, p.on(2 * next + me % 2) + 64, &mine, 8, 0);
+    gex_test::barrier();
+    std::uint64_t got = 0;
+    std::memcpy(&got, p.base + 64, 8);
+    EXPECT_EQ(got, 0x5000u + 2 * prev + me % 2);
+    EXPECT_EQ(gex_TM_Destroy(half, nullptr, 0), 0);
     EXPECT_EQ(gex_TM_Destroy(team, nullptr, 0), 0);
     gex_test::barrier();
     gex_Segment_Destroy(p.seg, 0);

@@ -128,7 +128,7 @@ int main(int argc, char** argv) {
     }
     // A team of every process's endpoint 1 (collective: every process).
     gex_TM_t made_team = GEX_TM_INVALID;
-    if (g_case == "ep_team_vis") {
+    if (g_case == "ep_team_ad_outside_segment") {
         std::vector<gex_EP_Location_t> args;
         for (gex_Rank_t r = 0; r < gex_TM_QuerySize(tm); ++r) args.push_back(gex_EP_Location_t{r, 1});
         gex_TM_Create(&made_team, 1, tm, args.data(), args.size(), nullptr, 0, GEX_FLAG_TM_NO_SCRATCH);
@@ -243,12 +243,17 @@ int main(int argc, char** argv) {
         gex_RMA_PutBlocking(gex_TM_Pair(ep, 1), 1, static_cast<char*>(owner) + 4092, buf, 8, 0);
     } else if (g_case == "ep_unpublished") {
         gex_RMA_GetBlocking(gex_TM_Pair(made, 2), buf, 1, remote, 8, 0);
-    } else if (g_case == "ep_vis_through_pair") {
-        gex_Memvec_t dst = {remote, 8}, src = {buf, 8};
-        gex_VIS_VectorPutBlocking(gex_TM_Pair(made, 0), 1, 1, &dst, 1, &src, 0);
-    } else if (g_case == "ep_team_vis") {
-        gex_Memvec_t dst = {remote, 8}, src = {buf, 8};
-        gex_VIS_VectorPutBlocking(made_team, 1, 1, &dst, 1, &src, 0);
+    } else if (g_case == "ep_vis_outside_segment") {
+        void* peer_ep = nullptr;  // endpoint 1 of process 1: 4096 bytes
+        gex_Event_Wait(gex_EP_QueryBoundSegmentNB(gex_TM_Pair(made, 1), 1, &peer_ep, nullptr, nullptr, 0));
+        gex_Memvec_t dst = {static_cast<char*>(peer_ep) + 4090, 8}, src = {buf, 8};
+        gex_VIS_VectorPutBlocking(gex_TM_Pair(made, 1), 1, 1, &dst, 1, &src, 0);
+    } else if (g_case == "ep_team_ad_outside_segment") {
+        void* peer_ep = nullptr;
+        gex_Event_Wait(gex_EP_QueryBoundSegmentNB(gex_TM_Pair(made, 1), 1, &peer_ep, nullptr, nullptr, 0));
+        gex_AD_t on_eps = GEX_AD_INVALID;
+        gex_AD_Create(&on_eps, made_team, GEX_DT_U64, GEX_OP_ADD, 0);
+        gex_AD_OpNBI_U64(on_eps, nullptr, 1, static_cast<char*>(peer_ep) + 4096, GEX_OP_ADD, 1, 0, 0);
     } else if (g_case == "ep_am_long_outside_segment") {
         void* peer_ep = nullptr;  // endpoint 1 of process 1: 4096 bytes
         gex_Event_Wait(gex_EP_QueryBoundSegmentNB(gex_TM_Pair(made, 1), 1, &peer_ep, nullptr, nullptr, 0));
