@@ -2,7 +2,9 @@
 // Messages and remote atomics beside the GASNet-1 call that does the same
 // (for an atomic, which GASNet-1 lacks: the AM a GASNet-1 client sends for
 // one) and beside raw MPI, in one run (issue 17: GASNet-EX within 1.05x of
-// GASNet-1 on both paths).  Run with 2 processes: oshrun -np 2 bench-gex
+// GASNet-1 on both paths); then the same puts, gets and AM round trip to a
+// created endpoint through a TM-pair beside the primordial endpoint's
+// (issue 18).  Run with 2 processes: oshrun -np 2 bench-gex
 // [options].
 //
 // Process 0 measures against process 1's segment (Gasket) and an
@@ -66,6 +68,7 @@ constexpr uintptr_t kSegment = uintptr_t(4) << 20;
 constexpr std::size_t kSlots = 8192;       // 8-byte slots of the throughput loops
 constexpr std::size_t kCounters = 10;      // the region of the fetch-add counters (slot 0: EX, 1: GASNet-1)
 constexpr MPI_Aint kMpiCounter = 1 << 19;  // MPI's, in the window (past the throughput loops' 64 KiB)
+constexpr uintptr_t kMadeSegment = 64 * 1024;
 
 struct Bench {
     Options opt;
@@ -73,6 +76,13 @@ struct Bench {
     gex_EP_t ep{};
     gex_TM_t tm{};
     gex_Segment_t seg{};
+    // A created endpoint on each process with a GASNet-allocated segment of
+    // kMadeSegment bytes, published (memory kinds, issue 18), and process
+    // 1's as its owner sees it.
+    gex_EP_t made_ep{};
+    gex_Segment_t made_seg{};
+    gex_EP_Index_t made_index = 0;
+    char* made_remote = nullptr;
     gex_AD_t ad{};           // U64, GEX_OP_FADD
     char* remote = nullptr;  // process 1's segment (its owner's address)
     MPI_Win win = MPI_WIN_NULL;
@@ -105,13 +115,18 @@ struct Bench {
         const char* mpi;
         bench::Loop g, g1, m;
     };
+    // `first`, `second`: the first two columns' names (`short1`, `short2`:
+    // in the ratio columns).
     std::vector<std::pair<std::string, double>> table(const char* title, const char* unit, bool rate,
-                                                      std::vector<Row> rows) {
+                                                      std::vector<Row> rows, const char* first = "GASNet-EX",
+                                                      const char* second = "GASNet-1", const char* short1 = "EX",
+                                                      const char* short2 = "GASNet-1") {
         std::vector<bench::Loop> loops;
         for (const Row& r : rows) loops.insert(loops.end(), {r.g, r.g1, r.m});
         const Rounds f = measure(opt.reps, loops);
         std::printf("\n### %s, %s (median of %d loops)\n\n", title, unit, opt.reps);
-        std::printf("| GASNet-EX | %s | GASNet-1 | %s | MPI | %s | EX / GASNet-1 | EX / MPI |\n", unit, unit, unit);
+        std::printf("| %s | %s | %s | %s | MPI | %s | %s / %s | %s / MPI |\n", first, unit, second, unit, unit, short1,
+                    short2, short1);
         std::printf("|---|---:|---|---:|---|---:|---:|---:|\n");
         std::vector<std::pair<std::string, double>> slow;  // time ratio EX / GASNet-1
         for (std::size_t k = 0; k < rows.size(); ++k) {
@@ -121,7 +136,7 @@ struct Bench {
                         rows[k].gasnet1, f.median_of(g1), rows[k].mpi, f.median_of(m), q1, qm);
             slow.emplace_back(rows[k].gex, q1);
         }
-        std::printf("\nEX / GASNet-1 and EX / MPI: time ratios (> 1: GASNet-EX is slower).\n");
+        std::printf("\n%s / %s and %s / MPI: time ratios (> 1: %s is slower).\n", short1, short2, short1, first);
         return slow;
     }
 
@@ -295,6 +310,85 @@ struct Bench {
         check("AM replies received", g_replies.load() - before, 2L * (opt.reps + 1) * opt.iters);
         return rows;
     }
+    // Created endpoints (memory kinds): an 8-byte blocking put and get into
+    // process 1's created endpoint's segment through the TM-pair of the
+    // created endpoints, and an AM round trip between them, beside the same
+    // call between the primordial endpoints and raw MPI.
+    void endpoints() {
+        const gex_TM_t t = tm, pair = gex_TM_Pair(made_ep, made_index);
+        long* s = src.data();
+        long* r = got.data();
+        const MPI_Win w = win;
+        char *p0 = slot(5, 0), *p1 = slot(5, 1), *e0 = made_remote, *e1 = made_remote + 8;
+        const long word = 0x5678;
+        gex_RMA_PutBlocking(pair, kTarget, e1, &word, 8, 0);
+        gasnet_put(kTarget, p1, const_cast<long*>(&word), 8);
+        const long before = g_replies.load();
+        const gex_AM_Index_t ping = h_gex_ping;
+        table("Created endpoints (memory kinds), 8 bytes and AM round trip", "µs per operation", false,
+              {{"gex_RMA_PutBlocking (TM-pair of created endpoints)", "gex_RMA_PutBlocking (primordial team)",
+                "MPI_Put + MPI_Win_flush",
+                [=, this] {
+                    return us([=](long i) {
+                        *s = i;
+                        gex_RMA_PutBlocking(pair, kTarget, e0, s, 8, 0);
+                    });
+                },
+                [=, this] {
+                    return us([=](long i) {
+                        *s = i;
+                        gex_RMA_PutBlocking(t, kTarget, p0, s, 8, 0);
+                    });
+                },
+                [=, this] {
+                    return us([=](long i) {
+                        *s = i;
+                        MPI_Put(s, 8, MPI_BYTE, int(kTarget), 0, 8, MPI_BYTE, w);
+                        MPI_Win_flush(int(kTarget), w);
+                    });
+                }},
+               {"gex_RMA_GetBlocking (TM-pair of created endpoints)", "gex_RMA_GetBlocking (primordial team)",
+                "MPI_Get + MPI_Win_flush",
+                [=, this] { return us([=](long) { gex_RMA_GetBlocking(pair, r, kTarget, e1, 8, 0); }); },
+                [=, this] { return us([=](long) { gex_RMA_GetBlocking(t, r + 1, kTarget, p1, 8, 0); }); },
+                [=, this] {
+                    return us([=](long) {
+                        MPI_Get(r + 2, 8, MPI_BYTE, int(kTarget), 32, 8, MPI_BYTE, w);
+                        MPI_Win_flush(int(kTarget), w);
+                    });
+                }},
+               {"gex_AM_RequestShort0 + ReplyShort0 (TM-pair of created endpoints)",
+                "gex_AM_RequestShort0 + ReplyShort0 (primordial team)", "MPI_Send 0 B + MPI_Recv of the echo",
+                [=, this] {
+                    return us([=](long) {
+                        const long want = g_replies.load() + 1;
+                        gex_AM_RequestShort0(pair, kTarget, ping, 0);
+                        GASNET_BLOCKUNTIL(g_replies.load(std::memory_order_acquire) >= want);
+                    });
+                },
+                [=, this] {
+                    return us([=](long) {
+                        const long want = g_replies.load() + 1;
+                        gex_AM_RequestShort0(t, kTarget, ping, 0);
+                        GASNET_BLOCKUNTIL(g_replies.load(std::memory_order_acquire) >= want);
+                    });
+                },
+                [=, this] {
+                    return us([=](long) {
+                        MPI_Send(nullptr, 0, MPI_BYTE, int(kTarget), kEchoTag, MPI_COMM_WORLD);
+                        MPI_Recv(nullptr, 0, MPI_BYTE, int(kTarget), kEchoTag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+                    });
+                }}},
+              "created endpoint", "primordial endpoint", "created", "primordial");
+        const long last = opt.iters - 1;
+        long landed = 0;
+        gex_RMA_GetBlocking(pair, &landed, kTarget, e0, 8, 0);
+        check("gex_RMA_PutBlocking (created): the target's word", landed, last);
+        check("gex_RMA_GetBlocking (created)", r[0], word);
+        check("gex_RMA_GetBlocking (primordial)", r[1], word);
+        check("AM replies received (created and primordial)", g_replies.load() - before,
+              2L * (opt.reps + 1) * opt.iters);
+    }
     // Remote fetch-add of 1 to a 64-bit counter, each waited for: GASNet-EX's
     // gex_AD_OpNB_U64 (GEX_OP_FADD) + gex_Event_Wait; a GASNet-1 client's AM
     // (g1_fadd); MPI_Fetch_and_op + MPI_Win_flush.
@@ -387,6 +481,20 @@ int main(int argc, char** argv) {
     g_g1_counter =
         reinterpret_cast<uint64_t*>(static_cast<char*>(gex_Segment_QueryAddr(b.seg)) + kCounters * kSlots * 8 + 8);
     gex_AD_Create(&b.ad, b.tm, GEX_DT_U64, GEX_OP_FADD, 0);  // collective
+    // The created endpoint, its segment, published (collective), and its
+    // handlers: the same ping and pong as the primordial endpoint's.
+    if (gex_EP_Create(&b.made_ep, b.client, GEX_EP_CAPABILITY_ALL, 0) != GASNET_OK ||
+        gex_Segment_Create(&b.made_seg, b.client, nullptr, kMadeSegment, GEX_MK_HOST, 0) != GASNET_OK ||
+        gex_EP_BindSegment(b.made_ep, b.made_seg, 0) != GASNET_OK ||
+        gex_EP_PublishBoundSegment(b.tm, &b.made_ep, 1, 0) != GASNET_OK)
+        gasnet_exit(1);
+    b.made_index = gex_EP_QueryIndex(b.made_ep);
+    gex_AM_Entry_t made_handlers[] = {
+        {h_gex_ping, reinterpret_cast<gex_AM_Fn_t>(&gex_ping), GEX_FLAG_AM_SHORT | GEX_FLAG_AM_REQUEST, 0, nullptr,
+         "gex_ping"},
+        {h_pong, reinterpret_cast<gex_AM_Fn_t>(&pong), GEX_FLAG_AM_SHORT | GEX_FLAG_AM_REPLY, 0, nullptr, "pong"},
+    };
+    if (gex_EP_RegisterHandlers(b.made_ep, made_handlers, 2) != GASNET_OK) gasnet_exit(1);
     const gex_Rank_t me = gex_TM_QueryRank(b.tm);
     if (gex_TM_QuerySize(b.tm) != 2) {
         if (me == 0) std::fprintf(stderr, "bench-gex: run with exactly 2 processes\n");
@@ -395,6 +503,9 @@ int main(int argc, char** argv) {
     void* owner = nullptr;
     gex_Event_Wait(gex_EP_QueryBoundSegmentNB(b.tm, kTarget, &owner, nullptr, nullptr, 0));
     b.remote = static_cast<char*>(owner);
+    gex_Event_Wait(
+        gex_EP_QueryBoundSegmentNB(gex_TM_Pair(b.made_ep, b.made_index), kTarget, &owner, nullptr, nullptr, 0));
+    b.made_remote = static_cast<char*>(owner);
     MPI_Info info;
     MPI_Info_create(&info);
     MPI_Info_set(info, "accumulate_ordering", "none");
@@ -434,6 +545,7 @@ int main(int argc, char** argv) {
         slow.insert(slow.end(), am.begin(), am.end());
         auto fadd = b.fetch_add();
         slow.insert(slow.end(), fadd.begin(), fadd.end());
+        b.endpoints();  // not in the EX / GASNet-1 target
         double worst = 0;
         std::string which;
         for (const auto& [name, q] : slow)
