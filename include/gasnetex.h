@@ -340,7 +340,10 @@ gex_Rank_t gex_TM_QuerySize(gex_TM_t tm) GASKET_NOEXCEPT;
  * GEX_FLAG_GLOBALLY_QUIESCED the members meet first.  The primordial team
  * cannot be destroyed (fatal).  Returns 1 and writes the scratch space the
  * team was given to *scratch_p when there was one and scratch_p is not
- * NULL, else 0.  `tm` is invalid afterwards (a call naming it is fatal). */
+ * NULL, else 0.  `tm` is invalid afterwards (a call naming it is fatal).
+ *
+ * Every call here (Split, Create, Dup, Destroy) communicates: inside an
+ * AM handler or while holding an HSL it is fatal, naming the call. */
 size_t gex_TM_Split(gex_TM_t* new_tm_p, gex_TM_t parent_tm, int color, int key, void* scratch_addr, size_t scratch_size,
                     gex_Flags_t flags) GASKET_NOEXCEPT;
 size_t gex_TM_Create(gex_TM_t* new_tms, size_t num_new_tms, gex_TM_t parent_tm, gex_EP_Location_t* args, size_t numargs,
@@ -399,7 +402,10 @@ gex_TM_t gex_TM_Pair(gex_EP_t local_ep, gex_EP_Index_t remote_ep_index) GASKET_N
 gex_Rank_t gex_TM_TranslateRankToJobrank(gex_TM_t tm, gex_Rank_t rank) GASKET_NOEXCEPT;
 gex_Rank_t gex_TM_TranslateJobrankToRank(gex_TM_t tm, gex_Rank_t jobrank) GASKET_NOEXCEPT;
 /* (jobrank, endpoint index) of `rank` in `tm` (a created endpoint's index
- * in a gex_TM_Create team over them, else 0); flags must be 0. */
+ * in a gex_TM_Create team over them, else 0); flags must be 0.  The
+ * specification lets it communicate (memory kinds §3.6), so it is fatal
+ * inside an AM handler or while holding an HSL, as the calls that construct,
+ * duplicate or destroy teams and gex_EP_PublishBoundSegment are. */
 gex_EP_Location_t gex_TM_TranslateRankToEP(gex_TM_t tm, gex_Rank_t rank, gex_Flags_t flags) GASKET_NOEXCEPT;
 
 /* ---- endpoints ------------------------------------------------------- */

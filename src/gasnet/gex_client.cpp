@@ -190,6 +190,7 @@ int gex_Segment_QueryBound(gex_TM_t tm, gex_Rank_t rank, void** owneraddr_p, voi
 }
 
 int gex_EP_PublishBoundSegment(gex_TM_t tm, gex_EP_t* eps, size_t num_eps, gex_Flags_t flags) noexcept {
+    gex::may_communicate("gex_EP_PublishBoundSegment");
     return gasnet::publish_bound_segments("gex_EP_PublishBoundSegment", tm, eps, num_eps, flags);
 }
 

@@ -7,6 +7,7 @@
 #include <mutex>
 #include <unordered_set>
 
+#include "src/runtime/am.hpp"
 #include "src/runtime/error.hpp"
 #include "src/runtime/job.hpp"
 
@@ -183,6 +184,19 @@ gex_Rank_t rank_to_jobrank(const char* routine, gex_TM_t tm, gex_Rank_t rank) {
 
 }  // namespace
 
+void may_communicate(const char* routine) {
+    const rt::AmThreadState& t = rt::am_thread_state();
+    if (t.handler_depth > 0)
+        rt::fatal(routine,
+                  "called inside an Active Message handler: this call may communicate, which handler context "
+                  "prohibits (gasnet-ex-memory-kinds.txt §3.6)");
+    if (t.held_locks > 0)
+        rt::fatal(routine,
+                  "called while holding %d handler-safe lock(s): this call may communicate, which holding an HSL "
+                  "prohibits (gasnet-ex-memory-kinds.txt §3.6)",
+                  t.held_locks);
+}
+
 bool verbose() { return g_verbose.load(std::memory_order_relaxed); }
 void set_verbose(bool on) { g_verbose.store(on, std::memory_order_relaxed); }
 
@@ -276,6 +290,7 @@ gex_Rank_t gex_TM_TranslateJobrankToRank(gex_TM_t tm, gex_Rank_t jobrank) noexce
 }
 gex_EP_Location_t gex_TM_TranslateRankToEP(gex_TM_t tm, gex_Rank_t rank, gex_Flags_t flags) noexcept {
     const char* routine = "gex_TM_TranslateRankToEP";
+    gex::may_communicate(routine);
     if (flags != 0) rt::fatal(routine, "flags 0x%x: this call takes none (0)", unsigned(flags));
     const gex_Rank_t jobrank = gex::rank_to_jobrank(routine, tm, rank);  // checks tm and rank
     const gasket_gex_tm& t = gex::tm_of(routine, tm);

@@ -158,6 +158,13 @@ gasket_gex_segment* find_created_segment(gex_Segment_t seg);
 // the page size; null when they cannot be had).  The caller checked both.
 gasket_gex_segment* make_host_segment(void* address, std::uintptr_t length);
 
+// For a call that may communicate (memory kinds §3.6 6-7: "not valid in
+// contexts which prohibit communication, including AM handler context or
+// when holding an HSL"; the collective team and segment calls likewise):
+// fatal, naming `routine`, inside an Active Message handler or while the
+// calling thread holds a handler-safe lock.
+void may_communicate(const char* routine);
+
 // gex_System_{Get,Set}VerboseErrors: whether non-fatal errors print.
 bool verbose();
 void set_verbose(bool on);

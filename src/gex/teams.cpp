@@ -98,6 +98,7 @@ extern "C" {
 size_t gex_TM_Split(gex_TM_t* new_tm_p, gex_TM_t parent_tm, int color, int key, void* scratch_addr, size_t scratch_size,
                     gex_Flags_t flags) noexcept {
     const char* routine = "gex_TM_Split";
+    gex::may_communicate(routine);
     const gasket_gex_tm& parent = gex::tm_of(routine, parent_tm);
     if (flags & ~(gex::kSizeQuery | GEX_FLAG_TM_NO_SCRATCH))
         rt::fatal(routine,
@@ -127,6 +128,7 @@ size_t gex_TM_Split(gex_TM_t* new_tm_p, gex_TM_t parent_tm, int color, int key, 
 size_t gex_TM_Create(gex_TM_t* new_tms, size_t num_new_tms, gex_TM_t parent_tm, gex_EP_Location_t* args, size_t numargs,
                      gex_Addr_t* scratch_addrs, size_t scratch_size, gex_Flags_t flags) noexcept {
     const char* routine = "gex_TM_Create";
+    gex::may_communicate(routine);
     const gasket_gex_tm& parent = gex::tm_of(routine, parent_tm);
     const rt::Team& from = gex::members(parent);
     if (flags & ~(gex::kSizeQuery | gex::kScratchKinds | GEX_FLAG_RANK_IS_JOBRANK))
@@ -231,6 +233,7 @@ size_t gex_TM_Create(gex_TM_t* new_tms, size_t num_new_tms, gex_TM_t parent_tm, 
 size_t gex_TM_Dup(gex_TM_t* new_tm_p, gex_TM_t orig_tm, gex_Addr_t scratch_addr, size_t scratch_len,
                   gex_Flags_t flags) noexcept {
     const char* routine = "gex_TM_Dup";
+    gex::may_communicate(routine);
     const gasket_gex_tm& orig = gex::tm_of(routine, orig_tm);
     constexpr gex_Flags_t kDupKinds =
         GEX_FLAG_TM_LOCAL_SCRATCH | GEX_FLAG_TM_SYMMETRIC_SCRATCH | GEX_FLAG_TM_NO_SCRATCH;
@@ -262,6 +265,7 @@ size_t gex_TM_Dup(gex_TM_t* new_tm_p, gex_TM_t orig_tm, gex_Addr_t scratch_addr,
 
 int gex_TM_Destroy(gex_TM_t tm, gex_Memvec_t* scratch_p, gex_Flags_t flags) noexcept {
     const char* routine = "gex_TM_Destroy";
+    gex::may_communicate(routine);
     gasket_gex_tm& t = gex::tm_of(routine, tm);
     if (&t == gex::primordial_tm())
         rt::fatal(routine, "tm %p is the primordial team, which cannot be destroyed", gex::raw(tm));

@@ -290,10 +290,10 @@ void AmEngine::deliver(void* self, const mpi::AmInbound& in) {
         if (w.long_offset > size || w.long_bytes > size - w.long_offset ||
             ((w.flags & kLongInlineFlag) && w.nbytes > w.long_bytes)) [[unlikely]]
             fatal("Active Message delivery",
-                  "Long %s from node %d: %ju bytes at offset %ju do not fit the segment of endpoint %u here (%zu "
-                  "bytes)",
+                  "Long %s from node %d: %ju bytes at offset %ju do not fit this node's segment (%zu bytes; endpoint "
+                  "%u's)",
                   in.reply ? "reply" : "request", in.source, std::uintmax_t(w.long_bytes),
-                  std::uintmax_t(w.long_offset), unsigned(w.dest_ep), size);
+                  std::uintmax_t(w.long_offset), size, unsigned(w.dest_ep));
         char* dest = base + w.long_offset;
         if (w.flags & kLongInlineFlag)
             std::memcpy(dest, in.payload, w.nbytes);

@@ -65,19 +65,24 @@ void init(gex_Client_t* c, gex_EP_t* e, gex_TM_t* t) {
 }
 
 void medium_handler(gex_Token_t, void*, size_t, gex_AM_Arg_t) {}
+gex_TM_t g_tm = GEX_TM_INVALID;                                                // for handler 204
+void translate_handler(gex_Token_t) { gex_TM_TranslateRankToEP(g_tm, 0, 0); }  // may communicate: fatal here
 void short_reply_handler(gex_Token_t) {}
 void medium_reply_handler(gex_Token_t, void*, size_t) {}
 
 // Handlers of the AM cases: 200 a Medium request handler of 1 argument,
-// 201 a Short reply handler.
+// 201 a Short reply handler, 204 a Short request handler that calls
+// gex_TM_TranslateRankToEP.
 void register_handlers(gex_EP_t ep) {
     gex_AM_Entry_t table[] = {
         {200, reinterpret_cast<gex_AM_Fn_t>(&medium_handler), GEX_FLAG_AM_MEDIUM | GEX_FLAG_AM_REQUEST, 1, nullptr,
          "medium_handler"},
         {201, reinterpret_cast<gex_AM_Fn_t>(&short_reply_handler), GEX_FLAG_AM_SHORT | GEX_FLAG_AM_REPLY, 0, nullptr,
          "short_reply_handler"},
+        {204, reinterpret_cast<gex_AM_Fn_t>(&translate_handler), GEX_FLAG_AM_SHORT | GEX_FLAG_AM_REQUEST, 0, nullptr,
+         "translate_handler"},
     };
-    if (gex_EP_RegisterHandlers(ep, table, 2) != GASNET_OK) {
+    if (gex_EP_RegisterHandlers(ep, table, 3) != GASNET_OK) {
         say("FAILED: gex_EP_RegisterHandlers");
         gasnet_exit(3);
     }
@@ -262,6 +267,15 @@ int main(int argc, char** argv) {
         gex_AM_RequestShort0(gex_TM_Pair(made, 1), 1, 201, 0);  // endpoint 1 registered no handlers
         const double deadline = now_s() + 30;                   // process 1 ends the job when it arrives
         GASNET_BLOCKUNTIL(now_s() > deadline);
+    } else if (g_case == "translate_in_handler") {
+        g_tm = tm;
+        gex_AM_RequestShort0(tm, 0, 204, 0);   // to itself: the handler runs in a poll below
+        const double deadline = now_s() + 30;  // the handler ends the job
+        GASNET_BLOCKUNTIL(now_s() > deadline);
+    } else if (g_case == "translate_holding_hsl") {
+        static gex_HSL_t hsl = GEX_HSL_INITIALIZER;
+        gex_HSL_Lock(&hsl);
+        gex_TM_TranslateRankToEP(tm, 0, 0);
     } else if (g_case == "ep_am_reserved_handler") {
         gex_AM_RequestShort0(gex_TM_Pair(made, 1), 1, 5, 0);
     } else if (g_case == "ep_team_two_per_process") {
