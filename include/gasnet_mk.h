@@ -67,8 +67,9 @@ int gex_MK_Create(gex_MK_t* kind_p, gex_Client_t client, const gex_MK_Create_arg
 
 /* Destroys a kind made by gex_MK_Create (§6.3; not collective), releasing
  * what it holds (CUDA: the primary context).  GEX_MK_HOST: nothing to do.
- * Fatal, naming the call and the value: flags not 0, or a kind that is not
- * a live one of this process. */
+ * Fatal, naming the call and the value: flags not 0, a kind that is not
+ * a live one of this process, or one whose gex_Segment_Create segments
+ * are not all destroyed (their memory lives in its context). */
 void gex_MK_Destroy(gex_MK_t kind, gex_Flags_t flags) GASKET_NOEXCEPT;
 
 #ifdef __cplusplus

@@ -251,8 +251,13 @@ int gex_Segment_Attach(gex_Segment_t* segment_p, gex_TM_t tm, uintptr_t size) GA
  * allocated range that wraps around, flags not 0, or a kind that is not
  * GEX_MK_HOST nor a live gex_MK_Create kind; GASNET_ERR_RESOURCE when the
  * memory cannot be had.  Fatal, naming the call: a client that is not this
- * process's, or a device kind (CUDA_UVA segments are issue 18's next
- * step). */
+ * process's.
+ * A device kind (CUDA_UVA): address NULL allocates `length` bytes of the
+ * device's memory (cuMemAlloc; not zeroed, not rounded); otherwise
+ * [address, +length) must be that device's memory inside one allocation
+ * (GASNET_ERR_BAD_ARG otherwise, saying what it is).  Such a segment may be
+ * bound to a created endpoint; publishing it is issue 18's next step
+ * (fatal in gex_EP_PublishBoundSegment). */
 int gex_Segment_Create(gex_Segment_t* segment_p, gex_Client_t client, gex_Addr_t address, uintptr_t length,
                        gex_MK_t kind, gex_Flags_t flags) GASKET_NOEXCEPT;
 

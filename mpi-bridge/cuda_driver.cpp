@@ -3,12 +3,17 @@
 
 #include <dlfcn.h>
 
+#include <cstdint>
+
 namespace gasket::mpi {
 
 namespace {
 
 constexpr int kSuccess = 0;                 // CUDA_SUCCESS
 constexpr int kUnifiedAddressingAttr = 41;  // CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING
+// CUpointer_attribute values, and CU_MEMORYTYPE_DEVICE.
+constexpr int kPointerMemoryType = 2, kPointerDeviceOrdinal = 9, kPointerRangeStart = 11, kPointerRangeSize = 12;
+constexpr unsigned kMemoryTypeDevice = 2;
 
 // The entry point `name` (or, when the driver versions it, `name_v2`).
 template <typename Fn>
@@ -46,7 +51,12 @@ CudaDriver::CudaDriver() {
         !find(lib, "cuDeviceGetName", nullptr, device_get_name_, why_) ||
         !find(lib, "cuDevicePrimaryCtxRetain", nullptr, primary_ctx_retain_, why_) ||
         !find(lib, "cuDevicePrimaryCtxRelease", "cuDevicePrimaryCtxRelease_v2", primary_ctx_release_, why_) ||
-        !find(lib, "cuGetErrorString", nullptr, get_error_string_, why_))
+        !find(lib, "cuGetErrorString", nullptr, get_error_string_, why_) ||
+        !find(lib, "cuCtxPushCurrent", "cuCtxPushCurrent_v2", ctx_push_current_, why_) ||
+        !find(lib, "cuCtxPopCurrent", "cuCtxPopCurrent_v2", ctx_pop_current_, why_) ||
+        !find(lib, "cuMemAlloc", "cuMemAlloc_v2", mem_alloc_, why_) ||
+        !find(lib, "cuMemFree", "cuMemFree_v2", mem_free_, why_) ||
+        !find(lib, "cuPointerGetAttribute", nullptr, pointer_get_attribute_, why_))
         return;
     if (int rc = init_(0); rc != kSuccess) {
         why_ = "cuInit failed: " + error_text(rc);
@@ -114,6 +124,81 @@ void CudaDriver::release_primary_context(int ordinal) const {
     int device = 0;
     std::string why;
     if (device_of(ordinal, device, why)) primary_ctx_release_(device);
+}
+
+void* CudaDriver::allocate(void* ctx, std::size_t bytes, std::string& why) const {
+    if (!usable_) {
+        why = why_;
+        return nullptr;
+    }
+    if (int rc = ctx_push_current_(ctx); rc != kSuccess) {
+        why = "cuCtxPushCurrent failed: " + error_text(rc);
+        return nullptr;
+    }
+    unsigned long long p = 0;
+    const int rc = mem_alloc_(&p, bytes);
+    void* popped = nullptr;
+    ctx_pop_current_(&popped);
+    if (rc != kSuccess || p == 0) {
+        why = "cuMemAlloc of " + std::to_string(bytes) + " bytes failed: " + error_text(rc);
+        return nullptr;
+    }
+    return reinterpret_cast<void*>(static_cast<std::uintptr_t>(p));
+}
+
+bool CudaDriver::free(void* ctx, void* p, std::string& why) const {
+    if (!usable_) {
+        why = why_;
+        return false;
+    }
+    if (int rc = ctx_push_current_(ctx); rc != kSuccess) {
+        why = "cuCtxPushCurrent failed: " + error_text(rc);
+        return false;
+    }
+    const int rc = mem_free_(static_cast<unsigned long long>(reinterpret_cast<std::uintptr_t>(p)));
+    void* popped = nullptr;
+    ctx_pop_current_(&popped);
+    if (rc != kSuccess) {
+        why = "cuMemFree failed: " + error_text(rc);
+        return false;
+    }
+    return true;
+}
+
+bool CudaDriver::is_device_range(const void* p, std::size_t bytes, int ordinal, std::string& why) const {
+    if (!usable_) {
+        why = why_;
+        return false;
+    }
+    const auto at = static_cast<unsigned long long>(reinterpret_cast<std::uintptr_t>(p));
+    unsigned type = 0;
+    if (int rc = pointer_get_attribute_(&type, kPointerMemoryType, at); rc != kSuccess) {
+        why = "it is not memory the CUDA driver knows (cuPointerGetAttribute: " + error_text(rc) + ")";
+        return false;
+    }
+    if (type != kMemoryTypeDevice) {
+        why = "it is not device memory (CU_POINTER_ATTRIBUTE_MEMORY_TYPE " + std::to_string(type) + ")";
+        return false;
+    }
+    int device = -1;
+    unsigned long long start = 0;
+    std::size_t size = 0;
+    if (pointer_get_attribute_(&device, kPointerDeviceOrdinal, at) != kSuccess ||
+        pointer_get_attribute_(&start, kPointerRangeStart, at) != kSuccess ||
+        pointer_get_attribute_(&size, kPointerRangeSize, at) != kSuccess) {
+        why = "cuPointerGetAttribute cannot say which device and allocation it is in";
+        return false;
+    }
+    if (device != ordinal) {
+        why = "it is memory of device " + std::to_string(device) + ", not of device " + std::to_string(ordinal);
+        return false;
+    }
+    if (at - start > size || bytes > size - (at - start)) {
+        why = "it runs past the end of its allocation (" + std::to_string(size) + " bytes from " +
+              std::to_string(start) + ")";
+        return false;
+    }
+    return true;
 }
 
 }  // namespace gasket::mpi

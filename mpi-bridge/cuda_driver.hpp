@@ -6,6 +6,7 @@
 // reduced to plain ones (CUresult int, CUdevice int, CUcontext void*).
 #pragma once
 
+#include <cstddef>
 #include <string>
 
 namespace gasket::mpi {
@@ -38,6 +39,19 @@ public:
     // Releases what retain_primary_context returned (cuDevicePrimaryCtxRelease).
     void release_primary_context(int ordinal) const;
 
+    // `bytes` bytes of device memory in context `ctx` (retain_primary_context's;
+    // cuMemAlloc with ctx current), as an address of the unified address
+    // space; null, with `why` set (the driver's error string), when the
+    // driver refuses (out of memory, for one).
+    void* allocate(void* ctx, std::size_t bytes, std::string& why) const;
+    // Frees what allocate returned (cuMemFree with ctx current); false, with
+    // `why` set, when the driver refuses.
+    bool free(void* ctx, void* p, std::string& why) const;
+    // Whether [p, +bytes) lies inside one allocation of device memory on
+    // device `ordinal` (cuPointerGetAttribute: memory type, device ordinal,
+    // allocation range); false, with `why` saying what it is instead.
+    bool is_device_range(const void* p, std::size_t bytes, int ordinal, std::string& why) const;
+
     CudaDriver(const CudaDriver&) = delete;
     CudaDriver& operator=(const CudaDriver&) = delete;
 
@@ -63,6 +77,11 @@ private:
     int (*primary_ctx_retain_)(void**, int) = nullptr;
     int (*primary_ctx_release_)(int) = nullptr;
     int (*get_error_string_)(int, const char**) = nullptr;
+    int (*ctx_push_current_)(void*) = nullptr;
+    int (*ctx_pop_current_)(void**) = nullptr;
+    int (*mem_alloc_)(unsigned long long*, std::size_t) = nullptr;
+    int (*mem_free_)(unsigned long long) = nullptr;
+    int (*pointer_get_attribute_)(void*, int, unsigned long long) = nullptr;
 };
 
 }  // namespace gasket::mpi

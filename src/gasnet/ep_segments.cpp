@@ -77,7 +77,12 @@ int publish_bound_segments(const char* routine, gex_TM_t tm, gex_EP_t* eps, std:
         status = gex::refuse(GASNET_ERR_BAD_ARG, routine, "eps is NULL with num_eps %zu", num_eps);
     } else {
         for (std::size_t i = 0; i < num_eps && status == GASNET_OK; ++i) {
-            gex::ep_of(routine, eps[i]);  // fatal for a bad handle
+            const gasket_gex_ep& e = gex::ep_of(routine, eps[i]);  // fatal for a bad handle
+            if (e.segment && gex::segment_of(routine, e.segment).kind != GEX_MK_HOST)
+                rt::fatal(routine,
+                          "endpoint %p (index %u) has a device segment bound: communication with device segments "
+                          "is issue 18's next step (docs/memory-kinds.md)",
+                          static_cast<void*>(eps[i]), unsigned(e.index));
             for (std::size_t j = 0; j < i; ++j)
                 if (eps[j] == eps[i]) {
                     status = gex::refuse(GASNET_ERR_BAD_ARG, routine, "endpoint %p is named twice (eps[%zu], eps[%zu])",

@@ -133,11 +133,19 @@ int gex_Segment_Create(gex_Segment_t* segment_p, gex_Client_t client, gex_Addr_t
     if (!gex::live_kind(kind))
         return gex::refuse(GASNET_ERR_BAD_ARG, routine,
                            "kind %p is neither GEX_MK_HOST nor a live kind of gex_MK_Create", static_cast<void*>(kind));
-    if (kind != GEX_MK_HOST)
-        rt::fatal(routine,
-                  "kind %p is a device memory kind: device segments are issue 18's next step (docs/memory-kinds.md)",
-                  static_cast<void*>(kind));
     if (length == 0) return gex::refuse(GASNET_ERR_BAD_ARG, routine, "length 0: a segment has at least one byte");
+    if (kind != GEX_MK_HOST) {  // device memory (memory kinds §4.2): the client's, or the kind's allocation
+        uintptr_t end = 0;
+        if (address && __builtin_add_overflow(reinterpret_cast<uintptr_t>(address), length, &end))
+            return gex::refuse(GASNET_ERR_BAD_ARG, routine, "address %p + length %ju wraps around the address space",
+                               address, uintmax_t(length));
+        std::string why;
+        int code = GASNET_OK;
+        gasket_gex_segment* seg = gex::make_device_segment(kind, address, length, why, code);
+        if (!seg) return gex::refuse(code, routine, "%s", why.c_str());
+        *segment_p = seg;
+        return GASNET_OK;
+    }
     uintptr_t bytes = length;
     if (address) {
         uintptr_t end = 0;

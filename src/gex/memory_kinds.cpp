@@ -4,6 +4,7 @@
 // keeps a list of, so a stale or foreign handle is named, not followed.
 #include <gasnet_mk.h>
 
+#include <atomic>
 #include <cstring>
 #include <memory>
 #include <mutex>
@@ -17,6 +18,7 @@
 
 struct gasket_gex_mk {
     std::unique_ptr<gasket::rt::MemoryKind> kind;
+    std::atomic<int> segments{0};  // live gex_Segment_Create segments of this kind
 };
 
 namespace gasket::gex {
@@ -49,6 +51,16 @@ bool live_kind(gex_MK_t kind) {
     if (kind == GEX_MK_HOST) return true;
     std::lock_guard<std::mutex> hold(kinds().lock);
     return kinds().live.count(kind) > 0;
+}
+
+rt::MemoryKind* kind_object(gex_MK_t kind) {
+    if (kind == GEX_MK_HOST) return nullptr;
+    std::lock_guard<std::mutex> hold(kinds().lock);
+    return kinds().live.count(kind) ? kind->kind.get() : nullptr;
+}
+
+void count_segment(gex_MK_t kind, int delta) {
+    if (kind != GEX_MK_HOST) kind->segments.fetch_add(delta, std::memory_order_relaxed);
 }
 
 }  // namespace gasket::gex
@@ -107,9 +119,15 @@ void gex_MK_Destroy(gex_MK_t kind, gex_Flags_t flags) noexcept {
     gex::Kinds& k = gex::kinds();
     {
         std::lock_guard<std::mutex> hold(k.lock);
-        if (!k.live.erase(kind))
+        if (!k.live.count(kind))
             rt::fatal(routine, "kind %p is not a live memory kind of this process (gex_MK_Create)",
                       static_cast<void*>(kind));
+        if (const int n = kind->segments.load(std::memory_order_relaxed); n > 0)
+            rt::fatal(routine,
+                      "kind %p (%s) still has %d live segment(s): gex_Segment_Destroy them first (the kind holds "
+                      "the device context their memory lives in)",
+                      static_cast<void*>(kind), kind->kind->describe().c_str(), n);
+        k.live.erase(kind);
     }
     delete kind;
 }

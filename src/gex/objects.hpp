@@ -27,6 +27,7 @@
 namespace gasket::rt {
 class Team;
 class NodePages;
+class MemoryKind;
 }  // namespace gasket::rt
 namespace gasket::gex {
 // Deletes a made team's rt::Team (teams.cpp), so this header needs no
@@ -157,6 +158,14 @@ gasket_gex_segment* find_created_segment(gex_Segment_t seg);
 // not null, else `length` bytes of fresh zeroed pages (length a multiple of
 // the page size; null when they cannot be had).  The caller checked both.
 gasket_gex_segment* make_host_segment(void* address, std::uintptr_t length);
+// A new live segment of device kind `kind` (a live gex_MK_Create kind, not
+// GEX_MK_HOST): the client's [address, +length) when address is not null
+// (it must be the kind's memory, inside one allocation), else `length`
+// bytes the kind allocates.  Null, with `why` set and `code` the error to
+// return (GASNET_ERR_BAD_ARG: not the kind's memory; GASNET_ERR_RESOURCE:
+// the device refused to allocate).
+gasket_gex_segment* make_device_segment(gex_MK_t kind, void* address, std::uintptr_t length, std::string& why,
+                                        int& code);
 
 // For a call that may communicate (memory kinds §3.6 6-7: "not valid in
 // contexts which prohibit communication, including AM handler context or
@@ -172,6 +181,11 @@ void set_verbose(bool on);
 // Whether `kind` is GEX_MK_HOST or a live gex_MK_Create kind
 // (memory_kinds.cpp).
 bool live_kind(gex_MK_t kind);
+// The memory kind behind a live gex_MK_Create kind (null for GEX_MK_HOST or
+// a handle that is no live kind), and the count of its live segments, which
+// gex_MK_Destroy requires to be 0 (memory_kinds.cpp).
+rt::MemoryKind* kind_object(gex_MK_t kind);
+void count_segment(gex_MK_t kind, int delta);
 
 // A non-fatal error's line, naming `routine`, unless
 // gex_System_SetVerboseErrors(0).

@@ -1,12 +1,15 @@
 // src/gex/segments.cpp -- segments beyond the attach segment
 // (gasnet-ex-memory-kinds.txt §4.2, §4.3): the registry that makes a
 // gex_Segment_Create segment's handle valid (src/gasnet/gex_client.cpp
-// checks the call's arguments and calls make_host_segment), and
-// gex_Segment_Destroy.
+// checks the call's arguments and calls make_host_segment or, for a device
+// kind, make_device_segment), and gex_Segment_Destroy.
 #include <sys/mman.h>
+
+#include <string>
 
 #include "objects.hpp"
 #include "src/runtime/am.hpp"
+#include "src/runtime/memory_kind.hpp"
 #include "src/runtime/job.hpp"
 #include "src/runtime/node_pages.hpp"
 
@@ -50,6 +53,38 @@ gasket_gex_segment* make_host_segment(void* address, std::uintptr_t length) {
     return segments().add([&](std::size_t) { return std::move(seg); });
 }
 
+gasket_gex_segment* make_device_segment(gex_MK_t kind, void* address, std::uintptr_t length, std::string& why,
+                                        int& code) {
+    rt::MemoryKind* mk = kind_object(kind);
+    if (!mk) {
+        why = "the kind is not a live device kind";
+        code = GASNET_ERR_BAD_ARG;
+        return nullptr;
+    }
+    auto seg = std::make_unique<gasket_gex_segment>();
+    seg->kind = kind;
+    seg->size = length;
+    if (address) {
+        if (!mk->holds(address, length, why)) {
+            why = "[" + std::to_string(reinterpret_cast<std::uintptr_t>(address)) + ", +" + std::to_string(length) +
+                  ") is not memory of " + mk->describe() + ": " + why;
+            code = GASNET_ERR_BAD_ARG;
+            return nullptr;
+        }
+        seg->addr = address;
+    } else {
+        seg->addr = mk->allocate(length, why);
+        if (!seg->addr) {
+            why = mk->describe() + ": " + why;
+            code = GASNET_ERR_RESOURCE;
+            return nullptr;
+        }
+        seg->allocated = true;
+    }
+    count_segment(kind, 1);
+    return segments().add([&](std::size_t) { return std::move(seg); });
+}
+
 }  // namespace gasket::gex
 
 using namespace gasket;
@@ -70,7 +105,13 @@ void gex_Segment_Destroy(gex_Segment_t segment, gex_Flags_t flags) noexcept {
         rt::g_job->withdraw(s.addr);
         s.exposed = false;
     }
-    if (s.pages) {
+    if (s.kind != GEX_MK_HOST) {  // device memory: the kind frees what it allocated
+        std::string why;
+        if (s.allocated && !gex::kind_object(s.kind)->release(s.addr, why))
+            rt::fatal(routine, "freeing segment %p's device memory failed: %s", static_cast<void*>(segment),
+                      why.c_str());
+        gex::count_segment(s.kind, -1);
+    } else if (s.pages) {
         delete s.pages;  // unmapped here; node peers' mappings stay until they end
         s.pages = nullptr;
     } else if (s.allocated && munmap(s.addr, s.size) != 0)

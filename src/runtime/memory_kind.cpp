@@ -9,17 +9,26 @@ namespace {
 
 class CudaUvaKind final : public MemoryKind {
 public:
-    CudaUvaKind(int ordinal, std::string name) : ordinal_(ordinal), name_(std::move(name)) {}
+    CudaUvaKind(int ordinal, std::string name, void* context)
+        : ordinal_(ordinal), name_(std::move(name)), context_(context) {}
     ~CudaUvaKind() override { mpi::CudaDriver::get().release_primary_context(ordinal_); }
     CudaUvaKind(const CudaUvaKind&) = delete;
     CudaUvaKind& operator=(const CudaUvaKind&) = delete;
 
     KindClass kind_class() const override { return KindClass::cuda_uva; }
     std::string describe() const override { return "CUDA_UVA device " + std::to_string(ordinal_) + " (" + name_ + ")"; }
+    void* allocate(std::size_t bytes, std::string& why) override {
+        return mpi::CudaDriver::get().allocate(context_, bytes, why);
+    }
+    bool release(void* p, std::string& why) override { return mpi::CudaDriver::get().free(context_, p, why); }
+    bool holds(const void* p, std::size_t bytes, std::string& why) const override {
+        return mpi::CudaDriver::get().is_device_range(p, bytes, ordinal_, why);
+    }
 
 private:
     int ordinal_;
     std::string name_;
+    void* context_;  // the device's primary context (retained)
 };
 
 }  // namespace
@@ -43,8 +52,9 @@ std::unique_ptr<MemoryKind> open_cuda_uva(int ordinal, std::string& why) {
               ") lacks unified addressing (CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING is 0)";
         return nullptr;
     }
-    if (!driver.retain_primary_context(ordinal, why)) return nullptr;
-    return std::make_unique<CudaUvaKind>(ordinal, name);
+    void* context = driver.retain_primary_context(ordinal, why);
+    if (!context) return nullptr;
+    return std::make_unique<CudaUvaKind>(ordinal, name, context);
 }
 
 }  // namespace gasket::rt

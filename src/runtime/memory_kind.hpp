@@ -5,12 +5,14 @@
 // (CUDA now; HIP or Level Zero later) is one more implementation in one
 // more file.
 //
-// What a kind does today: names itself and holds what its device needs
-// open (CUDA: the device's primary context, retained for the kind's life).
-// Segments of a device kind (allocate, export to node peers, copy,
-// synchronize) come with gex_Segment_Create (issue 18's next step).
+// What a kind does today: names itself, holds what its device needs open
+// (CUDA: the device's primary context, retained for the kind's life), and
+// allocates, frees and recognizes its memory (gex_Segment_Create of a
+// device segment).  Export to node peers, copy and synchronize come with
+// communication to device segments (issue 18's next step).
 #pragma once
 
+#include <cstddef>
 #include <memory>
 #include <string>
 
@@ -24,6 +26,14 @@ public:
     virtual KindClass kind_class() const = 0;
     // One line for messages and gasket-info, e.g. "CUDA_UVA device 0 (NVIDIA H100)".
     virtual std::string describe() const = 0;
+    // `bytes` bytes of this kind's memory (a GASNet-allocated segment's);
+    // null, with `why` set, when the device refuses.
+    virtual void* allocate(std::size_t bytes, std::string& why) = 0;
+    // Frees what allocate returned; false, with `why` set, when refused.
+    virtual bool release(void* p, std::string& why) = 0;
+    // Whether [p, +bytes) is memory of this kind, inside one allocation (a
+    // client-allocated segment's); false, with `why` saying what it is.
+    virtual bool holds(const void* p, std::size_t bytes, std::string& why) const = 0;
 };
 
 // A kind of CUDA device memory with unified addressing, device `ordinal`

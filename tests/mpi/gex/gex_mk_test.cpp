@@ -3,12 +3,14 @@
 // every bad argument the document's gex_MK_Create can get returns
 // GASNET_ERR_BAD_ARG with *kind_p = GEX_MK_INVALID, HIP and ZE are refused,
 // and CUDA_UVA either makes a kind (a driver and a device with unified
-// addressing: then it is destroyed again) or, without a driver, returns
+// addressing: then device segments of it are made, checked and destroyed,
+// and the kind destroyed again) or, without a driver, returns
 // GASNET_ERR_RESOURCE and the GPU part is skipped, saying why (ctest's
 // gex_mk_cuda shows it as Skipped).
 #include <dlfcn.h>
 #include <gasnet_mk.h>
 
+#include <cstdint>
 #include <cstring>
 
 #include "gex_test.hpp"
@@ -41,6 +43,17 @@ bool cuda_device_here(std::string& why) {
         return false;
     }
     return true;
+}
+
+// CU_POINTER_ATTRIBUTE_MEMORY_TYPE of `p` by the driver itself (2: device
+// memory), or -1 when the driver does not know it.
+int memory_type(const void* p) {
+    void* lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    using Get = int (*)(void*, int, unsigned long long);
+    auto get = lib ? reinterpret_cast<Get>(dlsym(lib, "cuPointerGetAttribute")) : nullptr;
+    unsigned type = 0;
+    if (!get || get(&type, 2, static_cast<unsigned long long>(reinterpret_cast<std::uintptr_t>(p))) != 0) return -1;
+    return int(type);
 }
 
 TEST(GexMemoryKinds, HostClassIsGexMkHost) {
@@ -102,7 +115,35 @@ TEST(GexMemoryKinds, CudaUvaDevice0) {
     ASSERT_EQ(rc, GASNET_OK) << "a CUDA device is here, but gex_MK_Create refused device 0";
     EXPECT_NE(kind, GEX_MK_INVALID);
     EXPECT_NE(kind, GEX_MK_HOST);
-    gex_MK_Destroy(kind, 0);
+    // A GASNet-allocated device segment (memory kinds §4.2): device memory
+    // of exactly the length asked.
+    const uintptr_t bytes = uintptr_t(1) << 20;
+    gex_Segment_t seg = GEX_SEGMENT_INVALID;
+    ASSERT_EQ(gex_Segment_Create(&seg, g_job.client, nullptr, bytes, kind, 0), GASNET_OK);
+    char* base = static_cast<char*>(gex_Segment_QueryAddr(seg));
+    EXPECT_NE(base, nullptr);
+    EXPECT_EQ(gex_Segment_QuerySize(seg), bytes);
+    EXPECT_EQ(memory_type(base), 2) << "the segment's memory is not device memory";
+    // Client-allocated over device memory (here: part of that allocation),
+    // and refusals: host memory, a range running past the allocation.
+    gex_Segment_t client_seg = GEX_SEGMENT_INVALID;
+    EXPECT_EQ(gex_Segment_Create(&client_seg, g_job.client, base + 4096, 8192, kind, 0), GASNET_OK);
+    EXPECT_EQ(gex_Segment_QueryAddr(client_seg), base + 4096);
+    gex_System_SetVerboseErrors(0);
+    char host[64];
+    gex_Segment_t refused = GEX_SEGMENT_INVALID;
+    EXPECT_EQ(gex_Segment_Create(&refused, g_job.client, host, sizeof host, kind, 0), GASNET_ERR_BAD_ARG);
+    EXPECT_EQ(gex_Segment_Create(&refused, g_job.client, base + bytes - 8, 64, kind, 0), GASNET_ERR_BAD_ARG);
+    gex_System_SetVerboseErrors(old);
+    EXPECT_EQ(refused, GEX_SEGMENT_INVALID);
+    // Bound to a created endpoint (not publishable yet: the next step).
+    gex_EP_t ep = GEX_EP_INVALID;
+    ASSERT_EQ(gex_EP_Create(&ep, g_job.client, GEX_EP_CAPABILITY_RMA, 0), GASNET_OK);
+    EXPECT_EQ(gex_EP_BindSegment(ep, seg, 0), GASNET_OK);
+    EXPECT_EQ(gex_EP_QuerySegment(ep), seg);
+    gex_Segment_Destroy(client_seg, 0);
+    gex_Segment_Destroy(seg, 0);  // freed (cuMemFree)
+    gex_MK_Destroy(kind, 0);      // no live segment: the context is released
 }
 
 }  // namespace
