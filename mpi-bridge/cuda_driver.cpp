@@ -126,43 +126,35 @@ void CudaDriver::release_primary_context(int ordinal) const {
     if (device_of(ordinal, device, why)) primary_ctx_release_(device);
 }
 
-void* CudaDriver::allocate(void* ctx, std::size_t bytes, std::string& why) const {
+template <typename Call>
+bool CudaDriver::in_context(void* ctx, const char* what, Call call, std::string& why) const {
     if (!usable_) {
         why = why_;
-        return nullptr;
+        return false;
     }
     if (int rc = ctx_push_current_(ctx); rc != kSuccess) {
         why = "cuCtxPushCurrent failed: " + error_text(rc);
-        return nullptr;
+        return false;
     }
-    unsigned long long p = 0;
-    const int rc = mem_alloc_(&p, bytes);
+    const int rc = call();
     void* popped = nullptr;
     ctx_pop_current_(&popped);
-    if (rc != kSuccess || p == 0) {
-        why = "cuMemAlloc of " + std::to_string(bytes) + " bytes failed: " + error_text(rc);
+    if (rc != kSuccess) why = std::string(what) + " failed: " + error_text(rc);
+    return rc == kSuccess;
+}
+
+void* CudaDriver::allocate(void* ctx, std::size_t bytes, std::string& why) const {
+    unsigned long long p = 0;
+    if (!in_context(
+            ctx, "cuMemAlloc", [&] { return mem_alloc_(&p, bytes); }, why))
         return nullptr;
-    }
     return reinterpret_cast<void*>(static_cast<std::uintptr_t>(p));
 }
 
 bool CudaDriver::free(void* ctx, void* p, std::string& why) const {
-    if (!usable_) {
-        why = why_;
-        return false;
-    }
-    if (int rc = ctx_push_current_(ctx); rc != kSuccess) {
-        why = "cuCtxPushCurrent failed: " + error_text(rc);
-        return false;
-    }
-    const int rc = mem_free_(static_cast<unsigned long long>(reinterpret_cast<std::uintptr_t>(p)));
-    void* popped = nullptr;
-    ctx_pop_current_(&popped);
-    if (rc != kSuccess) {
-        why = "cuMemFree failed: " + error_text(rc);
-        return false;
-    }
-    return true;
+    const auto at = static_cast<unsigned long long>(reinterpret_cast<std::uintptr_t>(p));
+    return in_context(
+        ctx, "cuMemFree", [&] { return mem_free_(at); }, why);
 }
 
 bool CudaDriver::is_device_range(const void* p, std::size_t bytes, int ordinal, std::string& why) const {

@@ -61,6 +61,12 @@ private:
     // The CUdevice of `ordinal` (cuDeviceGet); false, with `why` set, when
     // the driver is not usable or refuses the ordinal.
     bool device_of(int ordinal, int& device, std::string& why) const;
+    // Runs `call` (a driver call's CUresult) with context `ctx` current;
+    // false, with `why` naming `what` and the driver's error, when the
+    // driver is not usable, the context cannot be made current or the call
+    // fails.
+    template <typename Call>
+    bool in_context(void* ctx, const char* what, Call call, std::string& why) const;
 
     bool usable_ = false;
     std::string why_;
