@@ -4,6 +4,7 @@
 #include <dlfcn.h>
 
 #include <cstdint>
+#include <cstring>
 
 namespace gasket::mpi {
 
@@ -14,6 +15,12 @@ constexpr int kUnifiedAddressingAttr = 41;  // CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRE
 // CUpointer_attribute values, and CU_MEMORYTYPE_DEVICE.
 constexpr int kPointerMemoryType = 2, kPointerDeviceOrdinal = 9, kPointerRangeStart = 11, kPointerRangeSize = 12;
 constexpr unsigned kMemoryTypeDevice = 2;
+constexpr unsigned kIpcLazyEnablePeerAccess = 1;  // CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS
+constexpr unsigned kStreamNonBlocking = 1;        // CU_STREAM_NON_BLOCKING
+
+unsigned long long device_address(const void* p) {
+    return static_cast<unsigned long long>(reinterpret_cast<std::uintptr_t>(p));
+}
 
 // The entry point `name` (or, when the driver versions it, `name_v2`).
 template <typename Fn>
@@ -56,7 +63,14 @@ CudaDriver::CudaDriver() {
         !find(lib, "cuCtxPopCurrent", "cuCtxPopCurrent_v2", ctx_pop_current_, why_) ||
         !find(lib, "cuMemAlloc", "cuMemAlloc_v2", mem_alloc_, why_) ||
         !find(lib, "cuMemFree", "cuMemFree_v2", mem_free_, why_) ||
-        !find(lib, "cuPointerGetAttribute", nullptr, pointer_get_attribute_, why_))
+        !find(lib, "cuPointerGetAttribute", nullptr, pointer_get_attribute_, why_) ||
+        !find(lib, "cuDeviceGetUuid", "cuDeviceGetUuid_v2", device_get_uuid_, why_) ||
+        !find(lib, "cuIpcGetMemHandle", nullptr, ipc_get_mem_handle_, why_) ||
+        !find(lib, "cuIpcOpenMemHandle", "cuIpcOpenMemHandle_v2", ipc_open_mem_handle_, why_) ||
+        !find(lib, "cuIpcCloseMemHandle", nullptr, ipc_close_mem_handle_, why_) ||
+        !find(lib, "cuStreamCreate", nullptr, stream_create_, why_) ||
+        !find(lib, "cuStreamSynchronize", nullptr, stream_synchronize_, why_) ||
+        !find(lib, "cuMemcpyAsync", nullptr, memcpy_async_, why_))
         return;
     if (int rc = init_(0); rc != kSuccess) {
         why_ = "cuInit failed: " + error_text(rc);
@@ -191,6 +205,80 @@ bool CudaDriver::is_device_range(const void* p, std::size_t bytes, int ordinal, 
         return false;
     }
     return true;
+}
+
+bool CudaDriver::uuid(int ordinal, Uuid& out, std::string& why) const {
+    int device = 0;
+    if (!device_of(ordinal, device, why)) return false;
+    if (int rc = device_get_uuid_(&out, device); rc != kSuccess) {
+        why = "cuDeviceGetUuid failed: " + error_text(rc);
+        return false;
+    }
+    return true;
+}
+
+int CudaDriver::ordinal_of(const Uuid& id) const {
+    for (int d = 0; d < device_count_; ++d) {
+        Uuid u{};
+        std::string why;
+        if (uuid(d, u, why) && std::memcmp(u.bytes, id.bytes, sizeof u.bytes) == 0) return d;
+    }
+    return -1;
+}
+
+bool CudaDriver::ipc_export(void* ctx, const void* p, IpcHandle& handle, std::size_t& offset, std::string& why) const {
+    unsigned long long start = 0;
+    return in_context(
+        ctx, "cuIpcGetMemHandle",
+        [&] {
+            if (int rc = pointer_get_attribute_(&start, kPointerRangeStart, device_address(p)); rc != kSuccess)
+                return rc;
+            offset = std::size_t(device_address(p) - start);
+            return ipc_get_mem_handle_(&handle, start);
+        },
+        why);
+}
+
+void* CudaDriver::ipc_open(void* ctx, const IpcHandle& handle, std::string& why) const {
+    unsigned long long base = 0;
+    if (!in_context(
+            ctx, "cuIpcOpenMemHandle", [&] { return ipc_open_mem_handle_(&base, handle, kIpcLazyEnablePeerAccess); },
+            why))
+        return nullptr;
+    return reinterpret_cast<void*>(static_cast<std::uintptr_t>(base));
+}
+
+bool CudaDriver::ipc_close(void* ctx, void* base, std::string& why) const {
+    return in_context(
+        ctx, "cuIpcCloseMemHandle", [&] { return ipc_close_mem_handle_(device_address(base)); }, why);
+}
+
+void* CudaDriver::stream_of(void* ctx, std::string& why) const {
+    std::lock_guard<std::mutex> hold(streams_lock_);
+    for (const auto& [c, s] : streams_)
+        if (c == ctx) return s;
+    void* s = nullptr;
+    if (int rc = stream_create_(&s, kStreamNonBlocking); rc != kSuccess) {
+        why = "cuStreamCreate failed: " + error_text(rc);
+        return nullptr;
+    }
+    streams_.emplace_back(ctx, s);
+    return s;
+}
+
+bool CudaDriver::copy(void* ctx, void* dst, const void* src, std::size_t bytes, std::string& why) const {
+    std::string stream_why;
+    const bool done = in_context(
+        ctx, "cuMemcpyAsync",
+        [&] {
+            void* s = stream_of(ctx, stream_why);
+            if (!s) return -1;
+            if (int rc = memcpy_async_(device_address(dst), device_address(src), bytes, s); rc != kSuccess) return rc;
+            return stream_synchronize_(s);
+        },
+        why);
+    if (!stream_why.empty()) why = stream_why;
+    return done;
 }
 
 }  // namespace gasket::mpi

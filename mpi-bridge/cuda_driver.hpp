@@ -7,7 +7,10 @@
 #pragma once
 
 #include <cstddef>
+#include <mutex>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace gasket::mpi {
 
@@ -52,6 +55,44 @@ public:
     // allocation range); false, with `why` saying what it is instead.
     bool is_device_range(const void* p, std::size_t bytes, int ordinal, std::string& why) const;
 
+    // A device's UUID (cuDeviceGetUuid): the same device has the same UUID
+    // in every process of a node whatever its ordinal there
+    // (CUDA_VISIBLE_DEVICES may renumber devices per process).
+    struct Uuid {
+        unsigned char bytes[16];
+    };
+    // Device `ordinal`'s UUID; false, with `why` set, when the driver refuses.
+    bool uuid(int ordinal, Uuid& out, std::string& why) const;
+    // The ordinal, in this process, of the device with UUID `id`; -1 when
+    // this process does not see it.
+    int ordinal_of(const Uuid& id) const;
+
+    // A CUDA IPC handle (CUipcMemHandle, 64 opaque bytes): names one
+    // allocation of device memory to other processes of the node.
+    struct IpcHandle {
+        unsigned char bytes[64];
+    };
+    // The IPC handle of the allocation holding device address `p` (made
+    // with `ctx` current; cuIpcGetMemHandle of the allocation's start) and
+    // `p`'s offset in that allocation, in bytes; false, with `why` set, when
+    // the driver refuses (memory not made by cuMemAlloc/cudaMalloc, for one).
+    bool ipc_export(void* ctx, const void* p, IpcHandle& handle, std::size_t& offset, std::string& why) const;
+    // Maps another process's allocation into this one, in context `ctx`
+    // (cuIpcOpenMemHandle with CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS): the
+    // allocation's start here; null, with `why` set, when refused (a handle
+    // of this process, another node's, or a device this one cannot reach).
+    void* ipc_open(void* ctx, const IpcHandle& handle, std::string& why) const;
+    // Unmaps what ipc_open returned (cuIpcCloseMemHandle); false, with `why`.
+    bool ipc_close(void* ctx, void* base, std::string& why) const;
+
+    // Copies `bytes` bytes from `src` to `dst`, either or both device
+    // memory of the unified address space or host memory (cuMemcpyAsync on
+    // a stream of `ctx` that Gasket owns, then cuStreamSynchronize: the data
+    // is in place, visible to the device and to the host, on return, and
+    // the client's own streams are not waited for).  False, with `why`
+    // set, when the driver refuses.
+    bool copy(void* ctx, void* dst, const void* src, std::size_t bytes, std::string& why) const;
+
     CudaDriver(const CudaDriver&) = delete;
     CudaDriver& operator=(const CudaDriver&) = delete;
 
@@ -88,6 +129,18 @@ private:
     int (*mem_alloc_)(unsigned long long*, std::size_t) = nullptr;
     int (*mem_free_)(unsigned long long) = nullptr;
     int (*pointer_get_attribute_)(void*, int, unsigned long long) = nullptr;
+    int (*device_get_uuid_)(Uuid*, int) = nullptr;
+    int (*ipc_get_mem_handle_)(IpcHandle*, unsigned long long) = nullptr;
+    int (*ipc_open_mem_handle_)(unsigned long long*, IpcHandle, unsigned) = nullptr;
+    int (*ipc_close_mem_handle_)(unsigned long long) = nullptr;
+    int (*stream_create_)(void**, unsigned) = nullptr;
+    int (*stream_synchronize_)(void*) = nullptr;
+    int (*memcpy_async_)(unsigned long long, unsigned long long, std::size_t, void*) = nullptr;
+    // The stream of each context copy() has used (made on first use, kept
+    // for the process); guarded by streams_lock_.
+    mutable std::mutex streams_lock_;
+    mutable std::vector<std::pair<void*, void*>> streams_;
+    void* stream_of(void* ctx, std::string& why) const;  // with ctx current
 };
 
 }  // namespace gasket::mpi

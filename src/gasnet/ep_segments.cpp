@@ -5,7 +5,9 @@
 #include <array>
 #include <atomic>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
+#include <string>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -24,13 +26,13 @@ namespace {
 // Per endpoint index, a route per jobrank, made at the first publication
 // that names the index (all zero: nothing published) and kept for the
 // process: a transfer reads it without a lock.
-std::array<std::atomic<rt::Route*>, GASNET_MAXEPS> g_routes_of;
+std::array<std::atomic<EpRoute*>, GASNET_MAXEPS> g_routes_of;
 std::mutex g_publish_lock;
 
-rt::Route* routes_for(gex_EP_Index_t index, int n) {
-    rt::Route* r = g_routes_of[index].load(std::memory_order_acquire);
+EpRoute* routes_for(gex_EP_Index_t index, int n) {
+    EpRoute* r = g_routes_of[index].load(std::memory_order_acquire);
     if (r) return r;
-    auto* made = new rt::Route[std::size_t(n)]();  // kept for the process
+    auto* made = new EpRoute[std::size_t(n)]();  // kept for the process
     g_routes_of[index].store(made, std::memory_order_release);
     return made;
 }
@@ -41,7 +43,36 @@ struct Published {
     std::uint64_t base, size;
     std::int64_t disp;
     std::int32_t pid, fd;  // its node-shareable pages (rt::NodePages), or fd -1
+    // A device segment: exported (`exported`, else `why` says why not) for
+    // the processes of its node to map.
+    std::uint8_t device, exported;
+    char why[126];
+    rt::DeviceExport exported_range;
 };
+
+// The route `p` leaves here for a device segment: its own context for this
+// process's, else its mapping when its owner is a node peer under the node
+// fast path and CUDA IPC maps it; else unmapped (transfers are staged
+// through the owner, device_staging.hpp), saying why under SHMEM_DEBUG.
+void route_device(const char* routine, const rt::Job& job, const Published& p, EpRoute& r) {
+    r.device = true;
+    if (int(p.jobrank) == job.my_pe) {
+        const gasket_gex_ep* e = gex::created_ep_at(gex_EP_Index_t(p.index));
+        const rt::MemoryKind* kind = e && e->segment ? gex::kind_object(e->segment->kind) : nullptr;
+        r.mapped = rt::DeviceMapping{reinterpret_cast<char*>(std::uintptr_t(p.base)), nullptr,
+                                     kind ? kind->copy_context() : nullptr};
+        return;
+    }
+    std::string why;
+    if (!p.exported)
+        why = std::string("its owner could not export it: ") + p.why;
+    else if (job.shared_team->team_pe_of(int(p.jobrank)) < 0)
+        why = "it is on another node, or the node fast path is off";
+    else if (r.mapped = rt::import_device(p.exported_range, why); r.mapped.at)
+        return;
+    rt::debug(routine, "the device segment of endpoint %u of jobrank %u is reached through Active Messages: %s",
+              unsigned(p.index), unsigned(p.jobrank), why.c_str());
+}
 
 // The segment `p` describes, mapped here when its owner is a node peer this
 // process reaches by load and store (the node fast path) and its pages can
@@ -54,9 +85,19 @@ char* map_if_peer(const rt::Job& job, const Published& p) {
 
 }  // namespace
 
-const rt::Route* ep_route(gex_EP_Index_t index, unsigned node) {
-    const rt::Route* r = index < GASNET_MAXEPS ? g_routes_of[index].load(std::memory_order_acquire) : nullptr;
+const EpRoute* ep_route(gex_EP_Index_t index, unsigned node) {
+    const EpRoute* r = index < GASNET_MAXEPS ? g_routes_of[index].load(std::memory_order_acquire) : nullptr;
     return r && r[node].size ? &r[node] : nullptr;
+}
+
+void* local_device_context(gex_EP_Index_t index, const void* p, std::size_t bytes) {
+    const gasket_gex_ep* e = gex::created_ep_at(index);
+    if (!e || !e->segment || e->segment->kind == GEX_MK_HOST) return nullptr;
+    const gasket_gex_segment& s = *e->segment;
+    const std::uintptr_t offset = reinterpret_cast<std::uintptr_t>(p) - reinterpret_cast<std::uintptr_t>(s.addr);
+    if (offset >= s.size || bytes > s.size - offset) return nullptr;
+    const rt::MemoryKind* kind = gex::kind_object(s.kind);
+    return kind ? kind->copy_context() : nullptr;
 }
 
 int publish_bound_segments(const char* routine, gex_TM_t tm, gex_EP_t* eps, std::size_t num_eps, gex_Flags_t flags) {
@@ -77,12 +118,7 @@ int publish_bound_segments(const char* routine, gex_TM_t tm, gex_EP_t* eps, std:
         status = gex::refuse(GASNET_ERR_BAD_ARG, routine, "eps is NULL with num_eps %zu", num_eps);
     } else {
         for (std::size_t i = 0; i < num_eps && status == GASNET_OK; ++i) {
-            const gasket_gex_ep& e = gex::ep_of(routine, eps[i]);  // fatal for a bad handle
-            if (e.segment && gex::segment_of(routine, e.segment).kind != GEX_MK_HOST)
-                rt::fatal(routine,
-                          "endpoint %p (index %u) has a device segment bound: communication with device segments "
-                          "is issue 18's next step (docs/memory-kinds.md)",
-                          static_cast<void*>(eps[i]), unsigned(e.index));
+            gex::ep_of(routine, eps[i]);  // fatal for a bad handle
             for (std::size_t j = 0; j < i; ++j)
                 if (eps[j] == eps[i]) {
                     status = gex::refuse(GASNET_ERR_BAD_ARG, routine, "endpoint %p is named twice (eps[%zu], eps[%zu])",
@@ -102,15 +138,42 @@ int publish_bound_segments(const char* routine, gex_TM_t tm, gex_EP_t* eps, std:
         const gasket_gex_ep& e = gex::ep_of(routine, eps[i]);
         if (e.index == 0 || !e.segment) continue;  // attach published the primordial one; no segment: nothing
         gasket_gex_segment& s = gex::segment_of(routine, e.segment);
+        Published p{std::uint32_t(job.my_pe),
+                    e.index,
+                    reinterpret_cast<std::uintptr_t>(s.addr),
+                    std::uint64_t(s.size),
+                    0,
+                    s.pages ? s.pages->pid() : 0,
+                    s.pages ? s.pages->fd() : -1,
+                    0,
+                    0,
+                    {},
+                    {}};
+        if (s.kind != GEX_MK_HOST) {
+            // Device memory: exported for node peers; not in the window (an
+            // MPI that is not CUDA-aware must never be handed it).
+            std::string why;
+            const rt::MemoryKind* kind = gex::kind_object(s.kind);
+            p.device = 1;
+            p.exported = kind && kind->export_range(s.addr, p.exported_range, why);
+            if (!kind) why = "its memory kind was destroyed";
+            std::snprintf(p.why, sizeof p.why, "%s", why.c_str());
+            // Long payloads to it are copied into place by their senders,
+            // or staged through this process (device_staging.hpp): the
+            // handler is given its address here.
+            job.am->bind_endpoint_segment(std::uint8_t(e.index), static_cast<char*>(s.addr), s.size, nullptr,
+                                          kind ? kind->copy_context() : nullptr);
+            mine.push_back(p);
+            continue;
+        }
         if (!s.exposed && job.dynamic_window) {
             s.disp = job.expose(s.addr, s.size);
             s.exposed = true;
         }
+        p.disp = std::int64_t(s.disp);
         // Long payloads to it land in its segment (before any peer can send one)
         job.am->bind_endpoint_segment(std::uint8_t(e.index), static_cast<char*>(s.addr), s.size, job.dynamic_window);
-        mine.push_back(Published{std::uint32_t(job.my_pe), e.index, reinterpret_cast<std::uintptr_t>(s.addr),
-                                 std::uint64_t(s.size), std::int64_t(s.disp), s.pages ? s.pages->pid() : 0,
-                                 s.pages ? s.pages->fd() : -1});
+        mine.push_back(p);
     }
     // Every member learns what every member publishes.
     const std::vector<char> all = rt::gather_to_all(routine, team, mine.data(), mine.size() * sizeof(Published));
@@ -118,9 +181,13 @@ int publish_bound_segments(const char* routine, gex_TM_t tm, gex_EP_t* eps, std:
     if (!every.empty()) std::memcpy(every.data(), all.data(), every.size() * sizeof(Published));
     std::lock_guard<std::mutex> hold(g_publish_lock);
     for (const Published& p : every) {
-        rt::Route& r = routes_for(gex_EP_Index_t(p.index), job.n_pes)[p.jobrank];
+        EpRoute& r = routes_for(gex_EP_Index_t(p.index), job.n_pes)[p.jobrank];
         if (r.direct && int(p.jobrank) != job.my_pe) rt::NodePages::unmap_peer(r.direct, r.size);  // replaced
-        r = rt::Route{std::uintptr_t(p.base), std::size_t(p.size), rt::Displacement(p.disp), map_if_peer(job, p)};
+        if (int(p.jobrank) != job.my_pe) rt::close_device(r.mapped);
+        r = EpRoute{};
+        static_cast<rt::Route&>(r) = rt::Route{std::uintptr_t(p.base), std::size_t(p.size), rt::Displacement(p.disp),
+                                               p.device ? nullptr : map_if_peer(job, p)};
+        if (p.device) route_device(routine, job, p, r);
     }
     return GASNET_OK;
 }

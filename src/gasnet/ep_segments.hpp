@@ -8,23 +8,44 @@
 // are mapped here at publication).  RMA to such a segment is a copy when
 // it is mapped here, else goes through that window (transfer.cpp's put_ep,
 // get_ep).
+//
+// A device segment (gasnet-ex-memory-kinds.txt §4.1, a CUDA_UVA kind's) is
+// not in the window and never in Route::direct (the CPU cannot load or
+// store it): its route says `device`, and where this process reaches it by
+// the kind's copies -- its own, or a node peer's mapped by CUDA IPC at
+// publication -- `mapped` holds it; elsewhere transfers are staged through
+// its owner (src/runtime/device_staging.hpp).  Only put_device
+// (transfer.hpp) moves data to and from such a route.
 #pragma once
 
 #include <gasnetex.h>
 
+#include "src/runtime/memory_kind.hpp"
 #include "src/runtime/route.hpp"
 
 namespace gasket::gasnet {
 
+struct EpRoute : rt::Route {
+    bool device = false;       // the segment is device memory (Route::direct stays null)
+    rt::DeviceMapping mapped;  // device: where a copy reaches it here, and with which context (else unmapped)
+};
+
 // The route to the bound segment of endpoint `index` (1 <= index <
 // GASNET_MAXEPS) of jobrank `node` (< the job's size, checked by the
 // caller), or null when none has been published to this process.
-const rt::Route* ep_route(gex_EP_Index_t index, unsigned node);
+const EpRoute* ep_route(gex_EP_Index_t index, unsigned node);
+
+// The context for device copies when [p, +bytes) lies in the device segment
+// bound to this process's endpoint `index` (>= 1); else null (host memory,
+// or not that segment).
+void* local_device_context(gex_EP_Index_t index, const void* p, std::size_t bytes);
 
 // gex_EP_PublishBoundSegment: collective over `tm` (a team, not a TM-pair,
 // checked here): every member's created endpoints among eps[0, num_eps)
 // that have a bound segment are exposed through the job's dynamic window
-// (once per segment) and their routes reach every member.  The primordial
+// (once per segment; a device segment is exported by CUDA IPC instead, and
+// mapped by the members on its node under the node fast path) and their
+// routes reach every member.  The primordial
 // endpoint's segment is published by attach already.  Returns GASNET_OK;
 // GASNET_ERR_NOT_INIT before the job's segment is attached (on every member
 // alike: attach is collective); GASNET_ERR_BAD_ARG on every member when any

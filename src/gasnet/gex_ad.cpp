@@ -233,11 +233,16 @@ EndpointTarget endpoint_target(const char* routine, const gasket_gex_ad& d, gex_
     const auto jobrank = gex_Rank_t(t.jobranks[member]);
     const gex_EP_Index_t index = t.ep_index(member);
     if (index == 0) return EndpointTarget{jobrank, 0, &g_routes.node[jobrank]};
-    const rt::Route* r = ep_route(index, jobrank);
+    const EpRoute* r = ep_route(index, jobrank);
     if (!r)
         rt::fatal(routine,
                   "endpoint %u of jobrank %u has no bound segment published to this process "
                   "(gex_EP_BindSegment, then gex_EP_PublishBoundSegment)",
+                  unsigned(index), unsigned(jobrank));
+    if (r->device)
+        rt::fatal(routine,
+                  "the segment of endpoint %u of jobrank %u is device memory: Gasket offers remote atomics on host "
+                  "segments only (gasnet-ex-memory-kinds.txt requires RMA and Long payloads of device memory)",
                   unsigned(index), unsigned(jobrank));
     return EndpointTarget{jobrank, index, r};
 }

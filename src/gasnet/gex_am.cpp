@@ -12,6 +12,8 @@
 
 #include "am.hpp"
 #include "ep_segments.hpp"
+#include "src/runtime/device_staging.hpp"
+#include "src/runtime/memory_kind.hpp"
 #include "gex_am.hpp"
 #include "src/gasp/gasp.hpp"
 #include "src/gex/objects.hpp"
@@ -117,29 +119,63 @@ int gasp_category(AmCategory c) {
 // job attached, `node` in range, a client handler index, the payload's
 // size, and for a Long the range [dest_addr, +nbytes) inside the segment of
 // endpoint `to` of `node` (attach segment for 0, else its published bound
-// segment): where it goes (`target`) and its offset there.  Fatal, naming
-// `routine`.
-rt::Job& check_between(const char* routine, gasnet_node_t node, gex_EP_Index_t to, gasnet_handler_t handler,
-                       AmCategory category, size_t nbytes, const void* dest_addr, rt::Target& target,
-                       std::size_t& offset) {
+// segment): where it goes (`target`) and its offset there.  When device
+// memory takes part (that segment, or the source in the device segment of
+// this process's endpoint `from`), the payload is copied into place here
+// (put_device: `target` is AmEngine::placed_long), or, for a device segment
+// not mapped here and at most rt::kStagingChunk bytes, carried in the
+// message for the receiver to copy into place (`target` is
+// AmEngine::inline_long; a device source is first copied to a host buffer,
+// which `source_addr` then names).  Fatal, naming `routine`.
+rt::Job& check_between(const char* routine, gasnet_node_t node, gex_EP_Index_t from, gex_EP_Index_t to,
+                       gasnet_handler_t handler, AmCategory category, const void*& source_addr, size_t nbytes,
+                       void* dest_addr, const rt::Target*& target, rt::Target& resolved, std::size_t& offset) {
     rt::Job* job = attached_job(routine);
     if (!job) rt::fatal(routine, "called before a segment is attached (gex_Segment_Attach)");
     if (node >= gasnet_node_t(job->n_pes))
         rt::fatal(routine, "rank %u is out of range: the job has ranks 0..%d", unsigned(node), job->n_pes - 1);
     if (handler < GEX_AM_INDEX_BASE)
         rt::fatal(routine, "handler index %u is reserved for GASNet (client handlers are 128..255)", unsigned(handler));
-    target = rt::Target{nullptr, nullptr, 0};
+    resolved = rt::Target{nullptr, nullptr, 0};
+    target = &resolved;
     offset = 0;
     if (category == AmCategory::medium && nbytes > size_t(GASKET_AM_MAX_MEDIUM))
         rt::fatal(routine, "nbytes %zu is above gex_AM_MaxRequestMedium() = %zu", nbytes, size_t(GASKET_AM_MAX_MEDIUM));
     if (category != AmCategory::long_am) return *job;
     if (nbytes > GASKET_AM_MAX_LONG)
         rt::fatal(routine, "nbytes %zu is above gex_AM_MaxRequestLong() = %zu", nbytes, size_t(GASKET_AM_MAX_LONG));
-    // locate / locate_ep check the range (fatal outside the segment)
-    target = to == 0 ? locate(routine, node, dest_addr, nbytes) : locate_ep(routine, node, to, dest_addr, nbytes);
-    const std::uintptr_t base =
-        to == 0 ? reinterpret_cast<std::uintptr_t>(g_state.segments[node].addr) : ep_route(to, node)->base;
-    offset = reinterpret_cast<std::uintptr_t>(dest_addr) - base;
+    // locate / route_ep check the range (fatal outside the segment)
+    bool device = false;
+    if (to == 0) {
+        resolved = locate(routine, node, dest_addr, nbytes);
+        offset =
+            reinterpret_cast<std::uintptr_t>(dest_addr) - reinterpret_cast<std::uintptr_t>(g_state.segments[node].addr);
+    } else {
+        const EpRoute& r = route_ep(routine, node, to, dest_addr, nbytes, offset);
+        device = r.device;
+        if (!device) resolved = rt::target_of(r, job->dynamic_window, offset);
+    }
+    void* local_ctx = from == 0 ? nullptr : local_device_context(from, source_addr, nbytes);
+    if (!device && !local_ctx) return *job;
+    if (device && !ep_route(to, node)->mapped.at && nbytes <= rt::kStagingChunk) {
+        // Device memory this process cannot map, a payload one message
+        // carries: inline, and the receiver copies it into its device (no
+        // wait here: a handler may reply so).  A device source is copied to
+        // host memory first.
+        if (local_ctx) {
+            thread_local std::vector<char> bounce(rt::kStagingChunk);
+            std::string failed;
+            if (!rt::device_copy(local_ctx, bounce.data(), source_addr, nbytes, failed))
+                rt::fatal(routine, "copying %zu bytes out of device memory to send them: %s", nbytes, failed.c_str());
+            source_addr = bounce.data();
+        }
+        target = &rt::AmEngine::inline_long;
+        return *job;
+    }
+    // Otherwise one device copy into place (mapped here), or a staged put
+    // through the owner (not inside a handler), before the message.
+    put_device(routine, node, to, dest_addr, const_cast<void*>(source_addr), nbytes, true, local_ctx);
+    target = &rt::AmEngine::placed_long;
     return *job;
 }
 
@@ -151,13 +187,15 @@ rt::Job& check_between(const char* routine, gasnet_node_t node, gex_EP_Index_t t
                                                   gex_Event_t* lc_opt, gex_Flags_t flags, int nargs,
                                                   const gasnet_handlerarg_t* args) {
     check_send(routine, from == to ? from : kNoTable, handler, category, true, nargs, lc_opt, flags);
-    rt::Target target{};
+    rt::Target resolved{};
+    const rt::Target* target = nullptr;
     std::size_t offset = 0;
-    rt::Job& job = check_between(routine, node, to, handler, category, nbytes, dest_addr, target, offset);
+    rt::Job& job = check_between(routine, node, from, to, handler, category, source_addr, nbytes, dest_addr, target,
+                                 resolved, offset);
     const int h = handler, peer = int(node), event = gasp_category(category);
     if (gasp::on()) gasp::notify(GASP_GASNET_AM_REQUEST, GASP_START, event, h, peer, nbytes, nargs);
     job.am->request_between(routine, int(node), rt::AmEngine::Endpoints{std::uint8_t(from), std::uint8_t(to)}, category,
-                            std::uint8_t(handler), nargs, args, source_addr, nbytes, offset, target);
+                            std::uint8_t(handler), nargs, args, source_addr, nbytes, offset, *target);
     if (gasp::on()) gasp::notify(GASP_GASNET_AM_REQUEST, GASP_END, event, h, peer, nbytes, nargs);
 }
 
@@ -169,14 +207,16 @@ rt::Job& check_between(const char* routine, gasnet_node_t node, gex_EP_Index_t t
                                                 const gasnet_handlerarg_t* args) {
     const gex_EP_Index_t table = token->ep == token->source_ep ? token->ep : kNoTable;
     check_send(routine, table, handler, category, false, nargs, lc_opt, flags);
-    rt::Target target{};
+    rt::Target resolved{};
+    const rt::Target* target = nullptr;
     std::size_t offset = 0;
     const auto node = gasnet_node_t(token->source);
-    rt::Job& job = check_between(routine, node, token->source_ep, handler, category, nbytes, dest_addr, target, offset);
+    rt::Job& job = check_between(routine, node, token->ep, token->source_ep, handler, category, source_addr, nbytes,
+                                 dest_addr, target, resolved, offset);
     const int h = handler, peer = token->source, event = gasp_category(category);
     if (gasp::on()) gasp::notify(GASP_GASNET_AM_REPLY, GASP_START, event, h, peer, nbytes, nargs);
     job.am->reply_between(routine, token, category, std::uint8_t(handler), nargs, args, source_addr, nbytes, offset,
-                          target);
+                          *target);
     if (gasp::on()) gasp::notify(GASP_GASNET_AM_REPLY, GASP_END, event, h, peer, nbytes, nargs);
 }
 

@@ -6,6 +6,7 @@
 // is a gasnet_handle_t) and the same GASP events.
 #include <gasnet.h>
 
+#include "ep_segments.hpp"
 #include "src/gex/objects.hpp"
 #include "transfer.hpp"
 
@@ -35,6 +36,14 @@ constexpr gex_Flags_t kRmaFlags = GEX_FLAG_IMMEDIATE | GEX_FLAG_PEER_NEVER_SELF 
     return differ <= 1 && !(flags & ~kRmaFlags);
 }
 
+// The context for device copies when the local buffer [p, +nbytes) lies
+// in the device segment bound to tm's local endpoint (memory kinds §4.1: a
+// local address in device memory must be in that segment); else null.
+void* local_device(const char* routine, gex_TM_t tm, const void* p, std::size_t nbytes) {
+    const gex_EP_Index_t local = gex::local_ep_index(routine, tm);
+    return local == 0 ? nullptr : local_device_context(local, p, nbytes);
+}
+
 // The transfers whose (tm, rank) is not the primordial team's: a made
 // team's member (translated, its rank checked) or a TM-pair's remote
 // endpoint -- the primordial one's segment (the general forms) or a created
@@ -44,6 +53,8 @@ constexpr gex_Flags_t kRmaFlags = GEX_FLAG_IMMEDIATE | GEX_FLAG_PEER_NEVER_SELF 
                                                        gex_Flags_t flags) {
     check_rma_flags(routine, flags);
     const gex_EP_Location_t at = gex::p2p_location(routine, tm, rank);
+    if (void* ctx = local_device(routine, tm, src, nbytes)) [[unlikely]]
+        return put_ep(routine, at.gex_rank, at.gex_ep_index, dest, src, nbytes, how, ctx);
     if (at.gex_ep_index == 0) return put_cold(routine, at.gex_rank, dest, src, nbytes, how);
     return put_ep(routine, at.gex_rank, at.gex_ep_index, dest, src, nbytes, how);
 }
@@ -52,6 +63,8 @@ constexpr gex_Flags_t kRmaFlags = GEX_FLAG_IMMEDIATE | GEX_FLAG_PEER_NEVER_SELF 
                                                        gex_Flags_t flags) {
     check_rma_flags(routine, flags);
     const gex_EP_Location_t at = gex::p2p_location(routine, tm, rank);
+    if (void* ctx = local_device(routine, tm, dest, nbytes)) [[unlikely]]
+        return get_ep(routine, dest, at.gex_rank, at.gex_ep_index, src, nbytes, sync, ctx);
     if (at.gex_ep_index == 0) return get_cold(routine, dest, at.gex_rank, src, nbytes, sync);
     return get_ep(routine, dest, at.gex_rank, at.gex_ep_index, src, nbytes, sync);
 }

@@ -7,9 +7,11 @@
 #include <atomic>
 #include <cstring>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "ep_segments.hpp"
+#include "src/runtime/device_staging.hpp"
 #include "src/runtime/nb_collective.hpp"
 #include "src/runtime/progress.hpp"
 
@@ -53,25 +55,21 @@ gasnet_handle_t finish(gasnet_node_t node, Sync sync) {
     return GASNET_INVALID_HANDLE;
 }
 
-// A transfer's remote side in the bound segment of created endpoint
-// `index` of `node` (ep_segments.hpp): through the job's dynamic window, or
-// direct when the segment is this process's.  Fatal when nothing is
-// published for that endpoint or the range is outside its segment.
-rt::Target locate_ep(const char* routine, gasnet_node_t node, gex_EP_Index_t index, const void* addr,
-                     std::size_t nbytes) {
+const EpRoute& route_ep(const char* routine, gasnet_node_t node, gex_EP_Index_t index, const void* addr,
+                        std::size_t nbytes, std::size_t& offset) {
     if (node >= g_routes.nodes) [[unlikely]]
         bad_node(routine, node);
-    const rt::Route* r = ep_route(index, node);
+    const EpRoute* r = ep_route(index, node);
     if (!r)
         rt::fatal(routine,
                   "endpoint %u of jobrank %u has no bound segment published to this process "
                   "(gex_EP_BindSegment, then gex_EP_PublishBoundSegment)",
                   unsigned(index), node);
-    const std::size_t offset = reinterpret_cast<std::uintptr_t>(addr) - r->base;  // huge when below
+    offset = reinterpret_cast<std::uintptr_t>(addr) - r->base;  // huge when below
     if ((offset > r->size || nbytes > r->size - offset) && nbytes != 0)
         rt::fatal(routine, "[%p, +%zu bytes) is outside the segment of endpoint %u of jobrank %u [%p, +%zu bytes)",
                   addr, nbytes, unsigned(index), node, reinterpret_cast<void*>(r->base), r->size);
-    return rt::target_of(*r, rt::g_job->dynamic_window, offset);
+    return *r;
 }
 
 // A put to the resolved target `t` on `node` (nbytes >= 1).
@@ -119,6 +117,72 @@ gasnet_handle_t get_target(const rt::Target& t, void* dest, gasnet_node_t node, 
     const rt::Target t = locate(routine, node, src, nbytes);
     if (nbytes == 0) return GASNET_INVALID_HANDLE;
     return get_target(t, dest, node, nbytes, sync);
+}
+
+// ---- Device memory (gasnet-ex-memory-kinds.txt §4.1) ----
+
+namespace {
+
+// Host memory of `node` reached through MPI (`t`: not mapped here) and a
+// local device buffer (`local_ctx`): in chunks through a host buffer here,
+// each put or get complete before the next.
+void host_through_mpi(const char* routine, const rt::Target& t, gasnet_node_t node, char* local, std::size_t nbytes,
+                      bool put, void* local_ctx) {
+    constexpr std::size_t kChunk = std::size_t(1) << 20;
+    std::vector<char> bounce(std::min(kChunk, nbytes));
+    std::string failed;
+    for (std::size_t done = 0; done < nbytes;) {
+        const std::size_t n = std::min(kChunk, nbytes - done);
+        const rt::Target at{nullptr, t.window, t.disp + rt::Displacement(done)};
+        if (put) {
+            if (!rt::device_copy(local_ctx, bounce.data(), local + done, n, failed))
+                rt::fatal(routine, "copying %zu bytes out of device memory to send them: %s", n, failed.c_str());
+            put_target(at, node, bounce.data(), n, mode(Sync::blocking, false));
+        } else {
+            get_target(at, bounce.data(), node, n, Sync::blocking);
+            if (!rt::device_copy(local_ctx, local + done, bounce.data(), n, failed))
+                rt::fatal(routine, "copying %zu bytes into device memory: %s", n, failed.c_str());
+        }
+        done += n;
+    }
+}
+
+}  // namespace
+
+gasnet_handle_t put_device(const char* routine, gasnet_node_t node, gex_EP_Index_t index, void* remote, void* local,
+                           std::size_t nbytes, bool put, void* local_ctx) {
+    rt::Target host{nullptr, nullptr, 0};  // the remote range when it is host memory
+    const EpRoute* r = nullptr;
+    std::size_t offset = 0;
+    if (index == 0) {
+        host = locate(routine, node, remote, nbytes);  // the attach segment: host memory
+    } else {
+        r = &route_ep(routine, node, index, remote, nbytes, offset);
+        if (!r->device) host = rt::target_of(*r, rt::g_job->dynamic_window, offset);
+    }
+    if (nbytes == 0) return GASNET_INVALID_HANDLE;
+    auto* mine = static_cast<char*>(local);
+    char* at = r && r->device ? (r->mapped.at ? r->mapped.at + offset : nullptr) : host.direct;
+    void* ctx = r && r->device && r->mapped.at ? r->mapped.ctx : local_ctx;
+    if (at) {  // one copy: this process's own device memory, a node peer's mapped by CUDA IPC, or mapped host memory
+        std::string failed;
+        if (!ctx)
+            rt::fatal(routine,
+                      "the device segment of endpoint %u of jobrank %u has no copy context: its memory kind "
+                      "was destroyed",
+                      unsigned(index), node);
+        if (!rt::device_copy(ctx, put ? at : mine, put ? mine : at, nbytes, failed))
+            rt::fatal(routine, "copying %zu bytes %s the segment of endpoint %u of jobrank %u: %s", nbytes,
+                      put ? "to" : "from", unsigned(index), node, failed.c_str());
+    } else if (r && r->device) {  // staged through Active Messages; the owner copies
+        if (put)
+            rt::staged_put(routine, *rt::g_job, int(node), std::uint8_t(index), offset, mine, nbytes, local_ctx);
+        else
+            rt::staged_get(routine, *rt::g_job, int(node), std::uint8_t(index), offset, mine, nbytes, local_ctx);
+    } else {  // the remote range is host memory reached through MPI; the local one is device memory
+        host_through_mpi(routine, host, node, mine, nbytes, put, local_ctx);
+    }
+    return GASNET_INVALID_HANDLE;  // complete, locally and remotely
 }
 
 // ---- GASP ----
@@ -175,23 +239,37 @@ gasnet_handle_t get_target(const rt::Target& t, void* dest, gasnet_node_t node, 
 // Transfers to and from a created endpoint's segment, with the same GASP
 // events as the others.
 gasnet_handle_t put_ep(const char* routine, gasnet_node_t node, gex_EP_Index_t index, void* dest, const void* src,
-                       std::size_t nbytes, unsigned how) {
+                       std::size_t nbytes, unsigned how, void* local_ctx) {
     const Sync sync = Sync(how & 3);
     const unsigned tag = sync == Sync::blocking ? GASP_SHMEM_PUT : GASP_GASNET_NB_PUT_INIT;
     const bool traced = gasp::on();
     if (traced) rma_event(tag, GASP_START, sync, node, dest, src, nbytes, GASNET_INVALID_HANDLE);
-    const rt::Target t = locate_ep(routine, node, index, dest, nbytes);
-    const gasnet_handle_t h = nbytes ? put_target(t, node, src, nbytes, how) : GASNET_INVALID_HANDLE;
+    gasnet_handle_t h = GASNET_INVALID_HANDLE;
+    std::size_t offset = 0;
+    if (local_ctx || index == 0) {
+        h = put_device(routine, node, index, dest, const_cast<void*>(src), nbytes, true, local_ctx);
+    } else if (const EpRoute& r = route_ep(routine, node, index, dest, nbytes, offset); r.device) {
+        h = put_device(routine, node, index, dest, const_cast<void*>(src), nbytes, true, nullptr);
+    } else if (nbytes) {
+        h = put_target(rt::target_of(r, rt::g_job->dynamic_window, offset), node, src, nbytes, how);
+    }
     if (traced) rma_event(tag, GASP_END, sync, node, dest, src, nbytes, h);
     return h;
 }
 gasnet_handle_t get_ep(const char* routine, void* dest, gasnet_node_t node, gex_EP_Index_t index, const void* src,
-                       std::size_t nbytes, Sync sync) {
+                       std::size_t nbytes, Sync sync, void* local_ctx) {
     const unsigned tag = sync == Sync::blocking ? GASP_SHMEM_GET : GASP_GASNET_NB_GET_INIT;
     const bool traced = gasp::on();
     if (traced) rma_event(tag, GASP_START, sync, node, dest, src, nbytes, GASNET_INVALID_HANDLE);
-    const rt::Target t = locate_ep(routine, node, index, src, nbytes);
-    const gasnet_handle_t h = nbytes ? get_target(t, dest, node, nbytes, sync) : GASNET_INVALID_HANDLE;
+    gasnet_handle_t h = GASNET_INVALID_HANDLE;
+    std::size_t offset = 0;
+    if (local_ctx || index == 0) {
+        h = put_device(routine, node, index, const_cast<void*>(src), dest, nbytes, false, local_ctx);
+    } else if (const EpRoute& r = route_ep(routine, node, index, src, nbytes, offset); r.device) {
+        h = put_device(routine, node, index, const_cast<void*>(src), dest, nbytes, false, nullptr);
+    } else if (nbytes) {
+        h = get_target(rt::target_of(r, rt::g_job->dynamic_window, offset), dest, node, nbytes, sync);
+    }
     if (traced) rma_event(tag, GASP_END, sync, node, dest, src, nbytes, h);
     return h;
 }

@@ -29,6 +29,8 @@
 
 namespace gasket::gasnet {
 
+struct EpRoute;  // ep_segments.hpp
+
 // Hidden: the library's own, so calls and data are addressed relative to
 // the code (no PLT, no GOT), as when they had internal linkage.
 #pragma GCC visibility push(hidden)
@@ -111,22 +113,40 @@ constexpr unsigned mode(Sync sync, bool bulk) { return unsigned(sync) | (bulk ? 
 // GASNet-EX: a put or get whose remote side is the bound segment of the
 // endpoint of index `index` (>= 1, made by gex_EP_Create) of jobrank
 // `node`, published to this process (ep_segments.hpp): as put_cold /
-// get_cold, through the job's dynamic window; fatal, naming `routine`, when
-// nothing is published for that endpoint or the range is outside its
-// segment.
+// get_cold, through the job's dynamic window, or by put_device when that
+// segment is device memory or `local_ctx` is not null (the local buffer is
+// in this process's device segment: then `index` may be 0, the attach
+// segment); fatal, naming `routine`, when nothing is published for that
+// endpoint or the range is outside its segment.
 gasnet_handle_t put_ep(const char* routine, gasnet_node_t node, gex_EP_Index_t index, void* dest, const void* src,
-                       std::size_t nbytes, unsigned how);
+                       std::size_t nbytes, unsigned how, void* local_ctx = nullptr);
 gasnet_handle_t get_ep(const char* routine, void* dest, gasnet_node_t node, gex_EP_Index_t index, const void* src,
-                       std::size_t nbytes, Sync sync);
-// The remote side of [addr, +nbytes) on jobrank `node`: in its attach
-// segment (locate), or in the published bound segment of its created
-// endpoint `index` (locate_ep, index >= 1; through the job's dynamic
-// window).  Fatal, naming `routine`, for a bad node, nothing published
-// there, or a range outside the segment (for 0 bytes only the node and the
-// publication are checked).
+                       std::size_t nbytes, Sync sync, void* local_ctx = nullptr);
+// A transfer where device memory takes part (gasnet-ex-memory-kinds.txt
+// §4.1): `nbytes` bytes between `local` (this process's; local_ctx, when
+// not null, says it lies in a device segment of this process's endpoint
+// and is that kind's context) and `remote` in the segment of endpoint
+// `index` of jobrank `node` (0: its attach segment), put when `put`, else
+// get.  One device copy (rt::device_copy), complete locally and remotely on
+// return: the result is GASNET_INVALID_HANDLE.  Fatal, naming `routine`, as
+// locate / route_ep for the range, and when the remote segment cannot be
+// reached by a copy from here (another node or the node fast path off:
+// issue 18's next step; CUDA IPC refused: the reason).
+gasnet_handle_t put_device(const char* routine, gasnet_node_t node, gex_EP_Index_t index, void* remote, void* local,
+                           std::size_t nbytes, bool put, void* local_ctx);
+// The remote side of [addr, +nbytes) on jobrank `node` in its attach
+// segment.  Fatal, naming `routine`, for a bad node or a range outside the
+// segment (for 0 bytes only the node is checked).
 rt::Target locate(const char* routine, gasnet_node_t node, const void* addr, std::size_t nbytes);
-rt::Target locate_ep(const char* routine, gasnet_node_t node, gex_EP_Index_t index, const void* addr,
-                     std::size_t nbytes);
+// The route to the published bound segment of created endpoint `index`
+// (>= 1) of jobrank `node` (ep_segments.hpp; host or device memory) and the
+// offset of [addr, +nbytes) in it, in bytes (rt::target_of makes a host
+// segment's target of them; only put_device reaches a device one).  Fatal,
+// naming `routine`, for a bad node, nothing published there, or a range
+// outside the segment (for 0 bytes only the node and the publication are
+// checked).
+const EpRoute& route_ep(const char* routine, gasnet_node_t node, gex_EP_Index_t index, const void* addr,
+                        std::size_t nbytes, std::size_t& offset);
 // gasnet_memset*: `nbytes` bytes of `val` at [dest, +nbytes) of node's
 // segment, synchronized as `sync` says.
 gasnet_handle_t memset_remote(const char* routine, gasnet_node_t node, void* dest, int val, std::size_t nbytes,

@@ -4,8 +4,10 @@
 
 #include <atomic>
 #include <cstring>
+#include <string>
 
 #include "error.hpp"
+#include "memory_kind.hpp"
 
 namespace gasket::rt {
 
@@ -30,6 +32,15 @@ const char* thread_level_name(mpi::ThreadLevel level) {
 
 const char* category_name(AmCategory c) {
     return c == AmCategory::short_am ? "Short" : c == AmCategory::medium ? "Medium" : "Long";
+}
+
+// A Long payload carried inline to a device segment (AmEngine::inline_long):
+// the device copy into place, before the handler runs.
+void copy_into_device(int source, void* ctx, char* dest, const void* payload, std::size_t nbytes) {
+    std::string why;
+    if (!device_copy(ctx, dest, payload, nbytes, why))
+        fatal("Active Message delivery", "copying a Long payload of %zu bytes from node %d into device memory: %s",
+              nbytes, source, why.c_str());
 }
 
 }  // namespace
@@ -105,11 +116,12 @@ void AmEngine::set_endpoint_handler(std::uint8_t ep, std::uint8_t index, void (*
     endpoint(ep).handlers[index] = fn;
 }
 
-void AmEngine::bind_endpoint_segment(std::uint8_t ep, char* base, std::size_t size, Window* window) {
+void AmEngine::bind_endpoint_segment(std::uint8_t ep, char* base, std::size_t size, Window* window, void* device_ctx) {
     Endpoint& e = endpoint(ep);
     e.base = base;
     e.size = size;
     e.window = window;
+    e.device_ctx = device_ctx;
 }
 
 void AmEngine::unbind_endpoint_segments(const char* base) {
@@ -117,6 +129,7 @@ void AmEngine::unbind_endpoint_segments(const char* base) {
         if (Endpoint* e = slot.load(std::memory_order_acquire); e && e->base == base) {
             e->size = 0;
             e->base = nullptr;
+            e->device_ctx = nullptr;
         }
 }
 
@@ -147,7 +160,12 @@ void AmEngine::place_long(const char* routine, int dest, const void* payload, st
                           mpi::AmWire& wire, const Target* to) {
     wire.long_offset = offset;
     wire.long_bytes = nbytes;
-    if (nbytes == 0) return;
+    if (nbytes == 0 || to == &placed_long) return;  // placed: the receiver finds it in its segment
+    if (to == &inline_long) {
+        wire.flags |= kLongInlineFlag;
+        wire.nbytes = std::uint32_t(nbytes);
+        return;
+    }
     const Target t = to ? *to : target_of(segment_.route[std::size_t(dest)], segment_.window, offset);
     if (t.direct) {
         std::memcpy(t.direct, payload, nbytes);
@@ -295,7 +313,9 @@ void AmEngine::deliver(void* self, const mpi::AmInbound& in) {
                   in.reply ? "reply" : "request", in.source, std::uintmax_t(w.long_bytes),
                   std::uintmax_t(w.long_offset), size, unsigned(w.dest_ep));
         char* dest = base + w.long_offset;
-        if (w.flags & kLongInlineFlag)
+        if ((w.flags & kLongInlineFlag) && ep && ep->device_ctx)
+            copy_into_device(in.source, ep->device_ctx, dest, in.payload, w.nbytes);
+        else if (w.flags & kLongInlineFlag)
             std::memcpy(dest, in.payload, w.nbytes);
         else if ((w.flags & kLongRmaFlag) && window)
             window->sync();

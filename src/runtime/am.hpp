@@ -91,9 +91,13 @@ public:
     void set_endpoint_handler(std::uint8_t ep, std::uint8_t index, void (*fn)());
     // Where Long payloads to endpoint `ep` (>= 1) of this rank land: its
     // bound segment [base, +size), which senders reach by MPI through
-    // `window` (the job's dynamic window; null: only by load and store).
-    // Set before any peer can send there (publication); size 0 unbinds.
-    void bind_endpoint_segment(std::uint8_t ep, char* base, std::size_t size, Window* window);
+    // `window` (the job's dynamic window; null: only by load and store, or
+    // for device memory, `device_ctx` not null, by the senders' device
+    // copies or the staged transfers of device_staging.hpp, which copy with
+    // that context).  Set before any peer can send there (publication);
+    // size 0 unbinds.
+    void bind_endpoint_segment(std::uint8_t ep, char* base, std::size_t size, Window* window,
+                               void* device_ctx = nullptr);
     // Unbinds every endpoint whose segment starts at `base` (the segment is
     // being destroyed): a Long payload or AMO sent there later ends the job.
     void unbind_endpoint_segments(const char* base);
@@ -101,21 +105,29 @@ public:
     struct EndpointSegment {
         char* base;
         std::size_t size;
+        void* device_ctx;  // a device segment: the copy context its memory needs (else null)
     };
     EndpointSegment endpoint_segment(std::uint8_t ep) const {
         const Endpoint* e = find_endpoint(ep);
-        return e ? EndpointSegment{e->base, e->size} : EndpointSegment{nullptr, 0};
+        return e ? EndpointSegment{e->base, e->size, e->device_ctx} : EndpointSegment{nullptr, 0, nullptr};
     }
     // A request or reply between endpoints where either end is not the
     // primordial endpoint: from endpoint `from` of this rank to endpoint
     // `to` of `dest` (reply: of the token's sender, from the endpoint that
     // received the request).  A Long payload goes to `long_target`: the
     // destination's copy of byte `long_offset` of its endpoint `to`'s
-    // segment (the caller resolved and checked it).  Checks as request()
-    // and reply().
+    // segment (the caller resolved and checked it), or nowhere when it is
+    // `placed_long` (the caller copied it into place already: device memory,
+    // which only the memory kind's copy reaches).  Checks as request() and
+    // reply().
     struct Endpoints {
         std::uint8_t from, to;
     };
+    static constexpr Target placed_long{nullptr, nullptr, 0};
+    // Or `inline_long`: the payload (up to a Medium's largest) travels in
+    // the message, and the receiver copies it into place, with its device
+    // copy when the endpoint's segment is device memory.
+    static constexpr Target inline_long{nullptr, nullptr, 0};
     void request_between(const char* routine, int dest, Endpoints eps, AmCategory category, std::uint8_t handler,
                          int nargs, const std::int32_t* args, const void* payload, std::size_t nbytes,
                          std::size_t long_offset, const Target& long_target);
@@ -201,6 +213,7 @@ private:
         char* base = nullptr;
         std::size_t size = 0;
         Window* window = nullptr;
+        void* device_ctx = nullptr;
     };
     Endpoint& endpoint(std::uint8_t ep);
     const Endpoint* find_endpoint(std::uint8_t ep) const {

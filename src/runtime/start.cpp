@@ -6,6 +6,7 @@
 #include "amo.hpp"
 #include "collective.hpp"
 #include "context.hpp"
+#include "device_staging.hpp"
 #include "mpi-bridge/check.hpp"
 
 namespace gasket::rt {
@@ -31,6 +32,7 @@ void attach_segments(Job& j, const JobSpec& spec, const char* routine) {
     debug(routine, "%d context window pairs", spec.context_windows);
     j.am = std::make_unique<AmEngine>(*j.env, j.config, j.heap, spec.dispatch, routine);
     register_amo_handlers(*j.am);
+    register_staging_handlers(*j.am);
     // OpenSHMEM's world barrier now, while every PE is here (GASNet makes
     // its own at gasnet_attach).
     if (spec.api == Api::shmem) make_barrier(j, *j.world_team);

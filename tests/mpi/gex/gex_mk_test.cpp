@@ -6,12 +6,21 @@
 // addressing: then device segments of it are made, checked and destroyed,
 // and the kind destroyed again) or, without a driver, returns
 // GASNET_ERR_RESOURCE and the GPU part is skipped, saying why (ctest's
-// gex_mk_cuda shows it as Skipped).
+// gex_mk_cuda shows it as Skipped).  With a device, CudaTransfersOnTheNode moves
+// checked data between processes' device segments on one node in every
+// direction (host<->device, device<->device, put and get, blocking and NBI,
+// 8 B to 64 MiB; Long requests and replies, 8 B to 1 MiB), fast path on
+// and off, each result
+// read back by the test's own driver calls.
 #include <dlfcn.h>
 #include <gasnet_mk.h>
 
+#include <atomic>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
+#include <string>
+#include <vector>
 
 #include "gex_test.hpp"
 
@@ -54,6 +63,69 @@ int memory_type(const void* p) {
     unsigned type = 0;
     if (!get || get(&type, 2, static_cast<unsigned long long>(reinterpret_cast<std::uintptr_t>(p))) != 0) return -1;
     return int(type);
+}
+
+// The test's own look at device memory, independent of Gasket: copies
+// between host and device with device 0's primary context current
+// (cuMemcpyHtoD / cuMemcpyDtoH through dlopen; the tests link no CUDA).
+class DeviceView {
+public:
+    DeviceView() {
+        void* lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+        if (!lib) return;
+        retain_ = reinterpret_cast<Retain>(dlsym(lib, "cuDevicePrimaryCtxRetain"));
+        push_ = reinterpret_cast<Push>(dlsym(lib, "cuCtxPushCurrent_v2"));
+        pop_ = reinterpret_cast<Pop>(dlsym(lib, "cuCtxPopCurrent_v2"));
+        to_device_ = reinterpret_cast<HtoD>(dlsym(lib, "cuMemcpyHtoD_v2"));
+        to_host_ = reinterpret_cast<DtoH>(dlsym(lib, "cuMemcpyDtoH_v2"));
+        if (retain_ && push_ && pop_ && to_device_ && to_host_ && retain_(&ctx_, 0) != 0) ctx_ = nullptr;
+    }
+    bool usable() const { return ctx_ != nullptr; }
+    bool write(void* device, const void* host, std::size_t n) const {
+        return within([&] { return to_device_(address(device), host, n); });
+    }
+    bool read(void* host, const void* device, std::size_t n) const {
+        return within([&] { return to_host_(host, address(device), n); });
+    }
+
+private:
+    using Retain = int (*)(void**, int);
+    using Push = int (*)(void*);
+    using Pop = int (*)(void**);
+    using HtoD = int (*)(unsigned long long, const void*, std::size_t);
+    using DtoH = int (*)(void*, unsigned long long, std::size_t);
+    static unsigned long long address(const void* p) {
+        return static_cast<unsigned long long>(reinterpret_cast<std::uintptr_t>(p));
+    }
+    template <typename F>
+    bool within(F f) const {
+        if (!ctx_ || push_(ctx_) != 0) return false;
+        const int rc = f();
+        void* popped = nullptr;
+        pop_(&popped);
+        return rc == 0;
+    }
+    void* ctx_ = nullptr;
+    Retain retain_ = nullptr;
+    Push push_ = nullptr;
+    Pop pop_ = nullptr;
+    HtoD to_device_ = nullptr;
+    DtoH to_host_ = nullptr;
+};
+
+// The bytes a test writes for `writer`, salted per step (the index's high
+// bits too: a shift by a multiple of 256 bytes shows).
+std::vector<unsigned char> bytes_for(gex_Rank_t writer, std::size_t n, unsigned salt) {
+    std::vector<unsigned char> v(n);
+    for (std::size_t i = 0; i < n; ++i) v[i] = gex_test::pattern(writer, i + (i >> 8), salt);
+    return v;
+}
+
+// Where the first byte differing from `want` is, or -1.
+long long first_difference(const std::vector<unsigned char>& got, const std::vector<unsigned char>& want) {
+    for (std::size_t i = 0; i < got.size(); ++i)
+        if (got[i] != want[i]) return static_cast<long long>(i);
+    return -1;
 }
 
 TEST(GexMemoryKinds, HostClassIsGexMkHost) {
@@ -144,6 +216,145 @@ TEST(GexMemoryKinds, CudaUvaDevice0) {
     gex_Segment_Destroy(client_seg, 0);
     gex_Segment_Destroy(seg, 0);  // freed (cuMemFree)
     gex_MK_Destroy(kind, 0);      // no live segment: the context is released
+}
+
+// Long Active Messages between device segments (CudaTransfersOnTheNode's last
+// part): a request lands in the receiver's device segment, whose handler
+// replies with the same bytes from there (a device source) into the
+// requester's device segment at the address the request carries.
+std::atomic<int> g_device_requests{0}, g_device_replies{0};
+std::atomic<void*> g_device_long_at{nullptr};
+std::atomic<std::size_t> g_device_long_bytes{0};
+gex_AM_Index_t g_device_reply_index = 0;
+void device_long_request(gex_Token_t t, void* buf, size_t n, gex_AM_Arg_t hi, gex_AM_Arg_t lo) {
+    g_device_long_at = buf;
+    g_device_long_bytes = n;
+    ++g_device_requests;
+    void* back = reinterpret_cast<void*>((std::uintptr_t(std::uint32_t(hi)) << 32) | std::uint32_t(lo));
+    gex_AM_ReplyLong0(t, g_device_reply_index, buf, n, back, GEX_EVENT_NOW, 0);
+}
+void device_long_reply(gex_Token_t, void*, size_t) { ++g_device_replies; }
+
+// RMA between device segments of the processes of one node (memory kinds
+// §4.1; CUDA IPC under the node fast path, staged through the segment's
+// owner with it off, as between nodes): every process binds a device
+// segment of device 0 to a created endpoint and publishes it; its first
+// half is the process's local buffer, its second half what peers write.
+// For each size, each process (1) puts host bytes into the next process's
+// device half, (2) puts from its own device half into it (device to
+// device), (3) gets the previous process's device half into host memory
+// and (4) into its own device half; each result is read back with the
+// test's own driver calls.  NBI forms at 1 MiB.  Then Long requests into
+// the next process's device segment whose handlers reply Long from there.
+TEST(GexMemoryKinds, CudaTransfersOnTheNode) {
+    std::string why;
+    if (!cuda_device_here(why)) GTEST_SKIP() << "CUDA memory kind not tried: " << why;
+    // Fast path on: peers' device segments mapped by CUDA IPC; off: staged
+    // through their owners by Active Messages, as between nodes.
+    const char* fp = std::getenv("GASKET_NODE_FASTPATH");
+    const bool mapped = !fp || std::string(fp) != "off";
+    const DeviceView view;
+    ASSERT_TRUE(view.usable()) << "the test cannot open device 0's primary context";
+    gex_MK_t kind = GEX_MK_INVALID;
+    gex_MK_Create_args_t a = args_of(GEX_MK_CLASS_CUDA_UVA);
+    a.gex_args.gex_class_cuda_uva.gex_CUdevice = 0;
+    ASSERT_EQ(gex_MK_Create(&kind, g_job.client, &a, 0), GASNET_OK);
+    const std::size_t half = std::size_t(64) << 20;
+    gex_EP_t ep = GEX_EP_INVALID;
+    gex_Segment_t seg = GEX_SEGMENT_INVALID;
+    ASSERT_EQ(gex_EP_Create(&ep, g_job.client, GEX_EP_CAPABILITY_RMA, 0), GASNET_OK);
+    ASSERT_EQ(gex_Segment_Create(&seg, g_job.client, nullptr, 2 * half, kind, 0), GASNET_OK);
+    ASSERT_EQ(gex_EP_BindSegment(ep, seg, 0), GASNET_OK);
+    ASSERT_EQ(gex_EP_PublishBoundSegment(g_job.tm, &ep, 1, 0), GASNET_OK);
+    const gex_EP_Index_t index = gex_EP_QueryIndex(ep);
+    const gex_TM_t pair = gex_TM_Pair(ep, index);  // from this endpoint to the same index of each process
+    auto* mine = static_cast<unsigned char*>(gex_Segment_QueryAddr(seg));
+    const gex_Rank_t next = (g_job.me + 1) % g_job.n, prev = (g_job.me + g_job.n - 1) % g_job.n;
+    void* owner = nullptr;
+    void* local = &owner;
+    uintptr_t size = 0;
+    ASSERT_EQ(gex_Segment_QueryBound(pair, next, &owner, &local, &size), 0);
+    EXPECT_EQ(size, 2 * half);
+    EXPECT_EQ(local, nullptr) << "a peer's device segment is not loadable by the CPU";
+    auto* next_half = static_cast<unsigned char*>(owner) + half;
+    ASSERT_EQ(gex_Segment_QueryBound(pair, prev, &owner, nullptr, nullptr), 0);
+    auto* prev_half = static_cast<unsigned char*>(owner) + half;
+    unsigned salt = 0;
+    for (std::size_t n : {std::size_t(8), std::size_t(4096), std::size_t(1) << 20, half}) {
+        std::vector<unsigned char> got(n);
+        // (1) host -> the next process's device memory
+        ++salt;
+        std::vector<unsigned char> sent = bytes_for(g_job.me, n, salt);
+        gex_RMA_PutBlocking(pair, next, next_half, sent.data(), n, 0);
+        gex_test::barrier();
+        ASSERT_TRUE(view.read(got.data(), mine + half, n));
+        EXPECT_EQ(first_difference(got, bytes_for(prev, n, salt)), -1) << "host->device put, " << n << " bytes";
+        gex_test::barrier();
+        // (2) this process's device memory -> the next one's
+        ++salt;
+        ASSERT_TRUE(view.write(mine, bytes_for(g_job.me, n, salt).data(), n));
+        if (n == std::size_t(1) << 20) {
+            gex_RMA_PutNBI(pair, next, next_half, mine, n, GEX_EVENT_DEFER, 0);
+            gex_NBI_Wait(GEX_EC_ALL, 0);
+        } else {
+            gex_RMA_PutBlocking(pair, next, next_half, mine, n, 0);
+        }
+        gex_test::barrier();
+        ASSERT_TRUE(view.read(got.data(), mine + half, n));
+        EXPECT_EQ(first_difference(got, bytes_for(prev, n, salt)), -1) << "device->device put, " << n << " bytes";
+        // (3) the previous process's device memory -> host (what it put in (2)
+        // is in the next process's; this process's half holds prev's bytes)
+        std::fill(got.begin(), got.end(), 0);
+        gex_RMA_GetBlocking(pair, got.data(), prev, prev_half, n, 0);
+        EXPECT_EQ(first_difference(got, bytes_for(prev == 0 ? g_job.n - 1 : prev - 1, n, salt)), -1)
+            << "device->host get, " << n << " bytes";
+        // (4) the previous process's device memory -> this one's
+        if (n == std::size_t(1) << 20) {
+            gex_RMA_GetNBI(pair, mine, prev, prev_half, n, 0);
+            gex_NBI_Wait(GEX_EC_ALL, 0);
+        } else {
+            gex_RMA_GetBlocking(pair, mine, prev, prev_half, n, 0);
+        }
+        ASSERT_TRUE(view.read(got.data(), mine, n));
+        EXPECT_EQ(first_difference(got, bytes_for(prev == 0 ? g_job.n - 1 : prev - 1, n, salt)), -1)
+            << "device->device get, " << n << " bytes";
+        gex_test::barrier();
+    }
+    // Long Active Messages: host bytes into the next process's device half;
+    // its handler replies with them from there into this process's first half.
+    gex_AM_Entry_t table[] = {
+        {0, reinterpret_cast<gex_AM_Fn_t>(&device_long_request), GEX_FLAG_AM_LONG | GEX_FLAG_AM_REQUEST, 2, nullptr,
+         "device_long_request"},
+        {0, reinterpret_cast<gex_AM_Fn_t>(&device_long_reply), GEX_FLAG_AM_LONG | GEX_FLAG_AM_REPLY, 0, nullptr,
+         "device_long_reply"},
+    };
+    ASSERT_EQ(gex_EP_RegisterHandlers(ep, table, 2), GASNET_OK);
+    g_device_reply_index = table[1].gex_index;
+    gex_test::barrier();  // registered everywhere before anyone sends
+    const auto back = std::uintptr_t(mine);
+    // A reply from a handler into device memory not mapped here travels in
+    // one message (up to 64 KiB); larger ones only where it is mapped.
+    std::vector<std::size_t> sizes{8, 4096, 65536};
+    if (mapped) sizes.push_back(std::size_t(1) << 20);
+    int round = 0;
+    for (std::size_t n : sizes) {
+        ++salt;
+        ++round;  // this round's request from the previous process may be in already
+        const std::vector<unsigned char> sent = bytes_for(g_job.me, n, salt);
+        gex_AM_RequestLong2(pair, next, table[0].gex_index, sent.data(), n, next_half, GEX_EVENT_NOW, 0,
+                            gex_AM_Arg_t(back >> 32), gex_AM_Arg_t(back & 0xffffffffu));
+        GASNET_BLOCKUNTIL(g_device_requests.load() == round && g_device_replies.load() == round);
+        EXPECT_EQ(g_device_long_at.load(), mine + half) << "the Long request's payload is not in the device segment";
+        EXPECT_EQ(g_device_long_bytes.load(), n);
+        std::vector<unsigned char> got(n);
+        ASSERT_TRUE(view.read(got.data(), mine + half, n));
+        EXPECT_EQ(first_difference(got, bytes_for(prev, n, salt)), -1) << "Long request into device memory, " << n;
+        ASSERT_TRUE(view.read(got.data(), mine, n));
+        EXPECT_EQ(first_difference(got, sent), -1) << "Long reply from device to device memory, " << n << " bytes";
+        gex_test::barrier();
+    }
+    gex_Segment_Destroy(seg, 0);
+    gex_MK_Destroy(kind, 0);
 }
 
 }  // namespace
