@@ -203,6 +203,40 @@ constexpr gex_DT_t dt_of() {
         rt::fatal(routine, "tgt_addr %p is not aligned to its type's %zu bytes", tgt_addr, width);
 }
 
+// A checked remote atomic on byte `offset` of the segment of endpoint
+// `index` (0: the attach segment) of jobrank `rank`: done here when that
+// segment is mapped (`direct`), else by the AMO Active Message, whose reply
+// completes it (counted in the default context's AMOs in flight: NB
+// returns the event that waits for them, NBI marks the thread's implicit
+// operations; GEX_FLAG_AD_ACQ: that wait is an acquire).
+template <class T, bool kNbi>
+[[gnu::always_inline]] inline gex_Event_t apply_op(const char* routine, char* direct, std::uintptr_t offset,
+                                                   gex_EP_Index_t index, gex_Rank_t rank, T* result_p, gex_OP_t opcode,
+                                                   T op1, T op2, gex_Flags_t flags) {
+    const Mapped m = map_op<T>(opcode, op1, op2);
+    if (flags & GEX_FLAG_AD_REL) std::atomic_thread_fence(std::memory_order_seq_cst);
+    const bool fetching = opcode & kFetching;
+    if (direct) {
+        const std::uint64_t old = rt::apply_atomic(direct + offset, sizeof(T), m.op, m.value, m.cond);
+        if (fetching) std::memcpy(result_p, &old, sizeof(T));
+        if (flags & GEX_FLAG_AD_ACQ) std::atomic_thread_fence(std::memory_order_seq_cst);
+        return GEX_EVENT_INVALID;
+    }
+    rt::Job& j = *rt::g_job;
+    const auto result = fetching ? rt::AmoResult::deferred : rt::AmoResult::none;
+    if (index == 0)
+        rt::amo_remote(routine, j, j.heap, offset, sizeof(T), m.op, m.value, m.cond, int(rank), result,
+                       fetching ? result_p : nullptr, g_routes.ctx->pending_am_ops);
+    else
+        rt::amo_remote_endpoint(routine, j, std::uint8_t(index), offset, sizeof(T), m.op, m.value, m.cond, int(rank),
+                                result, fetching ? result_p : nullptr, g_routes.ctx->pending_am_ops);
+    if constexpr (kNbi) {
+        t_self.issued = true;
+        return GEX_EVENT_INVALID;
+    }
+    return all_handle();
+}
+
 // ---- Domains over teams of created endpoints (memory kinds §5.3) ----
 
 // Where the domain's (rank, tgt_addr) is: the member's jobrank, endpoint
@@ -248,9 +282,7 @@ EndpointTarget endpoint_target(const char* routine, const gasket_gex_ad& d, gex_
 }
 
 // One remote atomic of a domain over created endpoints: every check (as
-// check_op, against the member endpoint's segment), then done here when
-// that segment is mapped here, else by an Active Message to the endpoint's
-// segment on its process.  Out of line: the primordial domains' path does
+// check_op, against the member endpoint's segment), then apply_op.  Out of line: the primordial domains' path does
 // not test for it beyond its made-team branch.
 template <class T, bool kNbi>
 [[gnu::cold, gnu::noinline]] gex_Event_t ad_op_endpoint(const char* routine, const gasket_gex_ad& d, T* result_p,
@@ -270,34 +302,10 @@ template <class T, bool kNbi>
                   r.size);
     if (reinterpret_cast<std::uintptr_t>(tgt_addr) % sizeof(T))
         rt::fatal(routine, "tgt_addr %p is not aligned to its type's %zu bytes", tgt_addr, sizeof(T));
-    const Mapped m = map_op<T>(opcode, op1, op2);
-    if (flags & GEX_FLAG_AD_REL) std::atomic_thread_fence(std::memory_order_seq_cst);
-    const bool fetching = opcode & kFetching;
-    if (r.direct) {
-        const std::uint64_t old = rt::apply_atomic(r.direct + offset, sizeof(T), m.op, m.value, m.cond);
-        if (fetching) std::memcpy(result_p, &old, sizeof(T));
-        if (flags & GEX_FLAG_AD_ACQ) std::atomic_thread_fence(std::memory_order_seq_cst);
-        return GEX_EVENT_INVALID;
-    }
-    rt::Job& j = *rt::g_job;
-    const auto result = fetching ? rt::AmoResult::deferred : rt::AmoResult::none;
-    if (at.index == 0)
-        rt::amo_remote(routine, j, j.heap, offset, sizeof(T), m.op, m.value, m.cond, int(at.jobrank), result,
-                       fetching ? result_p : nullptr, g_routes.ctx->pending_am_ops);
-    else
-        rt::amo_remote_endpoint(routine, j, std::uint8_t(at.index), offset, sizeof(T), m.op, m.value, m.cond,
-                                int(at.jobrank), result, fetching ? result_p : nullptr, g_routes.ctx->pending_am_ops);
-    if constexpr (kNbi) {
-        t_self.issued = true;
-        return GEX_EVENT_INVALID;
-    }
-    return all_handle();
+    return apply_op<T, kNbi>(routine, r.direct, offset, at.index, at.jobrank, result_p, opcode, op1, op2, flags);
 }
 
-// One remote atomic: checked, then done here (mapped target) or sent as an
-// Active Message whose reply completes it (counted in the default
-// context's AMOs in flight: NB returns the event that waits for them, NBI
-// marks the thread's implicit operations).
+// One remote atomic: checked, then apply_op.
 template <class T, bool kNbi>
 [[gnu::always_inline]] inline gex_Event_t ad_op(const char* routine, gex_AD_t ad, T* result_p, gex_Rank_t rank,
                                                 void* tgt_addr, gex_OP_t opcode, T op1, T op2, gex_Flags_t flags) {
@@ -316,25 +324,7 @@ template <class T, bool kNbi>
         r->size - offset < sizeof(T) || offset % sizeof(T) || ((opcode & kFetching) && !result_p)) [[unlikely]]
         check_op(routine, d, dt, result_p, rank, tgt_addr, opcode, flags);
     // offset % sizeof(T) == 0 and the segment's base is page-aligned: tgt_addr is aligned.
-    const Mapped m = map_op<T>(opcode, op1, op2);
-    if (flags & GEX_FLAG_AD_REL) std::atomic_thread_fence(std::memory_order_seq_cst);
-    const bool fetching = opcode & kFetching;
-    if (r->direct) {
-        const std::uint64_t old = rt::apply_atomic(r->direct + offset, sizeof(T), m.op, m.value, m.cond);
-        if (fetching) std::memcpy(result_p, &old, sizeof(T));
-        if (flags & GEX_FLAG_AD_ACQ) std::atomic_thread_fence(std::memory_order_seq_cst);
-        return GEX_EVENT_INVALID;
-    }
-    rt::Job& j = *rt::g_job;
-    rt::amo_remote(routine, j, j.heap, offset, sizeof(T), m.op, m.value, m.cond, int(rank),
-                   fetching ? rt::AmoResult::deferred : rt::AmoResult::none, fetching ? result_p : nullptr,
-                   g_routes.ctx->pending_am_ops);
-    // GEX_FLAG_AD_ACQ: the wait that completes the operation is an acquire.
-    if constexpr (kNbi) {
-        t_self.issued = true;
-        return GEX_EVENT_INVALID;
-    }
-    return all_handle();
+    return apply_op<T, kNbi>(routine, r->direct, offset, 0, rank, result_p, opcode, op1, op2, flags);
 }
 
 }  // namespace
