@@ -91,6 +91,7 @@ const EpRoute* ep_route(gex_EP_Index_t index, unsigned node) {
 }
 
 void* local_device_context(gex_EP_Index_t index, const void* p, std::size_t bytes) {
+    if (!gex::any_device_segment()) return nullptr;  // host memory only: the usual case, one load
     const gasket_gex_ep* e = gex::created_ep_at(index);
     if (!e || !e->segment || e->segment->kind == GEX_MK_HOST) return nullptr;
     const gasket_gex_segment& s = *e->segment;

@@ -40,6 +40,7 @@ constexpr gex_Flags_t kRmaFlags = GEX_FLAG_IMMEDIATE | GEX_FLAG_PEER_NEVER_SELF 
 // in the device segment bound to tm's local endpoint (memory kinds §4.1: a
 // local address in device memory must be in that segment); else null.
 void* local_device(const char* routine, gex_TM_t tm, const void* p, std::size_t nbytes) {
+    if (!gex::any_device_segment()) return nullptr;  // host memory only: the usual case
     const gex_EP_Index_t local = gex::local_ep_index(routine, tm);
     return local == 0 ? nullptr : local_device_context(local, p, nbytes);
 }

@@ -246,7 +246,7 @@ gasnet_handle_t put_ep(const char* routine, gasnet_node_t node, gex_EP_Index_t i
     if (traced) rma_event(tag, GASP_START, sync, node, dest, src, nbytes, GASNET_INVALID_HANDLE);
     gasnet_handle_t h = GASNET_INVALID_HANDLE;
     std::size_t offset = 0;
-    if (local_ctx || index == 0) {
+    if (local_ctx) {
         h = put_device(routine, node, index, dest, const_cast<void*>(src), nbytes, true, local_ctx);
     } else if (const EpRoute& r = route_ep(routine, node, index, dest, nbytes, offset); r.device) {
         h = put_device(routine, node, index, dest, const_cast<void*>(src), nbytes, true, nullptr);
@@ -263,7 +263,7 @@ gasnet_handle_t get_ep(const char* routine, void* dest, gasnet_node_t node, gex_
     if (traced) rma_event(tag, GASP_START, sync, node, dest, src, nbytes, GASNET_INVALID_HANDLE);
     gasnet_handle_t h = GASNET_INVALID_HANDLE;
     std::size_t offset = 0;
-    if (local_ctx || index == 0) {
+    if (local_ctx) {
         h = put_device(routine, node, index, const_cast<void*>(src), dest, nbytes, false, local_ctx);
     } else if (const EpRoute& r = route_ep(routine, node, index, src, nbytes, offset); r.device) {
         h = put_device(routine, node, index, const_cast<void*>(src), dest, nbytes, false, nullptr);

@@ -115,8 +115,8 @@ constexpr unsigned mode(Sync sync, bool bulk) { return unsigned(sync) | (bulk ? 
 // `node`, published to this process (ep_segments.hpp): as put_cold /
 // get_cold, through the job's dynamic window, or by put_device when that
 // segment is device memory or `local_ctx` is not null (the local buffer is
-// in this process's device segment: then `index` may be 0, the attach
-// segment); fatal, naming `routine`, when nothing is published for that
+// in this process's device segment: then, and only then, `index` may be 0,
+// the attach segment); fatal, naming `routine`, when nothing is published for that
 // endpoint or the range is outside its segment.
 gasnet_handle_t put_ep(const char* routine, gasnet_node_t node, gex_EP_Index_t index, void* dest, const void* src,
                        std::size_t nbytes, unsigned how, void* local_ctx = nullptr);

@@ -186,6 +186,10 @@ bool live_kind(gex_MK_t kind);
 // gex_MK_Destroy requires to be 0 (memory_kinds.cpp).
 rt::MemoryKind* kind_object(gex_MK_t kind);
 void count_segment(gex_MK_t kind, int delta);
+// Whether this process has a live segment of device memory (of any kind):
+// one relaxed load, so transfers that only might involve device memory ask
+// this before looking further.
+bool any_device_segment();
 
 // A non-fatal error's line, naming `routine`, unless
 // gex_System_SetVerboseErrors(0).
