@@ -323,26 +323,34 @@ gex_Rank_t gex_TM_QuerySize(gex_TM_t tm) GASKET_NOEXCEPT;
  * gex_TM_Create [memory kinds §5.3]: each caller naming its own process in
  * args[0..numargs-1] (gex_rank: a rank in parent_tm, or a jobrank with
  * GEX_FLAG_RANK_IS_JOBRANK; gex_ep_index: 0, or an endpoint made by
- * gex_EP_Create on that process, at most one endpoint per process so far)
- * joins the team of those endpoints, ranked in args[] order; new_tms[0]
- * receives it, and num_new_tms must be 1 (0 for a caller args[] does not
- * name).  A team over created endpoints reaches their segments by
- * gex_RMA_*, VIS, Long AMs and atomic domains over it (once published:
- * gex_EP_PublishBoundSegment), its AMs run the members' endpoints'
- * handlers, its collectives run among the processes, and gex_TM_Split of
- * it gives teams over the same endpoints.  Every
- * member must pass the same args[] (fatal, on the members that see the
- * difference, otherwise); distinct teams' args[] must be disjoint.  flags:
- * exactly one of GEX_FLAG_TM_{GLOBAL,LOCAL,SYMMETRIC,NO}_SCRATCH (the
- * scratch address is scratch_addrs[my rank in the new team], [0], [0], or
- * none), optionally GEX_FLAG_RANK_IS_JOBRANK, or a size query.  With
- * LOCAL_SCRATCH the new team's members also pass a barrier over it.
+ * gex_EP_Create on that process; no endpoint twice, fatal otherwise)
+ * joins the team of those endpoints, ranked in args[] order: new_tms[]
+ * receives one handle per endpoint of this process that args[] names, in
+ * rank order, and num_new_tms must be that count (0 for a caller args[]
+ * does not name; fatal otherwise).  A team over created endpoints reaches
+ * their segments by gex_RMA_*, VIS, Long AMs and atomic domains over it
+ * (once published: gex_EP_PublishBoundSegment), from each handle's member
+ * endpoint; its AMs run the members' endpoints' handlers, its collectives
+ * run among the processes, and gex_TM_Split of it gives teams over the
+ * same endpoints.  A team naming several endpoints of one process has all
+ * of that, except the calls over its members (collectives, gex_TM_Split,
+ * gex_TM_Dup, gex_EP_PublishBoundSegment, being parent_tm here), which end
+ * the job naming the call (one caller per member: not built yet); each of
+ * its handles is destroyed on its own.  Every member must pass the same
+ * args[] (fatal, on the members that see the difference, otherwise);
+ * distinct teams' args[] must be disjoint.  flags: exactly one of
+ * GEX_FLAG_TM_{GLOBAL,LOCAL,SYMMETRIC,NO}_SCRATCH (the scratch address of
+ * the handle of rank r, this process's k-th member, is scratch_addrs[r],
+ * [k], [0], or none), optionally GEX_FLAG_RANK_IS_JOBRANK, or a size query.
+ * With LOCAL_SCRATCH the new team's processes also pass a barrier.
  * GEX_FLAG_SCRATCH_SEG_OFFSET is [UNIMPLEMENTED] (fatal).
  *
  * gex_TM_Destroy: collective over `tm`'s members, which must have
  * quiesced it (no call using it in flight, its atomic domains destroyed:
  * fatal naming how many remain otherwise); without
- * GEX_FLAG_GLOBALLY_QUIESCED the members meet first.  The primordial team
+ * GEX_FLAG_GLOBALLY_QUIESCED the members meet first (a process holding
+ * several members of the team meets the others at the last of its
+ * handles destroyed).  The primordial team
  * cannot be destroyed (fatal).  Returns 1 and writes the scratch space the
  * team was given to *scratch_p when there was one and scratch_p is not
  * NULL, else 0.  `tm` is invalid afterwards (a call naming it is fatal).
@@ -402,7 +410,9 @@ gex_Event_t gex_Coll_BarrierNB(gex_TM_t tm, gex_Flags_t flags) GASKET_NOEXCEPT;
 gex_TM_t gex_TM_Pair(gex_EP_t local_ep, gex_EP_Index_t remote_ep_index) GASKET_NOEXCEPT;
 
 /* Jobrank of `rank` in `tm` (0 <= rank < size, fatal otherwise); rank in
- * `tm` of `jobrank` (0 <= jobrank < job size, fatal otherwise), or
+ * `tm` of `jobrank` (0 <= jobrank < job size, fatal otherwise): in a team
+ * naming several endpoints of that process, the least rank of them (memory
+ * kinds §3.1, open issue 2: "any rank having the requested jobrank"), or
  * GEX_RANK_INVALID when that process is not a member.  No communication. */
 gex_Rank_t gex_TM_TranslateRankToJobrank(gex_TM_t tm, gex_Rank_t rank) GASKET_NOEXCEPT;
 gex_Rank_t gex_TM_TranslateJobrankToRank(gex_TM_t tm, gex_Rank_t jobrank) GASKET_NOEXCEPT;

@@ -128,7 +128,7 @@ int publish_bound_segments(const char* routine, gex_TM_t tm, gex_EP_t* eps, std:
                 }
         }
     }
-    const rt::Team& team = gex::members(t);
+    const rt::Team& team = gex::members(routine, t);
     if (!rt::all_members(routine, team, status == GASNET_OK)) {
         if (status != GASNET_OK) return status;
         return gex::refuse(GASNET_ERR_BAD_ARG, routine, "another member of team %p refused its arguments",

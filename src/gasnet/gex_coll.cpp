@@ -25,7 +25,7 @@ const rt::Team& team_of(const char* routine, gex_TM_t tm, gex_Flags_t flags) {
     if (flags != 0)
         rt::fatal(routine, "flags 0x%x: must be 0 (the segment-disposition flags are [UNIMPLEMENTED])",
                   unsigned(flags));
-    return gex::members(t);
+    return gex::members(routine, t);
 }
 
 void check_root(const char* routine, const rt::Team& team, gex_Rank_t root) {
@@ -127,7 +127,7 @@ gex_Event_t gex_Coll_ReduceToOneNB(gex_TM_t tm, gex_Rank_t root, void* dst, cons
                                    size_t dt_cnt, gex_OP_t op, gex_Coll_ReduceFn_t user_op, void* user_cdata,
                                    gex_Flags_t flags) noexcept {
     const char* routine = "gex_Coll_ReduceToOneNB";
-    gasnet::check_root(routine, gex::members(gex::tm_of(routine, tm)), root);  // before it becomes an int
+    gasnet::check_root(routine, gex::members(routine, gex::tm_of(routine, tm)), root);  // before it becomes an int
     return gasnet::event_of(
         gasnet::reduce(routine, tm, int(root), dst, src, dt, dt_sz, dt_cnt, op, user_op, user_cdata, flags));
 }

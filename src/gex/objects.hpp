@@ -29,13 +29,6 @@ class Team;
 class NodePages;
 class MemoryKind;
 }  // namespace gasket::rt
-namespace gasket::gex {
-// Deletes a made team's rt::Team (teams.cpp), so this header needs no
-// runtime team (nor MPI) to hold one.
-struct TeamDelete {
-    void operator()(const rt::Team* t) const;
-};
-}  // namespace gasket::gex
 
 struct gasket_gex_segment {
     void* addr = nullptr;
@@ -70,15 +63,27 @@ struct gasket_gex_tm {
     gex_Rank_t rank = 0, size = 0;     // the caller's rank, the number of members
     const int* jobranks = nullptr;     // rank -> jobrank, `size` entries
     gex_Memvec_t scratch{nullptr, 0};  // the scratch space the client granted (length 0: none)
-    // A gex_TM_Create team naming endpoints made by gex_EP_Create (at most
-    // one per process): rank -> endpoint index (empty: every member is its
-    // process's primordial endpoint), and this process's member.
+    // A gex_TM_Create team naming endpoints made by gex_EP_Create: rank ->
+    // endpoint index (empty: every member is its process's primordial
+    // endpoint), and this handle's member (memory kinds §5.3 14: one
+    // handle per member of this process).
     std::vector<gex_EP_Index_t> ep_indices;
     gasket_gex_ep* ep = nullptr;  // null: the primordial endpoint
     // The endpoint index of `rank` (< size): 0 unless ep_indices says.
     gex_EP_Index_t ep_index(gex_Rank_t rank) const { return ep_indices.empty() ? 0 : ep_indices[rank]; }
     std::atomic<int> domains{0};  // live atomic domains over the team (gex_AD_Create / Destroy)
-    std::unique_ptr<const gasket::rt::Team, gasket::gex::TeamDelete> team;  // the members and their communicator
+    // The member processes and their communicator (`team`: one rank per
+    // process; made and deleted in teams.cpp, so this header needs no
+    // runtime team, nor MPI, to hold one), shared by this process's
+    // handles of the team.  A team naming several endpoints of one process
+    // (`several`, the same on every member) has more ranks than `team`:
+    // its rank -> jobrank table is `member_jobranks` (which `jobranks`
+    // points into), and `local_live` counts this process's handles not yet
+    // destroyed (gex_TM_Destroy's last one meets the other processes).
+    std::shared_ptr<const gasket::rt::Team> team;
+    bool several = false;
+    std::shared_ptr<const std::vector<int>> member_jobranks;
+    std::shared_ptr<std::atomic<int>> local_live;
 };
 struct gasket_gex_client {
     std::string name;
@@ -248,7 +253,11 @@ void register_team(gasket_gex_tm* tm);
 void unregister_team(gasket_gex_tm* tm);
 // The live made team `tm` names, or null (no check that it is one).
 gasket_gex_tm* find_team(gex_TM_t tm);
-// The runtime team of a team handle (the job's world team for the primordial team).
-const rt::Team& members(const gasket_gex_tm& tm);
+// The runtime team of a team handle (the job's world team for the
+// primordial team), for a call that runs over its members (a collective,
+// a publication, a team constructor with it as parent); fatal, naming
+// `routine`, for a team naming several endpoints of one process (one
+// caller per member: not yet).
+const rt::Team& members(const char* routine, const gasket_gex_tm& tm);
 
 }  // namespace gasket::gex

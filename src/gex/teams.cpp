@@ -12,8 +12,11 @@
 // kScratchBytes, the smallest grant the specification allows made
 // cache-line sized.
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
+#include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "objects.hpp"
@@ -24,9 +27,15 @@
 
 namespace gasket::gex {
 
-void TeamDelete::operator()(const rt::Team* t) const { delete t; }
-
-const rt::Team& members(const gasket_gex_tm& tm) { return tm.team ? *tm.team : *rt::g_job->world_team; }
+const rt::Team& members(const char* routine, const gasket_gex_tm& tm) {
+    if (tm.several)
+        rt::fatal(routine,
+                  "tm %p names several endpoints of one process (%u members over %d processes): Gasket runs calls "
+                  "over a team's members (collectives, publication, team constructors) only on teams of one "
+                  "endpoint per process yet",
+                  static_cast<const void*>(&tm), unsigned(tm.size), tm.team->n_pes());
+    return tm.team ? *tm.team : *rt::g_job->world_team;
+}
 
 namespace {
 
@@ -69,23 +78,46 @@ void check_scratch(const char* routine, const void* addr, std::size_t len, const
                   std::size_t(seg.size));
 }
 
-// Makes and registers the handle of `team` (this process's member, `ep`
-// when it is a created endpoint, the members' endpoint indices in
-// `ep_indices` when any is not 0).
-gex_TM_t adopt(std::unique_ptr<rt::Team> team, gex_Flags_t flags, void* scratch, std::size_t scratch_len,
-               gasket_gex_ep* ep = nullptr, std::vector<gex_EP_Index_t> ep_indices = {}) {
+// A team naming several endpoints of one process: what this process's
+// handles of it share besides the runtime team, and the rank of one.
+struct Several {
+    std::shared_ptr<const std::vector<int>> jobranks;  // rank -> jobrank, every member
+    std::shared_ptr<std::atomic<int>> live;            // this process's handles not yet destroyed
+    gex_Rank_t rank;                                   // this handle's member
+};
+
+// Makes and registers the handle of one of this process's members of
+// `team`: `ep` when it is a created endpoint, the members' endpoint indices
+// in `ep_indices` when any is not 0; `several` for a team naming several
+// endpoints of one process (else the member is the process's one, ranked
+// as in `team`).
+gex_TM_t adopt(std::shared_ptr<const rt::Team> team, gex_Flags_t flags, void* scratch, std::size_t scratch_len,
+               gasket_gex_ep* ep = nullptr, std::vector<gex_EP_Index_t> ep_indices = {},
+               const Several* several = nullptr) {
     auto* t = new gasket_gex_tm;
     t->ep = ep;
     t->ep_indices = std::move(ep_indices);
     t->flags = flags;
-    t->rank = gex_Rank_t(team->my_pe());
-    t->size = gex_Rank_t(team->n_pes());
-    t->jobranks = team->world_pes().data();
+    if (several) {
+        t->several = true;
+        t->member_jobranks = several->jobranks;
+        t->local_live = several->live;
+        t->rank = several->rank;
+        t->size = gex_Rank_t(several->jobranks->size());
+        t->jobranks = several->jobranks->data();
+    } else {
+        t->rank = gex_Rank_t(team->my_pe());
+        t->size = gex_Rank_t(team->n_pes());
+        t->jobranks = team->world_pes().data();
+    }
     t->scratch = gex_Memvec_t{scratch, scratch_len};
-    t->team.reset(team.release());
+    t->team = std::move(team);
     register_team(t);
     return t;
 }
+
+// "none", "one", or the count.
+std::string how_many(std::size_t n) { return n == 0 ? "none" : n == 1 ? "one" : std::to_string(n); }
 
 }  // namespace
 
@@ -110,7 +142,7 @@ size_t gex_TM_Split(gex_TM_t* new_tm_p, gex_TM_t parent_tm, int color, int key, 
         if (color < 0) rt::fatal(routine, "color %d is negative (a member passes a colour >= 0)", color);
         if (scratch) gex::check_scratch(routine, scratch_addr, scratch_size, parent.ep);
     }
-    const rt::Team& from = gex::members(parent);
+    const rt::Team& from = gex::members(routine, parent);
     rt::all_members(routine, from, true);  // every member is here (Active Messages served meanwhile)
     std::unique_ptr<rt::Team> team = from.split(new_tm_p ? color : -1, key);
     if (!new_tm_p) return 0;
@@ -130,7 +162,7 @@ size_t gex_TM_Create(gex_TM_t* new_tms, size_t num_new_tms, gex_TM_t parent_tm, 
     const char* routine = "gex_TM_Create";
     gex::may_communicate(routine);
     const gasket_gex_tm& parent = gex::tm_of(routine, parent_tm);
-    const rt::Team& from = gex::members(parent);
+    const rt::Team& from = gex::members(routine, parent);
     if (flags & ~(gex::kSizeQuery | gex::kScratchKinds | GEX_FLAG_RANK_IS_JOBRANK))
         rt::fatal(routine,
                   "flags 0x%x: only GEX_FLAG_TM_{GLOBAL,LOCAL,SYMMETRIC,NO}_SCRATCH, GEX_FLAG_RANK_IS_JOBRANK and "
@@ -143,14 +175,16 @@ size_t gex_TM_Create(gex_TM_t* new_tms, size_t num_new_tms, gex_TM_t parent_tm, 
                   "flags 0x%x: exactly one of GEX_FLAG_TM_{GLOBAL,LOCAL,SYMMETRIC,NO}_SCRATCH is required (there is "
                   "no default)",
                   unsigned(flags));
-    // The members, as jobranks in rank order, their endpoint indices, and
-    // my place among them.
+    // The members, as jobranks in rank order, and their endpoint indices;
+    // the member processes in the order of their first member; this
+    // process's members, in rank order.
     const int me = rt::g_job->my_pe;
     std::vector<int> jobranks(numargs);
     std::vector<gex_EP_Index_t> ep_indices(numargs, 0);
     bool created = false;  // a member is an endpoint made by gex_EP_Create
-    std::vector<std::size_t> place(std::size_t(rt::g_job->n_pes), numargs);  // jobrank -> its index in args[]
-    std::size_t mine = numargs;
+    std::vector<int> procs;
+    std::vector<std::size_t> first(std::size_t(rt::g_job->n_pes), numargs);  // jobrank -> its first member's place
+    std::vector<std::size_t> mine;
     if (numargs > 0 && !args) rt::fatal(routine, "args is NULL with numargs %zu", numargs);
     for (std::size_t i = 0; i < numargs; ++i) {
         if (args[i].gex_ep_index >= GASNET_MAXEPS)
@@ -172,51 +206,64 @@ size_t gex_TM_Create(gex_TM_t* new_tms, size_t num_new_tms, gex_TM_t parent_tm, 
                           from.n_pes() - 1);
             jobrank = from.world_pe(int(r));
         }
-        if (const std::size_t before = place[std::size_t(jobrank)]; before < numargs) {
-            if (args[before].gex_ep_index == args[i].gex_ep_index)
-                rt::fatal(routine, "args[%zu] and args[%zu] name the same endpoint (jobrank %d, index %u)", before, i,
-                          jobrank, unsigned(args[i].gex_ep_index));
-            rt::fatal(routine,
-                      "args[%zu] and args[%zu] name two endpoints of jobrank %d: Gasket's teams hold at most one "
-                      "endpoint per process yet (issue 18's next step)",
-                      before, i, jobrank);
+        if (first[std::size_t(jobrank)] == numargs) {
+            first[std::size_t(jobrank)] = i;
+            procs.push_back(jobrank);
         }
-        place[std::size_t(jobrank)] = i;
         jobranks[i] = jobrank;
         ep_indices[i] = args[i].gex_ep_index;
         created |= args[i].gex_ep_index != 0;
-        if (jobrank == me) mine = i;
+        if (jobrank == me) mine.push_back(i);
     }
-    const bool member = mine < numargs;
+    // No endpoint twice (§5.3 5): the first repeat in args[] order.
+    if (numargs > procs.size()) {
+        std::vector<std::pair<std::uint64_t, std::size_t>> named(numargs);
+        for (std::size_t i = 0; i < numargs; ++i)
+            named[i] = {std::uint64_t(jobranks[i]) * GASNET_MAXEPS + ep_indices[i], i};
+        std::sort(named.begin(), named.end());
+        std::size_t before = numargs, again = numargs;
+        for (std::size_t k = 1; k < numargs; ++k)
+            if (named[k].first == named[k - 1].first && named[k].second < again) {
+                before = named[k - 1].second;
+                again = named[k].second;
+            }
+        if (again < numargs)
+            rt::fatal(routine, "args[%zu] and args[%zu] name the same endpoint (jobrank %d, index %u)", before, again,
+                      jobranks[again], unsigned(ep_indices[again]));
+    }
+    const bool member = !mine.empty();
     if (flags & gex::kSizeQuery) return gex::scratch_query(routine, flags, member);
-    if (num_new_tms != (member ? 1u : 0u))
+    if (num_new_tms != mine.size())
         rt::fatal(routine, "num_new_tms is %zu, but args[] names %s of this process's endpoints", num_new_tms,
-                  member ? "one" : "none");
-    void* scratch = nullptr;
-    std::size_t scratch_len = 0;
-    gasket_gex_ep* my_ep = nullptr;  // this process's member, when a created endpoint
-    if (member) {
-        if (!new_tms) rt::fatal(routine, "new_tms is NULL with num_new_tms 1");
-        if (ep_indices[mine] != 0) {
-            my_ep = gex::created_ep_at(ep_indices[mine]);
-            if (!my_ep)
+                  gex::how_many(mine.size()).c_str());
+    if (member && !new_tms) rt::fatal(routine, "new_tms is NULL with num_new_tms %zu", num_new_tms);
+    // This process's members: their endpoints (null: the primordial one)
+    // and scratch space (§5.3 19: one for all, one per local member, or
+    // one per member).
+    std::vector<gasket_gex_ep*> eps(mine.size(), nullptr);
+    std::vector<void*> scratch(mine.size(), nullptr);
+    const std::size_t scratch_len = kind != GEX_FLAG_TM_NO_SCRATCH ? scratch_size : 0;
+    for (std::size_t k = 0; k < mine.size(); ++k) {
+        if (const gex_EP_Index_t index = ep_indices[mine[k]]; index != 0) {
+            eps[k] = gex::created_ep_at(index);
+            if (!eps[k])
                 rt::fatal(routine, "args[%zu] names endpoint %u of this process, which gex_EP_Create has not made",
-                          mine, unsigned(ep_indices[mine]));
+                          mine[k], unsigned(index));
         }
-        if (kind != GEX_FLAG_TM_NO_SCRATCH) {
-            if (!scratch_addrs) rt::fatal(routine, "scratch_addrs is NULL without GEX_FLAG_TM_NO_SCRATCH");
-            scratch = scratch_addrs[kind == GEX_FLAG_TM_GLOBAL_SCRATCH ? mine : 0];
-            scratch_len = scratch_size;
-            gex::check_scratch(routine, scratch, scratch_len, my_ep);
-        }
+        if (kind == GEX_FLAG_TM_NO_SCRATCH) continue;
+        if (!scratch_addrs) rt::fatal(routine, "scratch_addrs is NULL without GEX_FLAG_TM_NO_SCRATCH");
+        scratch[k] = scratch_addrs[kind == GEX_FLAG_TM_GLOBAL_SCRATCH  ? mine[k]
+                                   : kind == GEX_FLAG_TM_LOCAL_SCRATCH ? k
+                                                                       : 0];
+        gex::check_scratch(routine, scratch[k], scratch_len, eps[k]);
     }
     rt::all_members(routine, from, true);  // every member of the parent is here (Active Messages served)
-    // One colour per new team: its least jobrank (teams are disjoint), ranks
-    // by place in args[].
-    const int color = member ? *std::min_element(jobranks.begin(), jobranks.end()) : -1;
-    std::unique_ptr<rt::Team> team = from.split(color, int(mine));
+    // One colour per new team: its least jobrank (teams are disjoint); the
+    // processes ranked by their first member's place in args[].
+    const int color = member ? *std::min_element(procs.begin(), procs.end()) : -1;
+    std::unique_ptr<rt::Team> team = from.split(color, member ? int(mine.front()) : 0);
     if (!member) return 0;
-    if (team->world_pes() != jobranks) {
+    if (team->world_pes() != procs) {
         std::string formed;
         for (int p : team->world_pes()) formed += (formed.empty() ? "" : ", ") + std::to_string(p);
         rt::fatal(routine,
@@ -225,8 +272,20 @@ size_t gex_TM_Create(gex_TM_t* new_tms, size_t num_new_tms, gex_TM_t parent_tm, 
                   numargs, formed.c_str());
     }
     if (kind == GEX_FLAG_TM_LOCAL_SCRATCH) rt::all_members(routine, *team, true);  // the barrier LOCAL promises
-    if (!created) ep_indices.clear();
-    new_tms[0] = gex::adopt(std::move(team), flags, scratch, scratch_len, my_ep, std::move(ep_indices));
+    if (numargs == procs.size()) {  // one endpoint per process: the team's ranks are its processes'
+        if (!created) ep_indices.clear();
+        new_tms[0] = gex::adopt(std::move(team), flags, scratch[0], scratch_len, eps[0], std::move(ep_indices));
+        return 0;
+    }
+    // Several endpoints of a process: a handle per member here (§5.3 14),
+    // sharing the runtime team and the rank table.
+    const std::shared_ptr<const rt::Team> shared(std::move(team));
+    gex::Several several{std::make_shared<const std::vector<int>>(std::move(jobranks)),
+                         std::make_shared<std::atomic<int>>(int(mine.size())), 0};
+    for (std::size_t k = 0; k < mine.size(); ++k) {
+        several.rank = gex_Rank_t(mine[k]);
+        new_tms[k] = gex::adopt(shared, flags, scratch[k], scratch_len, eps[k], ep_indices, &several);
+    }
     return 0;
 }
 
@@ -253,7 +312,7 @@ size_t gex_TM_Dup(gex_TM_t* new_tm_p, gex_TM_t orig_tm, gex_Addr_t scratch_addr,
     if (!new_tm_p) rt::fatal(routine, "new_tm_p is NULL");
     const bool scratch = kind != GEX_FLAG_TM_NO_SCRATCH;
     if (scratch) gex::check_scratch(routine, scratch_addr, scratch_len, orig.ep);
-    const rt::Team& from = gex::members(orig);
+    const rt::Team& from = gex::members(routine, orig);
     rt::all_members(routine, from, true);  // every member is here (Active Messages served meanwhile)
     // One colour, each member keyed by its rank: the same members in order.
     std::unique_ptr<rt::Team> team = from.split(0, from.my_pe());
@@ -278,8 +337,10 @@ int gex_TM_Destroy(gex_TM_t tm, gex_Memvec_t* scratch_p, gex_Flags_t flags) noex
         rt::fatal(routine, "%d atomic domain%s over tm %p %s live: gex_AD_Destroy %s first (the team is not quiesced)",
                   n, n == 1 ? "" : "s", gex::raw(tm), n == 1 ? "is" : "are", n == 1 ? "it" : "them");
     // Without the assertion that every member has quiesced the team, no
-    // member frees it while another may still be using it.
-    if (!(flags & GEX_FLAG_GLOBALLY_QUIESCED)) rt::all_members(routine, *t.team, true);
+    // member frees it while another may still be using it: the processes
+    // meet at each one's last handle of it.
+    const bool last_here = !t.several || t.local_live->fetch_sub(1, std::memory_order_acq_rel) == 1;
+    if (last_here && !(flags & GEX_FLAG_GLOBALLY_QUIESCED)) rt::all_members(routine, *t.team, true);
     gex::unregister_team(&t);
     const gex_Memvec_t scratch = t.scratch;
     delete &t;

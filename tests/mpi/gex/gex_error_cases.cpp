@@ -138,6 +138,17 @@ int main(int argc, char** argv) {
         for (gex_Rank_t r = 0; r < gex_TM_QuerySize(tm); ++r) args.push_back(gex_EP_Location_t{r, 1});
         gex_TM_Create(&made_team, 1, tm, args.data(), args.size(), nullptr, 0, GEX_FLAG_TM_NO_SCRATCH);
     }
+    // A team of every process's endpoints 0 and 1, a handle per member
+    // (collective: every process).
+    gex_TM_t several[2] = {GEX_TM_INVALID, GEX_TM_INVALID};
+    if (g_case.rfind("ep_team_several_", 0) == 0) {
+        std::vector<gex_EP_Location_t> args;
+        for (gex_Rank_t r = 0; r < gex_TM_QuerySize(tm); ++r) {
+            args.push_back(gex_EP_Location_t{r, 0});
+            args.push_back(gex_EP_Location_t{r, 1});
+        }
+        gex_TM_Create(several, 2, tm, args.data(), args.size(), nullptr, 0, GEX_FLAG_TM_NO_SCRATCH);
+    }
     if (me != 0) {  // wait, polling, to be ended
         const double deadline = now_s() + 30;
         GASNET_BLOCKUNTIL(now_s() > deadline);
@@ -278,10 +289,11 @@ int main(int argc, char** argv) {
         gex_TM_TranslateRankToEP(tm, 0, 0);
     } else if (g_case == "ep_am_reserved_handler") {
         gex_AM_RequestShort0(gex_TM_Pair(made, 1), 1, 5, 0);
-    } else if (g_case == "ep_team_two_per_process") {
-        gex_EP_Location_t args[] = {{0, 0}, {0, 1}, {1, 0}, {1, 1}};
-        gex_TM_t t[2];
-        gex_TM_Create(t, 2, tm, args, 4, nullptr, 0, GEX_FLAG_TM_NO_SCRATCH);
+    } else if (g_case == "ep_team_several_barrier") {
+        gex_Event_Wait(gex_Coll_BarrierNB(several[1], 0));
+    } else if (g_case == "ep_team_several_split") {
+        gex_TM_t half = GEX_TM_INVALID;
+        gex_TM_Split(&half, several[0], 0, 0, nullptr, 0, GEX_FLAG_TM_NO_SCRATCH);
     } else if (g_case == "bind_twice" || g_case == "bind_invalid_segment") {
         gex_EP_t made = GEX_EP_INVALID;
         gex_Segment_t a = GEX_SEGMENT_INVALID, b = GEX_SEGMENT_INVALID;

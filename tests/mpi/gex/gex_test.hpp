@@ -4,6 +4,7 @@
 #pragma once
 
 #include <gasnet.h>
+#include <gasnet_mk.h>
 
 #include <gtest/gtest.h>
 
@@ -31,5 +32,32 @@ void barrier();
 inline unsigned char pattern(gex_Rank_t writer, std::size_t i, unsigned salt) {
     return static_cast<unsigned char>(writer * 31u + i * 7u + salt);
 }
+
+// Every process makes an endpoint with a segment of `bytes` (GASNet-allocated
+// when `client` is null, else the client's range) and publishes it over the
+// primordial team.  Endpoints are made in the same order everywhere, so its
+// index is every process's.
+struct Published {
+    gex_EP_t ep = GEX_EP_INVALID;
+    gex_Segment_t seg = GEX_SEGMENT_INVALID;
+    gex_EP_Index_t index = 0;
+    unsigned char* base = nullptr;
+    Published(std::size_t bytes, void* client) {
+        EXPECT_EQ(gex_EP_Create(&ep, g_job.client, GEX_EP_CAPABILITY_RMA, 0), GASNET_OK);
+        EXPECT_EQ(gex_Segment_Create(&seg, g_job.client, client, bytes, GEX_MK_HOST, 0), GASNET_OK);
+        EXPECT_EQ(gex_EP_BindSegment(ep, seg, 0), GASNET_OK);
+        EXPECT_EQ(gex_EP_PublishBoundSegment(g_job.tm, &ep, 1, 0), GASNET_OK);
+        index = gex_EP_QueryIndex(ep);
+        base = static_cast<unsigned char*>(gex_Segment_QueryAddr(seg));
+    }
+    // Where `rank`'s segment is (its owner's address), and its size.
+    unsigned char* on(gex_Rank_t rank, uintptr_t* size = nullptr) const {
+        void* owner = nullptr;
+        uintptr_t n = 0;
+        EXPECT_EQ(gex_Segment_QueryBound(gex_TM_Pair(g_job.ep, index), rank, &owner, nullptr, &n), 0);
+        if (size) *size = n;
+        return static_cast<unsigned char*>(owner);
+    }
+};
 
 }  // namespace gex_test
