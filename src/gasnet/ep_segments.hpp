@@ -14,7 +14,7 @@
 // store it): its route says `device`, and where this process reaches it by
 // the kind's copies -- its own, or a node peer's mapped by CUDA IPC at
 // publication -- `mapped` holds it; elsewhere transfers are staged through
-// its owner (src/runtime/device_staging.hpp).  Only put_device
+// its owner (src/runtime/device_staging.hpp).  Only device_transfer
 // (transfer.hpp) moves data to and from such a route.
 #pragma once
 

@@ -122,7 +122,7 @@ int gasp_category(AmCategory c) {
 // segment): where it goes (`target`) and its offset there.  When device
 // memory takes part (that segment, or the source in the device segment of
 // this process's endpoint `from`), the payload is copied into place here
-// (put_device: `target` is AmEngine::placed_long), or, for a device segment
+// (device_transfer: `target` is AmEngine::placed_long), or, for a device segment
 // not mapped here and at most rt::kStagingChunk bytes, carried in the
 // message for the receiver to copy into place (`target` is
 // AmEngine::inline_long; a device source is first copied to a host buffer,
@@ -164,9 +164,7 @@ rt::Job& check_between(const char* routine, gasnet_node_t node, gex_EP_Index_t f
         // host memory first.
         if (local_ctx) {
             thread_local std::vector<char> bounce(rt::kStagingChunk);
-            std::string failed;
-            if (!rt::device_copy(local_ctx, bounce.data(), source_addr, nbytes, failed))
-                rt::fatal(routine, "copying %zu bytes out of device memory to send them: %s", nbytes, failed.c_str());
+            rt::copy_out_to_send(routine, local_ctx, bounce.data(), source_addr, nbytes);
             source_addr = bounce.data();
         }
         target = &rt::AmEngine::inline_long;
@@ -174,7 +172,7 @@ rt::Job& check_between(const char* routine, gasnet_node_t node, gex_EP_Index_t f
     }
     // Otherwise one device copy into place (mapped here), or a staged put
     // through the owner (not inside a handler), before the message.
-    put_device(routine, node, to, dest_addr, const_cast<void*>(source_addr), nbytes, true, local_ctx);
+    device_transfer(routine, node, to, dest_addr, const_cast<void*>(source_addr), nbytes, true, local_ctx);
     target = &rt::AmEngine::placed_long;
     return *job;
 }

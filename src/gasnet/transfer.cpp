@@ -135,8 +135,7 @@ void host_through_mpi(const char* routine, const rt::Target& t, gasnet_node_t no
         const std::size_t n = std::min(kChunk, nbytes - done);
         const rt::Target at{nullptr, t.window, t.disp + rt::Displacement(done)};
         if (put) {
-            if (!rt::device_copy(local_ctx, bounce.data(), local + done, n, failed))
-                rt::fatal(routine, "copying %zu bytes out of device memory to send them: %s", n, failed.c_str());
+            rt::copy_out_to_send(routine, local_ctx, bounce.data(), local + done, n);
             put_target(at, node, bounce.data(), n, mode(Sync::blocking, false));
         } else {
             get_target(at, bounce.data(), node, n, Sync::blocking);
@@ -149,8 +148,8 @@ void host_through_mpi(const char* routine, const rt::Target& t, gasnet_node_t no
 
 }  // namespace
 
-gasnet_handle_t put_device(const char* routine, gasnet_node_t node, gex_EP_Index_t index, void* remote, void* local,
-                           std::size_t nbytes, bool put, void* local_ctx) {
+gasnet_handle_t device_transfer(const char* routine, gasnet_node_t node, gex_EP_Index_t index, void* remote,
+                                void* local, std::size_t nbytes, bool put, void* local_ctx) {
     rt::Target host{nullptr, nullptr, 0};  // the remote range when it is host memory
     const EpRoute* r = nullptr;
     std::size_t offset = 0;
@@ -247,9 +246,9 @@ gasnet_handle_t put_ep(const char* routine, gasnet_node_t node, gex_EP_Index_t i
     gasnet_handle_t h = GASNET_INVALID_HANDLE;
     std::size_t offset = 0;
     if (local_ctx) {
-        h = put_device(routine, node, index, dest, const_cast<void*>(src), nbytes, true, local_ctx);
+        h = device_transfer(routine, node, index, dest, const_cast<void*>(src), nbytes, true, local_ctx);
     } else if (const EpRoute& r = route_ep(routine, node, index, dest, nbytes, offset); r.device) {
-        h = put_device(routine, node, index, dest, const_cast<void*>(src), nbytes, true, nullptr);
+        h = device_transfer(routine, node, index, dest, const_cast<void*>(src), nbytes, true, nullptr);
     } else if (nbytes) {
         h = put_target(rt::target_of(r, rt::g_job->dynamic_window, offset), node, src, nbytes, how);
     }
@@ -264,9 +263,9 @@ gasnet_handle_t get_ep(const char* routine, void* dest, gasnet_node_t node, gex_
     gasnet_handle_t h = GASNET_INVALID_HANDLE;
     std::size_t offset = 0;
     if (local_ctx) {
-        h = put_device(routine, node, index, const_cast<void*>(src), dest, nbytes, false, local_ctx);
+        h = device_transfer(routine, node, index, const_cast<void*>(src), dest, nbytes, false, local_ctx);
     } else if (const EpRoute& r = route_ep(routine, node, index, src, nbytes, offset); r.device) {
-        h = put_device(routine, node, index, const_cast<void*>(src), dest, nbytes, false, nullptr);
+        h = device_transfer(routine, node, index, const_cast<void*>(src), dest, nbytes, false, nullptr);
     } else if (nbytes) {
         h = get_target(rt::target_of(r, rt::g_job->dynamic_window, offset), dest, node, nbytes, sync);
     }

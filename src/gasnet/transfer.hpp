@@ -113,7 +113,7 @@ constexpr unsigned mode(Sync sync, bool bulk) { return unsigned(sync) | (bulk ? 
 // GASNet-EX: a put or get whose remote side is the bound segment of the
 // endpoint of index `index` (>= 1, made by gex_EP_Create) of jobrank
 // `node`, published to this process (ep_segments.hpp): as put_cold /
-// get_cold, through the job's dynamic window, or by put_device when that
+// get_cold, through the job's dynamic window, or by device_transfer when that
 // segment is device memory or `local_ctx` is not null (the local buffer is
 // in this process's device segment: then, and only then, `index` may be 0,
 // the attach segment); fatal, naming `routine`, when nothing is published for that
@@ -132,8 +132,8 @@ gasnet_handle_t get_ep(const char* routine, void* dest, gasnet_node_t node, gex_
 // locate / route_ep for the range, and when the remote segment cannot be
 // reached by a copy from here (another node or the node fast path off:
 // issue 18's next step; CUDA IPC refused: the reason).
-gasnet_handle_t put_device(const char* routine, gasnet_node_t node, gex_EP_Index_t index, void* remote, void* local,
-                           std::size_t nbytes, bool put, void* local_ctx);
+gasnet_handle_t device_transfer(const char* routine, gasnet_node_t node, gex_EP_Index_t index, void* remote,
+                                void* local, std::size_t nbytes, bool put, void* local_ctx);
 // The remote side of [addr, +nbytes) on jobrank `node` in its attach
 // segment.  Fatal, naming `routine`, for a bad node or a range outside the
 // segment (for 0 bytes only the node is checked).
@@ -141,7 +141,7 @@ rt::Target locate(const char* routine, gasnet_node_t node, const void* addr, std
 // The route to the published bound segment of created endpoint `index`
 // (>= 1) of jobrank `node` (ep_segments.hpp; host or device memory) and the
 // offset of [addr, +nbytes) in it, in bytes (rt::target_of makes a host
-// segment's target of them; only put_device reaches a device one).  Fatal,
+// segment's target of them; only device_transfer reaches a device one).  Fatal,
 // naming `routine`, for a bad node, nothing published there, or a range
 // outside the segment (for 0 bytes only the node and the publication are
 // checked).

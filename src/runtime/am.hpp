@@ -49,6 +49,15 @@ struct AmMessage {
     std::size_t nbytes;  // payload bytes
 };
 
+// A 64-bit value carried in two 32-bit handler arguments (GASNet's
+// handler arguments are 32-bit): its low and high halves, and the value
+// joined again from them.  The internal handlers' one encoding.
+inline std::int32_t arg_lo(std::uint64_t v) { return std::int32_t(std::uint32_t(v)); }
+inline std::int32_t arg_hi(std::uint64_t v) { return std::int32_t(std::uint32_t(v >> 32)); }
+inline std::uint64_t arg_join(std::int32_t lo, std::int32_t hi) {
+    return std::uint64_t(std::uint32_t(lo)) | (std::uint64_t(std::uint32_t(hi)) << 32);
+}
+
 // What a thread is doing, for the checks of §2.4.3 and §2.4.5.
 struct AmThreadState {
     int handler_depth = 0;         // > 0 inside a handler

@@ -29,12 +29,6 @@ struct Completion {
 // low bit set (a Completion* has it clear).
 constexpr std::uint64_t kCountTag = 1;
 
-std::int32_t lo(std::uint64_t v) { return std::int32_t(std::uint32_t(v)); }
-std::int32_t hi(std::uint64_t v) { return std::int32_t(std::uint32_t(v >> 32)); }
-std::uint64_t join(std::int32_t l, std::int32_t h) {
-    return std::uint64_t(std::uint32_t(l)) | (std::uint64_t(std::uint32_t(h)) << 32);
-}
-
 constexpr int kRequestArgs = 9;
 constexpr int kReplyArgs = 4;
 
@@ -75,12 +69,12 @@ void on_request(gasket_am_token* token, const AmMessage& m) {
         base = s.base;
         size = s.size;
     }
-    const std::uint64_t offset = join(a[1], a[2]);
+    const std::uint64_t offset = arg_join(a[1], a[2]);
     if (offset > size || size - offset < width || offset % width != 0) [[unlikely]]
         bad_amo_message(token, "offset", offset);
     char* p = base + offset;
-    const std::uint64_t old = apply_atomic(p, width, op, join(a[3], a[4]), join(a[5], a[6]));
-    const std::int32_t reply[4] = {a[7], a[8], lo(old), hi(old)};
+    const std::uint64_t old = apply_atomic(p, width, op, arg_join(a[3], a[4]), arg_join(a[5], a[6]));
+    const std::int32_t reply[4] = {a[7], a[8], arg_lo(old), arg_hi(old)};
     j.am->reply("AMO handler", token, AmCategory::short_am, kAmoReply, 4, reply, nullptr, 0, 0);
 }
 
@@ -88,8 +82,8 @@ void on_request(gasket_am_token* token, const AmMessage& m) {
 void on_reply(gasket_am_token* token, const AmMessage& m) {
     if (m.category != AmCategory::short_am || m.nargs != kReplyArgs || token->request) [[unlikely]]
         bad_amo_message(token, "argument count", unsigned(m.nargs));
-    const std::uint64_t cookie = join(m.args[0], m.args[1]);
-    const std::uint64_t old = join(m.args[2], m.args[3]);
+    const std::uint64_t cookie = arg_join(m.args[0], m.args[1]);
+    const std::uint64_t old = arg_join(m.args[2], m.args[3]);
     if (cookie & kCountTag) {
         reinterpret_cast<std::atomic<long>*>(static_cast<std::uintptr_t>(cookie & ~kCountTag))
             ->fetch_sub(1, std::memory_order_release);
@@ -178,14 +172,14 @@ std::uint64_t amo_send(const char* routine, Job& j, unsigned segment, std::size_
     if (c) cookie = std::uint64_t(reinterpret_cast<std::uintptr_t>(c));
     if (result != AmoResult::wait) pending.fetch_add(1, std::memory_order_relaxed);
     const std::int32_t args[9] = {std::int32_t(unsigned(op) | width << 8 | segment << 16),
-                                  lo(offset),
-                                  hi(offset),
-                                  lo(value),
-                                  hi(value),
-                                  lo(cond),
-                                  hi(cond),
-                                  lo(cookie),
-                                  hi(cookie)};
+                                  arg_lo(offset),
+                                  arg_hi(offset),
+                                  arg_lo(value),
+                                  arg_hi(value),
+                                  arg_lo(cond),
+                                  arg_hi(cond),
+                                  arg_lo(cookie),
+                                  arg_hi(cookie)};
     j.am->request(routine, pe, AmCategory::short_am, kAmoRequest, 9, args, nullptr, 0, 0);
     if (result != AmoResult::wait) return 0;
     poll_until(j, routine, [&] { return local.done.load(std::memory_order_acquire); });

@@ -20,12 +20,6 @@ constexpr std::uint8_t kPutAck = 4;
 constexpr std::uint8_t kGetRequest = 5;
 constexpr std::uint8_t kGetReply = 6;
 
-std::int32_t lo(std::uint64_t v) { return std::int32_t(std::uint32_t(v)); }
-std::int32_t hi(std::uint64_t v) { return std::int32_t(std::uint32_t(v >> 32)); }
-std::uint64_t join(std::int32_t l, std::int32_t h) {
-    return std::uint64_t(std::uint32_t(l)) | (std::uint64_t(std::uint32_t(h)) << 32);
-}
-
 // What the origin of a staged transfer waits on: chunks not yet
 // acknowledged (put) or arrived (get), and for a get where they go.
 struct Staging {
@@ -58,7 +52,7 @@ char* owner_range(gasket_am_token* token, std::int32_t ep, std::uint64_t offset,
 void on_put_chunk(gasket_am_token* token, const AmMessage& m) {
     if (m.category != AmCategory::medium || m.nargs != 5) bad_staging_message(token, "argument count", m.nargs);
     void* ctx = nullptr;
-    char* at = owner_range(token, m.args[0], join(m.args[1], m.args[2]), m.nbytes, ctx);
+    char* at = owner_range(token, m.args[0], arg_join(m.args[1], m.args[2]), m.nbytes, ctx);
     std::string why;
     if (!device_copy(ctx, at, m.payload, m.nbytes, why))
         fatal("device staging handler", "copying %zu bytes from node %d into device memory: %s", m.nbytes,
@@ -70,7 +64,7 @@ void on_put_chunk(gasket_am_token* token, const AmMessage& m) {
 void on_put_ack(gasket_am_token* token, const AmMessage& m) {
     if (m.category != AmCategory::short_am || m.nargs != 2 || token->request)
         bad_staging_message(token, "argument count", m.nargs);
-    auto* s = reinterpret_cast<Staging*>(static_cast<std::uintptr_t>(join(m.args[0], m.args[1])));
+    auto* s = reinterpret_cast<Staging*>(static_cast<std::uintptr_t>(arg_join(m.args[0], m.args[1])));
     s->pending.fetch_sub(1, std::memory_order_release);
 }
 
@@ -83,7 +77,7 @@ void on_get_request(gasket_am_token* token, const AmMessage& m) {
     const auto n = std::uint64_t(std::uint32_t(m.args[3]));
     if (n == 0 || n > kStagingChunk) bad_staging_message(token, "byte count", n);
     void* ctx = nullptr;
-    const char* at = owner_range(token, m.args[0], join(m.args[1], m.args[2]), n, ctx);
+    const char* at = owner_range(token, m.args[0], arg_join(m.args[1], m.args[2]), n, ctx);
     thread_local std::vector<char> buffer(kStagingChunk);
     std::string why;
     if (!device_copy(ctx, buffer.data(), at, n, why))
@@ -97,8 +91,8 @@ void on_get_request(gasket_am_token* token, const AmMessage& m) {
 void on_get_reply(gasket_am_token* token, const AmMessage& m) {
     if (m.category != AmCategory::medium || m.nargs != 4 || token->request)
         bad_staging_message(token, "argument count", m.nargs);
-    auto* s = reinterpret_cast<Staging*>(static_cast<std::uintptr_t>(join(m.args[0], m.args[1])));
-    char* at = s->dst + join(m.args[2], m.args[3]);
+    auto* s = reinterpret_cast<Staging*>(static_cast<std::uintptr_t>(arg_join(m.args[0], m.args[1])));
+    char* at = s->dst + arg_join(m.args[2], m.args[3]);
     if (!s->dst_ctx) {
         std::memcpy(at, m.payload, m.nbytes);
     } else if (std::string why; !device_copy(s->dst_ctx, at, m.payload, m.nbytes, why) && s->failed.empty()) {
@@ -127,13 +121,11 @@ void staged_put(const char* routine, Job& j, int pe, std::uint8_t ep, std::size_
         const std::size_t n = std::min(kStagingChunk, nbytes - done);
         const char* from = static_cast<const char*>(src) + done;
         if (src_ctx) {
-            std::string why;
-            if (!device_copy(src_ctx, bounce.data(), from, n, why))
-                fatal(routine, "copying %zu bytes out of device memory to send them: %s", n, why.c_str());
+            copy_out_to_send(routine, src_ctx, bounce.data(), from, n);
             from = bounce.data();
         }
         const std::uint64_t at = offset + done;
-        const std::int32_t args[5] = {ep, lo(at), hi(at), lo(cookie), hi(cookie)};
+        const std::int32_t args[5] = {ep, arg_lo(at), arg_hi(at), arg_lo(cookie), arg_hi(cookie)};
         s.pending.fetch_add(1, std::memory_order_relaxed);
         j.am->request(routine, pe, AmCategory::medium, kPutChunk, 5, args, from, n, 0);  // locally complete
         done += n;
@@ -151,7 +143,8 @@ void staged_get(const char* routine, Job& j, int pe, std::uint8_t ep, std::size_
     for (std::size_t done = 0; done < nbytes;) {
         const std::size_t n = std::min(kStagingChunk, nbytes - done);
         const std::uint64_t at = offset + done;
-        const std::int32_t args[8] = {ep, lo(at), hi(at), std::int32_t(n), lo(cookie), hi(cookie), lo(done), hi(done)};
+        const std::int32_t args[8] = {
+            ep, arg_lo(at), arg_hi(at), std::int32_t(n), arg_lo(cookie), arg_hi(cookie), arg_lo(done), arg_hi(done)};
         s.pending.fetch_add(1, std::memory_order_relaxed);
         j.am->request(routine, pe, AmCategory::short_am, kGetRequest, 8, args, nullptr, 0, 0);
         done += n;

@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "error.hpp"
 #include "mpi-bridge/cuda_driver.hpp"
 
 namespace gasket::rt {
@@ -94,6 +95,11 @@ void close_device(const DeviceMapping& m) {
 
 bool device_copy(void* ctx, void* dst, const void* src, std::size_t bytes, std::string& why) {
     return mpi::CudaDriver::get().copy(ctx, dst, src, bytes, why);
+}
+
+void copy_out_to_send(const char* routine, void* ctx, void* dst, const void* src, std::size_t bytes) {
+    if (std::string why; !device_copy(ctx, dst, src, bytes, why))
+        fatal(routine, "copying %zu bytes out of device memory to send them: %s", bytes, why.c_str());
 }
 
 std::unique_ptr<MemoryKind> open_cuda_uva(int ordinal, std::string& why) {

@@ -77,6 +77,10 @@ void close_device(const DeviceMapping& m);
 // mapping's ctx).  Synchronous: the bytes are in place, visible to the
 // device, on return.  False, with `why` set, when the driver refuses.
 bool device_copy(void* ctx, void* dst, const void* src, std::size_t bytes, std::string& why);
+// device_copy of `bytes` bytes out of device memory at `src` (context
+// `ctx`) into the host buffer `dst`, to send them: fatal, naming `routine`
+// and the driver's reason, when the driver refuses.
+void copy_out_to_send(const char* routine, void* ctx, void* dst, const void* src, std::size_t bytes);
 
 // A kind of CUDA device memory with unified addressing, device `ordinal`
 // (a CUdevice ordinal), over its primary context (§6.5).  Null, with `why`
