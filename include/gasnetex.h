@@ -256,8 +256,8 @@ int gex_Segment_Attach(gex_Segment_t* segment_p, gex_TM_t tm, uintptr_t size) GA
  * device's memory (cuMemAlloc; not zeroed, not rounded); otherwise
  * [address, +length) must be that device's memory inside one allocation
  * (GASNET_ERR_BAD_ARG otherwise, saying what it is).  Such a segment may be
- * bound to a created endpoint; publishing it is issue 18's next step
- * (fatal in gex_EP_PublishBoundSegment). */
+ * bound to a created endpoint and published (gex_EP_PublishBoundSegment):
+ * RMA and Long payloads then reach it (docs/memory-kinds.md, step 5). */
 int gex_Segment_Create(gex_Segment_t* segment_p, gex_Client_t client, gex_Addr_t address, uintptr_t length,
                        gex_MK_t kind, gex_Flags_t flags) GASKET_NOEXCEPT;
 
@@ -484,7 +484,10 @@ gex_Event_t gex_EP_QueryBoundSegmentNB(gex_TM_t tm, gex_Rank_t rank, void** owne
  * GASNET_ERR_BAD_ARG on every member when any member passed flags != 0, a
  * NULL eps with num_eps > 0 or an endpoint twice (each refusal printed,
  * naming the call, unless verbose errors are off).  A handle that is not
- * this process's is fatal. */
+ * this process's is fatal.
+ * MPI reaches a published host segment (the node fast path aside) through
+ * the job's dynamic window (Open MPI attaches at most osc_rdma_max_attach
+ * regions to it, 32 by default). */
 int gex_EP_PublishBoundSegment(gex_TM_t tm, gex_EP_t* eps, size_t num_eps, gex_Flags_t flags) GASKET_NOEXCEPT;
 
 /* ---- Active Messages (gasnet-ex-api.txt, "AM handlers" .. "Fixed-payload

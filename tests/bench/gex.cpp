@@ -4,8 +4,12 @@
 // one) and beside raw MPI, in one run (issue 17: GASNet-EX within 1.05x of
 // GASNet-1 on both paths); then the same puts, gets and AM round trip to a
 // created endpoint through a TM-pair beside the primordial endpoint's
-// (issue 18).  Run with 2 processes: oshrun -np 2 bench-gex
-// [options].
+// (issue 18), whose MPI column is MPI on memory it did not allocate (a
+// dynamic window with kMadeSegment bytes attached, as Gasket reaches
+// created segments): Open MPI reaches an MPI_Win_allocate window between
+// node peers by load and store, and other memory by a copy between
+// processes (a system call) per access, created window or dynamic alike.
+// Run with 2 processes: oshrun -np 2 bench-gex [options].
 //
 // Process 0 measures against process 1's segment (Gasket) and an
 // MPI_Win_allocate window (MPI, MPI_Win_lock_all for the whole run,
@@ -87,6 +91,11 @@ struct Bench {
     char* remote = nullptr;  // process 1's segment (its owner's address)
     MPI_Win win = MPI_WIN_NULL;
     char* win_base = nullptr;
+    // The floor for created endpoints: a dynamic window over kMadeSegment
+    // bytes of memory MPI did not allocate, and process 1's displacement.
+    MPI_Win dyn = MPI_WIN_NULL;
+    std::vector<char> dyn_memory = std::vector<char>(kMadeSegment);
+    MPI_Aint dyn_remote = 0;
     std::vector<long> src = std::vector<long>(kSlots), got = std::vector<long>(kSlots);
     std::vector<gex_Event_t> events = std::vector<gex_Event_t>(kSlots);
     long failures = 0;
@@ -318,7 +327,8 @@ struct Bench {
         const gex_TM_t t = tm, pair = gex_TM_Pair(made_ep, made_index);
         long* s = src.data();
         long* r = got.data();
-        const MPI_Win w = win;
+        const MPI_Win w = dyn;
+        const MPI_Aint d0 = dyn_remote, d1 = dyn_remote + 8;
         char *p0 = slot(5, 0), *p1 = slot(5, 1), *e0 = made_remote, *e1 = made_remote + 8;
         const long word = 0x5678;
         gex_RMA_PutBlocking(pair, kTarget, e1, &word, 8, 0);
@@ -327,7 +337,7 @@ struct Bench {
         const gex_AM_Index_t ping = h_gex_ping;
         table("Created endpoints (memory kinds), 8 bytes and AM round trip", "µs per operation", false,
               {{"gex_RMA_PutBlocking (TM-pair of created endpoints)", "gex_RMA_PutBlocking (primordial team)",
-                "MPI_Put + MPI_Win_flush",
+                "MPI_Put + MPI_Win_flush, dynamic window",
                 [=, this] {
                     return us([=](long i) {
                         *s = i;
@@ -343,17 +353,17 @@ struct Bench {
                 [=, this] {
                     return us([=](long i) {
                         *s = i;
-                        MPI_Put(s, 8, MPI_BYTE, int(kTarget), 0, 8, MPI_BYTE, w);
+                        MPI_Put(s, 8, MPI_BYTE, int(kTarget), d0, 8, MPI_BYTE, w);
                         MPI_Win_flush(int(kTarget), w);
                     });
                 }},
                {"gex_RMA_GetBlocking (TM-pair of created endpoints)", "gex_RMA_GetBlocking (primordial team)",
-                "MPI_Get + MPI_Win_flush",
+                "MPI_Get + MPI_Win_flush, dynamic window",
                 [=, this] { return us([=](long) { gex_RMA_GetBlocking(pair, r, kTarget, e1, 8, 0); }); },
                 [=, this] { return us([=](long) { gex_RMA_GetBlocking(t, r + 1, kTarget, p1, 8, 0); }); },
                 [=, this] {
                     return us([=](long) {
-                        MPI_Get(r + 2, 8, MPI_BYTE, int(kTarget), 32, 8, MPI_BYTE, w);
+                        MPI_Get(r + 2, 8, MPI_BYTE, int(kTarget), d1, 8, MPI_BYTE, w);
                         MPI_Win_flush(int(kTarget), w);
                     });
                 }},
@@ -386,6 +396,7 @@ struct Bench {
         check("gex_RMA_PutBlocking (created): the target's word", landed, last);
         check("gex_RMA_GetBlocking (created)", r[0], word);
         check("gex_RMA_GetBlocking (primordial)", r[1], word);
+        check("MPI_Get (dynamic window)", r[2], 0x1234);
         check("AM replies received (created and primordial)", g_replies.load() - before,
               2L * (opt.reps + 1) * opt.iters);
     }
@@ -512,10 +523,21 @@ int main(int argc, char** argv) {
     mpi_check(MPI_Win_allocate(1 << 20, 1, info, MPI_COMM_WORLD, &b.win_base, &b.win), "MPI_Win_allocate");
     MPI_Info_free(&info);
     mpi_check(MPI_Win_lock_all(MPI_MODE_NOCHECK, b.win), "MPI_Win_lock_all");
+    mpi_check(MPI_Win_create_dynamic(MPI_INFO_NULL, MPI_COMM_WORLD, &b.dyn), "MPI_Win_create_dynamic");
+    mpi_check(MPI_Win_attach(b.dyn, b.dyn_memory.data(), MPI_Aint(kMadeSegment)), "MPI_Win_attach");
+    const long dyn_word = 0x1234;  // what the dynamic window's get row reads
+    std::memcpy(b.dyn_memory.data() + 8, &dyn_word, 8);
+    MPI_Aint dyn_mine = 0;
+    MPI_Get_address(b.dyn_memory.data(), &dyn_mine);
+    mpi_check(MPI_Sendrecv(&dyn_mine, 1, MPI_AINT, int(1 - me), 0, &b.dyn_remote, 1, MPI_AINT, int(1 - me), 0,
+                           MPI_COMM_WORLD, MPI_STATUS_IGNORE),
+              "MPI_Sendrecv");
+    mpi_check(MPI_Win_lock_all(MPI_MODE_NOCHECK, b.dyn), "MPI_Win_lock_all");
     std::memcpy(b.win_base + 32, "abcdefgh", 8);
     std::memset(b.win_base + kMpiCounter, 0, 8);
     std::memset(static_cast<char*>(gex_Segment_QueryAddr(b.seg)) + kCounters * kSlots * 8, 0, 16);
     MPI_Win_sync(b.win);
+    MPI_Win_sync(b.dyn);
     MPI_Barrier(MPI_COMM_WORLD);
     // The "done" word: the last 8 bytes of process 1's segment.
     volatile long* done =
@@ -558,6 +580,9 @@ int main(int argc, char** argv) {
         gex_RMA_PutBlocking(b.tm, kTarget, b.remote + kSegment - 8, &one, 8, 0);
         rc = b.failures ? 1 : 0;
     }
+    MPI_Win_unlock_all(b.dyn);
+    MPI_Win_detach(b.dyn, b.dyn_memory.data());
+    MPI_Win_free(&b.dyn);
     MPI_Win_unlock_all(b.win);
     MPI_Win_free(&b.win);
     gasnet_barrier_notify(0, GASNET_BARRIERFLAG_ANONYMOUS);
