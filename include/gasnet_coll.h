@@ -19,6 +19,16 @@
  *    the team's other collectives; single-valued arguments must be equal on
  *    every member (Gasket does not check them: MPI's result is undefined
  *    otherwise).
+ *  - A team naming several endpoints of one process (gex_TM_Create, memory
+ *    kinds §5.3): each of its handles calls as its member, in the same
+ *    order; once every member of this process has started its share, the
+ *    process takes part in one MPI collective among the processes, its
+ *    members' reduction contributions combined first (so GEX_OP_USER_NC is
+ *    refused on such a team: fatal, naming the call).  A share waited for
+ *    before the process's other members started theirs waits for them
+ *    (another thread must start them).  This process's members starting
+ *    different collectives (kind, size, type, operation or root) as the
+ *    same one of the team end the job, naming the call.
  *  - Buffers are the caller's private memory (no segment needed); `src` and
  *    `dst` stay the caller's until the event completes.
  *  - Sizes: nbytes in bytes; dt_sz in bytes per element; dt_cnt in

@@ -333,10 +333,11 @@ gex_Rank_t gex_TM_QuerySize(gex_TM_t tm) GASKET_NOEXCEPT;
  * endpoint; its AMs run the members' endpoints' handlers, its collectives
  * run among the processes, and gex_TM_Split of it gives teams over the
  * same endpoints.  A team naming several endpoints of one process has all
- * of that, except the calls over its members (collectives, gex_TM_Split,
- * gex_TM_Dup, gex_EP_PublishBoundSegment, being parent_tm here), which end
- * the job naming the call (one caller per member: not built yet); each of
- * its handles is destroyed on its own.  Every member must pass the same
+ * of that, its collectives too (each handle starts its member's share:
+ * gasnet_coll.h), except gex_TM_Split, gex_TM_Dup and
+ * gex_EP_PublishBoundSegment over it and being parent_tm here, which end
+ * the job naming the call (not built yet); each of its handles is
+ * destroyed on its own.  Every member must pass the same
  * args[] (fatal, on the members that see the difference, otherwise);
  * distinct teams' args[] must be disjoint.  flags: exactly one of
  * GEX_FLAG_TM_{GLOBAL,LOCAL,SYMMETRIC,NO}_SCRATCH (the scratch address of

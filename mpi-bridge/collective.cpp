@@ -325,6 +325,18 @@ std::pair<MPI_Datatype, MPI_Op> reduction(Elem e, ReduceOp op) {
     return {datatype(e), mpi_op(op)};
 }
 
+void reduce_local(const void* in, void* inout, std::size_t count, Elem e, ReduceOp op) {
+    const auto [type, mop] = reduction(e, op);
+    const std::size_t esize = elem_bytes(e);
+    for (std::size_t done = 0; done < count;) {
+        const int n = int(std::min(count - done, kMaxInt));
+        check(MPI_Reduce_local(static_cast<const char*>(in) + done * esize, static_cast<char*>(inout) + done * esize, n,
+                               type, mop),
+              "MPI_Reduce_local");
+        done += std::size_t(n);
+    }
+}
+
 void allreduce(MPI_Comm comm, const void* src, void* dst, std::size_t count, Elem e, ReduceOp op, Waiter w) {
     const auto [type, mop] = reduction(e, op);
     const std::size_t esize = elem_bytes(e);

@@ -90,6 +90,10 @@ void alltoall_strided(MPI_Comm comm, const void* src, void* dst, std::size_t ele
 // Gasket's wrapping ops (Open MPI's saturate).
 std::pair<MPI_Datatype, MPI_Op> reduction(Elem e, ReduceOp op);
 
+// inout[i] = in[i] op inout[i], i < count elements, in this process
+// (MPI_Reduce_local, with reduction()'s datatype and op).
+void reduce_local(const void* in, void* inout, std::size_t count, Elem e, ReduceOp op);
+
 // MPI_Allreduce of `count` elements; src == nullptr: in place on dst.
 void allreduce(MPI_Comm comm, const void* src, void* dst, std::size_t count, Elem e, ReduceOp op, Waiter w);
 

@@ -20,18 +20,24 @@ namespace {
 
 gex_Event_t event_of(rt::NbCollective* c) { return reinterpret_cast<gex_Event_t>(c); }
 
-const rt::Team& team_of(const char* routine, gex_TM_t tm, gex_Flags_t flags) {
+// The team `tm` names, its flags checked.
+const gasket_gex_tm& tm_checked(const char* routine, gex_TM_t tm, gex_Flags_t flags) {
     const gasket_gex_tm& t = gex::tm_of(routine, tm);
     if (flags != 0)
         rt::fatal(routine, "flags 0x%x: must be 0 (the segment-disposition flags are [UNIMPLEMENTED])",
                   unsigned(flags));
-    return gex::members(routine, t);
+    return t;
 }
 
-void check_root(const char* routine, const rt::Team& team, gex_Rank_t root) {
-    if (root >= gex_Rank_t(team.n_pes()))
-        rt::fatal(routine, "root %u is out of range: the team has ranks 0..%d", unsigned(root), team.n_pes() - 1);
+void check_root(const char* routine, gex_Rank_t size, gex_Rank_t root) {
+    if (root >= size)
+        rt::fatal(routine, "root %u is out of range: the team has ranks 0..%u", unsigned(root), unsigned(size - 1));
 }
+
+// A team naming several endpoints of one process (its collectives gather
+// this process's members first, rt::MemberGroup): the rank of the process
+// of member `root` among the team's processes.
+int root_process(const gasket_gex_tm& t, gex_Rank_t root) { return t.team->team_pe_of(t.jobranks[root]); }
 
 // A reduction's data type, from the one table: its element kind and C size.
 struct Type {
@@ -61,8 +67,8 @@ constexpr Op kOps[] = {
 rt::NbCollective* reduce(const char* routine, gex_TM_t tm, int root, void* dst, const void* src, gex_DT_t dt,
                          std::size_t dt_sz, std::size_t dt_cnt, gex_OP_t op, gex_Coll_ReduceFn_t user_op,
                          const void* user_cdata, gex_Flags_t flags) {
-    const rt::Team& team = team_of(routine, tm, flags);
-    if (root >= 0) check_root(routine, team, gex_Rank_t(root));
+    const gasket_gex_tm& t = tm_checked(routine, tm, flags);
+    if (root >= 0) check_root(routine, gex_TM_QuerySize(tm), gex_Rank_t(root));
     const Type* type = nullptr;
     for (const Type& t : kTypes)
         if (t.dt == dt) type = &t;
@@ -90,9 +96,25 @@ rt::NbCollective* reduce(const char* routine, gex_TM_t tm, int root, void* dst, 
     if (user && !user_op)
         rt::fatal(routine, "user_op is NULL with op %s", op == GEX_OP_USER ? "GEX_OP_USER" : "GEX_OP_USER_NC");
     (void)rt::checked_bytes(routine, "dt_cnt x dt_sz", dt_cnt, dt_sz);  // fatal when it overflows size_t
-    const bool writes = root < 0 || team.my_pe() == root;
+    const bool writes = root < 0 || gex_Rank_t(root) == gex_TM_QueryRank(tm);
     if (!src) rt::fatal(routine, "src is NULL");
     if (writes && !dst) rt::fatal(routine, "dst is NULL%s", root < 0 ? "" : " on the root");
+    if (t.several) {
+        // This process's members' contributions are combined here first:
+        // only a commutative client operation may be.
+        if (op == GEX_OP_USER_NC)
+            rt::fatal(routine,
+                      "GEX_OP_USER_NC over tm %p, which names several endpoints of one process: Gasket combines a "
+                      "process's members first, which needs a commutative operation (GEX_OP_USER)",
+                      static_cast<const void*>(tm));
+        const int proc = root < 0 ? -1 : root_process(t, gex_Rank_t(root));
+        if (user)
+            return rt::start_reduce_user(routine, *t.group, t.local_index, dst, src, dt_cnt, dt_sz, user_op, user_cdata,
+                                         proc, writes);
+        return rt::start_reduce(routine, *t.group, t.local_index, dst, src, dt_cnt, type->elem, builtin->reduce, proc,
+                                writes);
+    }
+    const rt::Team& team = gex::members(routine, t);
     if (user)
         return rt::start_reduce_user(routine, team, dst, src, dt_cnt, dt_sz, user_op, user_cdata, op == GEX_OP_USER,
                                      root);
@@ -109,25 +131,31 @@ extern "C" {
 
 gex_Event_t gex_Coll_BarrierNB(gex_TM_t tm, gex_Flags_t flags) noexcept {
     const char* routine = "gex_Coll_BarrierNB";
-    return gasnet::event_of(rt::start_barrier(routine, gasnet::team_of(routine, tm, flags)));
+    const gasket_gex_tm& t = gasnet::tm_checked(routine, tm, flags);
+    if (t.several) return gasnet::event_of(rt::start_barrier(routine, *t.group, t.local_index));
+    return gasnet::event_of(rt::start_barrier(routine, gex::members(routine, t)));
 }
 
 gex_Event_t gex_Coll_BroadcastNB(gex_TM_t tm, gex_Rank_t root, void* dst, const void* src, size_t nbytes,
                                  gex_Flags_t flags) noexcept {
     const char* routine = "gex_Coll_BroadcastNB";
-    const rt::Team& team = gasnet::team_of(routine, tm, flags);
-    gasnet::check_root(routine, team, root);
+    const gasket_gex_tm& t = gasnet::tm_checked(routine, tm, flags);
+    gasnet::check_root(routine, gex_TM_QuerySize(tm), root);
+    const bool root_here = root == gex_TM_QueryRank(tm);
     if (nbytes > 0 && !dst) rt::fatal(routine, "dst is NULL with nbytes %zu", nbytes);
-    if (nbytes > 0 && team.my_pe() == int(root) && !src)
-        rt::fatal(routine, "src is NULL on the root with nbytes %zu", nbytes);
-    return gasnet::event_of(rt::start_broadcast(routine, team, dst, src, nbytes, int(root)));
+    if (nbytes > 0 && root_here && !src) rt::fatal(routine, "src is NULL on the root with nbytes %zu", nbytes);
+    if (t.several)
+        return gasnet::event_of(rt::start_broadcast(routine, *t.group, t.local_index, dst, src, nbytes,
+                                                    gasnet::root_process(t, root), root_here));
+    return gasnet::event_of(rt::start_broadcast(routine, gex::members(routine, t), dst, src, nbytes, int(root)));
 }
 
 gex_Event_t gex_Coll_ReduceToOneNB(gex_TM_t tm, gex_Rank_t root, void* dst, const void* src, gex_DT_t dt, size_t dt_sz,
                                    size_t dt_cnt, gex_OP_t op, gex_Coll_ReduceFn_t user_op, void* user_cdata,
                                    gex_Flags_t flags) noexcept {
     const char* routine = "gex_Coll_ReduceToOneNB";
-    gasnet::check_root(routine, gex::members(routine, gex::tm_of(routine, tm)), root);  // before it becomes an int
+    gex::tm_of(routine, tm);
+    gasnet::check_root(routine, gex_TM_QuerySize(tm), root);  // before it becomes an int
     return gasnet::event_of(
         gasnet::reduce(routine, tm, int(root), dst, src, dt, dt_sz, dt_cnt, op, user_op, user_cdata, flags));
 }

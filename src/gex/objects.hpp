@@ -26,6 +26,7 @@
 
 namespace gasket::rt {
 class Team;
+class MemberGroup;
 class NodePages;
 class MemoryKind;
 }  // namespace gasket::rt
@@ -84,6 +85,13 @@ struct gasket_gex_tm {
     bool several = false;
     std::shared_ptr<const std::vector<int>> member_jobranks;
     std::shared_ptr<std::atomic<int>> local_live;
+    // Such a team's collectives: this process's members' shares are
+    // gathered into one collective among the processes
+    // (rt::MemberGroup); this handle's member is local member
+    // `local_index` (its place among this process's members, in rank
+    // order).
+    std::shared_ptr<gasket::rt::MemberGroup> group;
+    int local_index = 0;
 };
 struct gasket_gex_client {
     std::string name;
@@ -254,10 +262,11 @@ void unregister_team(gasket_gex_tm* tm);
 // The live made team `tm` names, or null (no check that it is one).
 gasket_gex_tm* find_team(gex_TM_t tm);
 // The runtime team of a team handle (the job's world team for the
-// primordial team), for a call that runs over its members (a collective,
-// a publication, a team constructor with it as parent); fatal, naming
-// `routine`, for a team naming several endpoints of one process (one
-// caller per member: not yet).
+// primordial team), for a call that runs over its members as one call per
+// process (a collective, a publication, a team constructor with it as
+// parent); fatal, naming `routine`, for a team naming several endpoints of
+// one process (its collectives go through `group` instead; the other
+// calls: not yet).
 const rt::Team& members(const char* routine, const gasket_gex_tm& tm);
 
 }  // namespace gasket::gex

@@ -23,6 +23,7 @@
 #include "src/runtime/collective.hpp"
 #include "src/runtime/error.hpp"
 #include "src/runtime/job.hpp"
+#include "src/runtime/nb_collective.hpp"
 #include "src/runtime/team.hpp"
 
 namespace gasket::gex {
@@ -30,9 +31,9 @@ namespace gasket::gex {
 const rt::Team& members(const char* routine, const gasket_gex_tm& tm) {
     if (tm.several)
         rt::fatal(routine,
-                  "tm %p names several endpoints of one process (%u members over %d processes): Gasket runs calls "
-                  "over a team's members (collectives, publication, team constructors) only on teams of one "
-                  "endpoint per process yet",
+                  "tm %p names several endpoints of one process (%u members over %d processes): Gasket runs "
+                  "splits, duplicates, publication and team construction over a team's members only on teams of "
+                  "one endpoint per process yet",
                   static_cast<const void*>(&tm), unsigned(tm.size), tm.team->n_pes());
     return tm.team ? *tm.team : *rt::g_job->world_team;
 }
@@ -83,7 +84,9 @@ void check_scratch(const char* routine, const void* addr, std::size_t len, const
 struct Several {
     std::shared_ptr<const std::vector<int>> jobranks;  // rank -> jobrank, every member
     std::shared_ptr<std::atomic<int>> live;            // this process's handles not yet destroyed
+    std::shared_ptr<rt::MemberGroup> group;            // their collectives
     gex_Rank_t rank;                                   // this handle's member
+    int local_index;                                   // its place among this process's members
 };
 
 // Makes and registers the handle of one of this process's members of
@@ -102,6 +105,8 @@ gex_TM_t adopt(std::shared_ptr<const rt::Team> team, gex_Flags_t flags, void* sc
         t->several = true;
         t->member_jobranks = several->jobranks;
         t->local_live = several->live;
+        t->group = several->group;
+        t->local_index = several->local_index;
         t->rank = several->rank;
         t->size = gex_Rank_t(several->jobranks->size());
         t->jobranks = several->jobranks->data();
@@ -281,9 +286,11 @@ size_t gex_TM_Create(gex_TM_t* new_tms, size_t num_new_tms, gex_TM_t parent_tm, 
     // sharing the runtime team and the rank table.
     const std::shared_ptr<const rt::Team> shared(std::move(team));
     gex::Several several{std::make_shared<const std::vector<int>>(std::move(jobranks)),
-                         std::make_shared<std::atomic<int>>(int(mine.size())), 0};
+                         std::make_shared<std::atomic<int>>(int(mine.size())),
+                         rt::make_member_group(shared, int(mine.size())), 0, 0};
     for (std::size_t k = 0; k < mine.size(); ++k) {
         several.rank = gex_Rank_t(mine[k]);
+        several.local_index = int(k);
         new_tms[k] = gex::adopt(shared, flags, scratch[k], scratch_len, eps[k], ep_indices, &several);
     }
     return 0;

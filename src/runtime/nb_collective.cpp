@@ -3,8 +3,13 @@
 #include "nb_collective.hpp"
 
 #include <atomic>
+#include <cstdint>
 #include <cstring>
+#include <map>
 #include <memory>
+#include <mutex>
+#include <utility>
+#include <vector>
 
 #include "error.hpp"
 #include "mpi-bridge/nb_collective.hpp"
@@ -13,7 +18,131 @@
 namespace gasket::rt {
 
 struct alignas(8) NbCollective {
-    std::unique_ptr<mpi::NbCollective> mpi;
+    std::unique_ptr<mpi::NbCollective> mpi;  // a collective among the processes
+    // Or member `k`'s share of its group's collective number `seq`.
+    MemberGroup* group = nullptr;
+    std::uint64_t seq = 0;
+    int k = 0;
+};
+
+// The i-th collective of a team holding several members here, as its
+// first local member started it; the others' must match.
+struct Gathered {
+    enum class Kind { barrier, broadcast, reduce, reduce_user } kind;
+    std::size_t bytes = 0;  // broadcast: the data; reduction: count x element bytes
+    std::size_t count = 0;
+    Elem e{};
+    ReduceOp op{};
+    ReduceFn fn = nullptr;
+    const void* cdata = nullptr;
+    std::size_t elem_bytes = 0;
+    int root = -1;  // procs rank of the root member's process (-1: to all)
+    int arrived = 0, finished = 0;
+    std::vector<char> data;  // broadcast: the root's data; reduction: the local combination, then the result
+    std::vector<void*> dst;  // per local member: where its result goes (null: nowhere)
+    bool have_data = false;  // a reduction: `data` holds a member's contribution already
+    std::unique_ptr<mpi::NbCollective> mpi;  // started once every local member arrived
+    bool delivered = false;                  // complete, and `data` copied to every dst
+};
+
+class MemberGroup {
+public:
+    MemberGroup(std::shared_ptr<const Team> procs, int members)
+        : procs_(std::move(procs)), members_(members), next_(std::size_t(members), 0) {}
+
+    // Member k's share of its next collective, described by `c` (kind and
+    // parameters), with its src (the root's, for a broadcast; null
+    // elsewhere) and dst.
+    NbCollective* arrive(const char* routine, int k, const Gathered& c, const void* src, void* dst) {
+        std::lock_guard<std::mutex> hold(lock_);
+        const std::uint64_t seq = next_[std::size_t(k)]++;
+        auto [at, fresh] = open_.try_emplace(seq);
+        Gathered& g = at->second;
+        if (fresh) {
+            g.kind = c.kind;
+            g.bytes = c.bytes;
+            g.count = c.count;
+            g.e = c.e;
+            g.op = c.op;
+            g.fn = c.fn;
+            g.cdata = c.cdata;
+            g.elem_bytes = c.elem_bytes;
+            g.root = c.root;
+            g.data.resize(g.bytes);
+            g.dst.assign(std::size_t(members_), nullptr);
+        } else if (g.kind != c.kind || g.bytes != c.bytes || g.count != c.count || g.e != c.e || g.op != c.op ||
+                   g.fn != c.fn || g.root != c.root) {
+            fatal(routine,
+                  "local member %d started collective %ju of its team differently from this process's other members "
+                  "(another kind, size, type, operation or root): every member starts the team's collectives alike, "
+                  "in the same order",
+                  k, std::uintmax_t(seq));
+        }
+        g.dst[std::size_t(k)] = dst;
+        if (g.kind == Gathered::Kind::broadcast && src && g.bytes) std::memcpy(g.data.data(), src, g.bytes);
+        if (g.kind == Gathered::Kind::reduce || g.kind == Gathered::Kind::reduce_user) {
+            if (!g.have_data)
+                std::memcpy(g.data.data(), src, g.bytes);
+            else if (g.kind == Gathered::Kind::reduce)
+                mpi::reduce_local(src, g.data.data(), g.count, g.e, g.op);
+            else
+                g.fn(src, g.data.data(), g.count, g.cdata);
+            g.have_data = true;
+        }
+        if (++g.arrived == members_) start(g);
+        return new NbCollective{nullptr, this, seq, k};
+    }
+
+    // Whether share `c` is complete (then freed); tests the process's
+    // collective once.
+    bool test(NbCollective* c) {
+        std::lock_guard<std::mutex> hold(lock_);
+        Gathered& g = open_.at(c->seq);
+        if (!g.mpi) return false;
+        if (!g.delivered) {
+            if (!g.mpi->test()) return false;
+            std::atomic_thread_fence(std::memory_order_seq_cst);
+            if (g.kind != Gathered::Kind::barrier)
+                for (void* d : g.dst)
+                    if (d && g.bytes) std::memcpy(d, g.data.data(), g.bytes);
+            g.delivered = true;
+        }
+        if (++g.finished == members_) open_.erase(c->seq);
+        delete c;
+        return true;
+    }
+
+private:
+    void start(Gathered& g) {
+        const MPI_Comm comm = procs_->comm();
+        switch (g.kind) {
+            case Gathered::Kind::barrier:
+                std::atomic_thread_fence(std::memory_order_seq_cst);  // the barrier's release
+                g.mpi = mpi::NbCollective::barrier(comm);
+                break;
+            case Gathered::Kind::broadcast:
+                g.mpi = mpi::NbCollective::broadcast(comm, g.data.data(), g.bytes, g.root);
+                break;
+            case Gathered::Kind::reduce:
+            case Gathered::Kind::reduce_user: {
+                // In place where the result is written (the root's process, or every one).
+                const bool writes = g.root < 0 || procs_->my_pe() == g.root;
+                const void* src = writes ? nullptr : g.data.data();
+                void* dst = writes ? g.data.data() : nullptr;
+                g.mpi = g.kind == Gathered::Kind::reduce
+                            ? mpi::NbCollective::reduce(comm, src, dst, g.count, g.e, g.op, g.root)
+                            : mpi::NbCollective::reduce_user(comm, src, dst, g.count, g.elem_bytes, g.fn, g.cdata, true,
+                                                             g.root);
+                break;
+            }
+        }
+    }
+
+    std::shared_ptr<const Team> procs_;
+    int members_;
+    std::mutex lock_;
+    std::vector<std::uint64_t> next_;  // per local member: its next collective's number
+    std::map<std::uint64_t, Gathered> open_;
 };
 
 namespace {
@@ -59,17 +188,66 @@ NbCollective* start_reduce_user(const char* routine, const Team& team, void* dst
                                                root));
 }
 
+std::shared_ptr<MemberGroup> make_member_group(std::shared_ptr<const Team> procs, int members) {
+    return std::make_shared<MemberGroup>(std::move(procs), members);
+}
+
+NbCollective* start_barrier(const char* routine, MemberGroup& g, int k) {
+    Gathered c{Gathered::Kind::barrier};
+    return g.arrive(routine, k, c, nullptr, nullptr);
+}
+
+NbCollective* start_broadcast(const char* routine, MemberGroup& g, int k, void* dst, const void* src, std::size_t bytes,
+                              int root_proc, bool root_here) {
+    Gathered c{Gathered::Kind::broadcast};
+    c.bytes = bytes;
+    c.root = root_proc;
+    return g.arrive(routine, k, c, root_here ? src : nullptr, dst);
+}
+
+NbCollective* start_reduce(const char* routine, MemberGroup& g, int k, void* dst, const void* src, std::size_t count,
+                           Elem e, ReduceOp op, int root_proc, bool writes) {
+    Gathered c{Gathered::Kind::reduce};
+    c.count = count;
+    c.bytes = count * mpi::elem_bytes(e);  // the caller checked it fits
+    c.e = e;
+    c.op = op;
+    c.root = root_proc;
+    return g.arrive(routine, k, c, src, writes ? dst : nullptr);
+}
+
+NbCollective* start_reduce_user(const char* routine, MemberGroup& g, int k, void* dst, const void* src,
+                                std::size_t count, std::size_t elem_bytes, ReduceFn fn, const void* cdata,
+                                int root_proc, bool writes) {
+    Gathered c{Gathered::Kind::reduce_user};
+    c.count = count;
+    c.bytes = count * elem_bytes;  // the caller checked it fits
+    c.elem_bytes = elem_bytes;
+    c.fn = fn;
+    c.cdata = cdata;
+    c.root = root_proc;
+    return g.arrive(routine, k, c, src, writes ? dst : nullptr);
+}
+
+namespace {
+
+bool try_complete(NbCollective* c) {
+    if (c->group) return c->group->test(c);
+    return c->mpi->test() && finish(c);
+}
+
+}  // namespace
+
 bool test(const char* routine, NbCollective* c) {
-    if (c->mpi->test()) return finish(c);
+    if (try_complete(c)) return true;
     Poller poller(job(routine));
     poller.serve(routine);
-    return c->mpi->test() && finish(c);
+    return try_complete(c);
 }
 
 void wait(const char* routine, NbCollective* c) {
     Poller poller(job(routine));
-    while (!c->mpi->test()) poller.serve(routine);
-    finish(c);
+    while (!try_complete(c)) poller.serve(routine);
 }
 
 }  // namespace gasket::rt

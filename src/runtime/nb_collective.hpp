@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 
 #include "collective.hpp"
 #include "team.hpp"
@@ -40,6 +41,37 @@ NbCollective* start_reduce(const char* routine, const Team& team, void* dst, con
 using ReduceFn = void (*)(const void* in, void* inout, std::size_t count, const void* cdata);
 NbCollective* start_reduce_user(const char* routine, const Team& team, void* dst, const void* src, std::size_t count,
                                 std::size_t elem_bytes, ReduceFn fn, const void* cdata, bool commutative, int root);
+
+// ---- Teams holding several members in this process ----
+// (GASNet-EX teams naming several endpoints of one process, gasnet-ex-
+// memory-kinds.txt §5.3.)  Each member starts the team's collectives as a
+// member alone would, in the same order as every member, with its local
+// index k (0 <= k < members, the number of the team's members this process
+// holds); once every local member has started its share of the i-th
+// collective, the process starts one collective among the processes
+// (`procs`: one rank per process).  A share is an NbCollective, tested or
+// waited for as any other: complete once the process's collective is, its
+// result then in the member's dst.  Waiting for a share before every local
+// member has started its own waits for them (another thread must start
+// them).  Local members that start different collectives as the i-th
+// (another kind, size, type, operation or root) end the job, naming
+// `routine`.  Data: a broadcast's `bytes` from the root member's src (the
+// `root` member: root_here) to every member's dst; a reduction's `count`
+// elements of every member's src, combined here first (so a client's
+// function must be commutative), to the dst of every member (writes: this
+// member receives the result, the root's or every member's for a reduction
+// to all).  root_proc: the procs rank of the root member's process (-1 for
+// a reduction to all).
+class MemberGroup;
+std::shared_ptr<MemberGroup> make_member_group(std::shared_ptr<const Team> procs, int members);
+NbCollective* start_barrier(const char* routine, MemberGroup& g, int k);
+NbCollective* start_broadcast(const char* routine, MemberGroup& g, int k, void* dst, const void* src, std::size_t bytes,
+                              int root_proc, bool root_here);
+NbCollective* start_reduce(const char* routine, MemberGroup& g, int k, void* dst, const void* src, std::size_t count,
+                           Elem e, ReduceOp op, int root_proc, bool writes);
+NbCollective* start_reduce_user(const char* routine, MemberGroup& g, int k, void* dst, const void* src,
+                                std::size_t count, std::size_t elem_bytes, ReduceFn fn, const void* cdata,
+                                int root_proc, bool writes);
 
 // True, and `c` freed, once it is complete; false otherwise (one MPI test,
 // after serving Active Messages once).

@@ -3,8 +3,10 @@
 // gives each process one handle per member it holds, in rank order, and
 // every point-to-point call by team rank -- RMA, Active Messages, remote
 // atomics -- goes from the handle's member endpoint to the member it
-// names, another process's or this one's.  On every process, at 2 and 4
-// processes, node fast path on and off.
+// names, another process's or this one's -- and the collectives over it,
+// where every handle starts its member's share (all shares started before
+// any is waited for, as one thread must) and gets the member's result.  On
+// every process, at 2 and 4 processes, node fast path on and off.
 //
 // The team: every process's endpoints A and B (made here, each with a
 // published 64 KiB segment) and jobrank 0's primordial endpoint, so process
@@ -12,9 +14,11 @@
 //   rank p         (0 <= p < n): endpoint A of jobrank p
 //   rank n + p     (0 <= p < n): endpoint B of jobrank n-1-p
 //   rank 2n:                     the primordial endpoint of jobrank 0
+#include <gasnet_coll.h>
 #include <gasnet_ratomic.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <cstring>
@@ -98,6 +102,21 @@ Indices register_on(gex_EP_t ep) {
     };
     EXPECT_EQ(gex_EP_RegisterHandlers(ep, table, 2), GASNET_OK);
     return Indices{table[0].gex_index, table[1].gex_index};
+}
+
+// A client's (commutative) reduction: bitwise or of 64-bit words.
+void or_words(const void* in, void* inout, size_t count, const void*) {
+    const auto* a = static_cast<const std::uint64_t*>(in);
+    auto* b = static_cast<std::uint64_t*>(inout);
+    for (size_t i = 0; i < count; ++i) b[i] |= a[i];
+}
+
+// Starts one share per handle with `start(k)`, then waits for them all.
+template <class Start>
+void every_share(std::size_t handles, Start&& start) {
+    std::vector<gex_Event_t> ev(handles);
+    for (std::size_t k = 0; k < handles; ++k) ev[k] = start(k);
+    gex_Event_WaitAll(ev.data(), ev.size(), 0);
 }
 
 }  // namespace
@@ -220,6 +239,52 @@ TEST(GexEpTeamsSeveral, EachMemberOfAProcessHasAHandleAndIsReached) {
     EXPECT_EQ(total, std::uint64_t(size));
     gex_test::barrier();
     for (gex_AD_t ad : ads) gex_AD_Destroy(ad);
+
+    // Collectives over the team, each handle its member's share.
+    every_share(tms.size(), [&](std::size_t k) { return gex_Coll_BarrierNB(tms[k], 0); });
+    constexpr std::size_t kWords = 100;
+    for (const gex_Rank_t root : {gex_Rank_t(size - 1), gex_Rank_t(n + 1)}) {  // jobrank 0's primordial; a B
+        SCOPED_TRACE(root);
+        std::vector<std::uint64_t> data(kWords);
+        for (std::size_t i = 0; i < kWords; ++i) data[i] = root * 1000u + i;
+        std::vector<std::vector<std::uint64_t>> got(tms.size(), std::vector<std::uint64_t>(kWords, 0));
+        every_share(tms.size(), [&](std::size_t k) {
+            return gex_Coll_BroadcastNB(tms[k], root, got[k].data(), mine[k] == root ? data.data() : nullptr,
+                                        kWords * 8, 0);
+        });
+        for (std::size_t k = 0; k < tms.size(); ++k) EXPECT_EQ(got[k], data) << "member " << mine[k];
+    }
+    // Sums of the ranks and of their squares, to every member.
+    std::vector<std::array<std::uint64_t, 2>> in(tms.size()), sum(tms.size(), {0, 0});
+    std::uint64_t ranks = 0, squares = 0;
+    for (gex_Rank_t r = 0; r < size; ++r) ranks += r, squares += std::uint64_t(r) * r;
+    every_share(tms.size(), [&](std::size_t k) {
+        in[k] = {mine[k], std::uint64_t(mine[k]) * mine[k]};
+        return gex_Coll_ReduceToAllNB(tms[k], sum[k].data(), in[k].data(), GEX_DT_U64, 8, 2, GEX_OP_ADD, nullptr,
+                                      nullptr, 0);
+    });
+    for (std::size_t k = 0; k < tms.size(); ++k) {
+        EXPECT_EQ(sum[k][0], ranks) << "member " << mine[k];
+        EXPECT_EQ(sum[k][1], squares) << "member " << mine[k];
+    }
+    // The greatest rank, to rank 1 (endpoint A of jobrank 1) alone.
+    std::vector<std::int32_t> rank_of(tms.size()), most(tms.size(), -7);
+    every_share(tms.size(), [&](std::size_t k) {
+        rank_of[k] = std::int32_t(mine[k]);
+        return gex_Coll_ReduceToOneNB(tms[k], 1, &most[k], &rank_of[k], GEX_DT_I32, 4, 1, GEX_OP_MAX, nullptr, nullptr,
+                                      0);
+    });
+    for (std::size_t k = 0; k < tms.size(); ++k)
+        EXPECT_EQ(most[k], mine[k] == 1 ? std::int32_t(size - 1) : -7) << "member " << mine[k];
+    // A client's operation: every member's bit, or-ed, to every member.
+    std::vector<std::uint64_t> bit(tms.size()), all_bits(tms.size(), 0);
+    every_share(tms.size(), [&](std::size_t k) {
+        bit[k] = std::uint64_t(1) << mine[k];
+        return gex_Coll_ReduceToAllNB(tms[k], &all_bits[k], &bit[k], GEX_DT_USER, 8, 1, GEX_OP_USER, &or_words, nullptr,
+                                      0);
+    });
+    for (std::size_t k = 0; k < tms.size(); ++k)
+        EXPECT_EQ(all_bits[k], (std::uint64_t(1) << size) - 1) << "member " << mine[k];
 
     // Each handle hands its own scratch back; the processes meet at their
     // last one (process 0 destroys three, the others two).
