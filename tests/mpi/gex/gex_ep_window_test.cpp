@@ -18,33 +18,13 @@ using gex_test::g_job;
 
 namespace {
 
-// An endpoint with a segment of `bytes` (GASNet-allocated when `client` is
-// null) published over `tm` (a team holding every process).
-struct Made {
-    gex_EP_t ep = GEX_EP_INVALID;
-    gex_Segment_t seg = GEX_SEGMENT_INVALID;
-    gex_EP_Index_t index = 0;
-    unsigned char* base = nullptr;
-    Made(gex_TM_t tm, std::size_t bytes, void* client) {
-        EXPECT_EQ(gex_EP_Create(&ep, g_job.client, GEX_EP_CAPABILITY_RMA, 0), GASNET_OK);
-        EXPECT_EQ(gex_Segment_Create(&seg, g_job.client, client, bytes, GEX_MK_HOST, 0), GASNET_OK);
-        EXPECT_EQ(gex_EP_BindSegment(ep, seg, 0), GASNET_OK);
-        EXPECT_EQ(gex_EP_PublishBoundSegment(tm, &ep, 1, 0), GASNET_OK);
-        index = gex_EP_QueryIndex(ep);
-        base = static_cast<unsigned char*>(gex_Segment_QueryAddr(seg));
-    }
-    unsigned char* on(gex_Rank_t jobrank) const {
-        void* owner = nullptr;
-        EXPECT_EQ(gex_Segment_QueryBound(gex_TM_Pair(g_job.ep, index), jobrank, &owner, nullptr, nullptr), 0);
-        return static_cast<unsigned char*>(owner);
-    }
-};
+using gex_test::Published;
 
 // Every process puts `bytes` bytes of its pattern into its right
 // neighbour's segment of `m` at `at` (blocking, NBI and NB forms in thirds),
 // then reads them back from there; its own segment must hold its left
 // neighbour's pattern.
-void ring(const Made& m, std::size_t at, std::size_t bytes, unsigned salt) {
+void ring(const Published& m, std::size_t at, std::size_t bytes, unsigned salt) {
     const gex_Rank_t me = g_job.me, n = g_job.n, right = (me + 1) % n, left = (me + n - 1) % n;
     const gex_TM_t pair = gex_TM_Pair(g_job.ep, m.index);
     std::vector<unsigned char> src(bytes);
@@ -76,9 +56,8 @@ TEST(GexEpWindows, SegmentsOfEveryTeamAndMemoryAreReached) {
     gex_TM_Split(&everyone, g_job.tm, 0, int(g_job.n - 1 - g_job.me), nullptr, 0, GEX_FLAG_TM_NO_SCRATCH);
     ASSERT_NE(everyone, GEX_TM_INVALID);
     std::vector<unsigned char> client(64 * 1024);
-    Made world(g_job.tm, 64 * 1024, nullptr), made(everyone, 64 * 1024, nullptr),
-        clients(g_job.tm, client.size(), client.data());
-    for (const Made* m : {&world, &made, &clients}) {
+    Published world(64 * 1024, nullptr), made(64 * 1024, nullptr, everyone), clients(client.size(), client.data());
+    for (const Published* m : {&world, &made, &clients}) {
         SCOPED_TRACE(m->index);
         ring(*m, 0, 3000, 21);
         ring(*m, 8192, 40000, 22);
@@ -91,7 +70,7 @@ TEST(GexEpWindows, SegmentsOfEveryTeamAndMemoryAreReached) {
     ring(world, 100, 900, 23);
     ring(made, 100, 900, 23);
     gex_test::barrier();
-    for (const Made* m : {&world, &made, &clients}) gex_Segment_Destroy(m->seg, 0);
+    for (const Published* m : {&world, &made, &clients}) gex_Segment_Destroy(m->seg, 0);
     EXPECT_EQ(gex_TM_Destroy(everyone, nullptr, 0), 0);
 }
 
@@ -100,7 +79,7 @@ TEST(GexEpWindows, SegmentsOfEveryTeamAndMemoryAreReached) {
 TEST(GexEpWindows, SegmentsPublishedAfterDestroyedOnesAreReached) {
     for (int round = 0; round < 3; ++round) {
         SCOPED_TRACE(round);
-        Made m(g_job.tm, 16 * 1024, nullptr);
+        Published m(16 * 1024, nullptr);
         ring(m, 0, 4096, unsigned(30 + round));
         gex_Segment_Destroy(m.seg, 0);
         gex_test::barrier();

@@ -34,19 +34,20 @@ inline unsigned char pattern(gex_Rank_t writer, std::size_t i, unsigned salt) {
 }
 
 // Every process makes an endpoint with a segment of `bytes` (GASNet-allocated
-// when `client` is null, else the client's range) and publishes it over the
-// primordial team.  Endpoints are made in the same order everywhere, so its
-// index is every process's.
+// when `client` is null, else the client's range) and publishes it over
+// `tm` (a team of every process; GEX_TM_INVALID: the primordial team).
+// Endpoints are made in the same order everywhere, so its index is every
+// process's.
 struct Published {
     gex_EP_t ep = GEX_EP_INVALID;
     gex_Segment_t seg = GEX_SEGMENT_INVALID;
     gex_EP_Index_t index = 0;
     unsigned char* base = nullptr;
-    Published(std::size_t bytes, void* client) {
+    Published(std::size_t bytes, void* client, gex_TM_t tm = GEX_TM_INVALID) {
         EXPECT_EQ(gex_EP_Create(&ep, g_job.client, GEX_EP_CAPABILITY_RMA, 0), GASNET_OK);
         EXPECT_EQ(gex_Segment_Create(&seg, g_job.client, client, bytes, GEX_MK_HOST, 0), GASNET_OK);
         EXPECT_EQ(gex_EP_BindSegment(ep, seg, 0), GASNET_OK);
-        EXPECT_EQ(gex_EP_PublishBoundSegment(g_job.tm, &ep, 1, 0), GASNET_OK);
+        EXPECT_EQ(gex_EP_PublishBoundSegment(tm == GEX_TM_INVALID ? g_job.tm : tm, &ep, 1, 0), GASNET_OK);
         index = gex_EP_QueryIndex(ep);
         base = static_cast<unsigned char*>(gex_Segment_QueryAddr(seg));
     }
