@@ -253,10 +253,8 @@ EndpointTarget endpoint_target(const char* routine, const gasket_gex_ad& d, gex_
     const gasket_gex_tm& t = *d.team;
     gex_Rank_t member = rank;
     if (flags & GEX_FLAG_RANK_IS_JOBRANK) {
-        member = t.size;
-        for (gex_Rank_t r = 0; r < t.size && member == t.size; ++r)
-            if (gex_Rank_t(t.jobranks[r]) == rank) member = r;
-        if (member == t.size)
+        member = gex::rank_of_jobrank(t, rank);  // a made team: GEX_RANK_INVALID for a jobrank out of range too
+        if (member == GEX_RANK_INVALID)
             rt::fatal(routine,
                       "tgt_rank %u (GEX_FLAG_RANK_IS_JOBRANK) is the jobrank of no member of the domain's team",
                       unsigned(rank));

@@ -283,10 +283,7 @@ gex_Rank_t gex_TM_TranslateJobrankToRank(gex_TM_t tm, gex_Rank_t jobrank) noexce
     if (jobrank >= gex_Rank_t(gex::job_size()))
         rt::fatal(routine, "jobrank %u is out of range: the job has jobranks 0..%d", unsigned(jobrank),
                   gex::job_size() - 1);
-    if (!t.jobranks) return jobrank;  // the primordial team holds every process, in jobrank order
-    for (gex_Rank_t r = 0; r < t.size; ++r)
-        if (gex_Rank_t(t.jobranks[r]) == jobrank) return r;
-    return GEX_RANK_INVALID;
+    return gex::rank_of_jobrank(t, jobrank);
 }
 gex_EP_Location_t gex_TM_TranslateRankToEP(gex_TM_t tm, gex_Rank_t rank, gex_Flags_t flags) noexcept {
     const char* routine = "gex_TM_TranslateRankToEP";

@@ -84,6 +84,7 @@ struct gasket_gex_tm {
     std::shared_ptr<const gasket::rt::Team> team;
     bool several = false;
     std::shared_ptr<const std::vector<int>> member_jobranks;
+    std::shared_ptr<const std::vector<gex_Rank_t>> first_ranks;  // per process of `team`: its least rank
     std::shared_ptr<std::atomic<int>> local_live;
     // Such a team's collectives: this process's members' shares are
     // gathered into one collective among the processes
@@ -259,6 +260,11 @@ gex_EP_Index_t local_ep_index(const char* routine, gex_TM_t tm);
 // caller deletes it).  Under the registry's lock.
 void register_team(gasket_gex_tm* tm);
 void unregister_team(gasket_gex_tm* tm);
+// The rank in team `t` of the member of process `jobrank`, the least one
+// where the process holds several; GEX_RANK_INVALID when none (for a made
+// team, also when jobrank is out of range; the primordial team: jobrank
+// itself, unchecked).  Constant time (the runtime team's table).
+gex_Rank_t rank_of_jobrank(const gasket_gex_tm& t, gex_Rank_t jobrank);
 // The live made team `tm` names, or null (no check that it is one).
 gasket_gex_tm* find_team(gex_TM_t tm);
 // The runtime team of a team handle (the job's world team for the

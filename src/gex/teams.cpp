@@ -28,6 +28,13 @@
 
 namespace gasket::gex {
 
+gex_Rank_t rank_of_jobrank(const gasket_gex_tm& t, gex_Rank_t jobrank) {
+    if (!t.jobranks) return jobrank;  // the primordial team holds every process, in jobrank order
+    const int proc = t.team->team_pe_of(int(jobrank));
+    if (proc < 0) return GEX_RANK_INVALID;
+    return t.several ? (*t.first_ranks)[std::size_t(proc)] : gex_Rank_t(proc);
+}
+
 const rt::Team& members(const char* routine, const gasket_gex_tm& tm) {
     if (tm.several)
         rt::fatal(routine,
@@ -82,11 +89,12 @@ void check_scratch(const char* routine, const void* addr, std::size_t len, const
 // A team naming several endpoints of one process: what this process's
 // handles of it share besides the runtime team, and the rank of one.
 struct Several {
-    std::shared_ptr<const std::vector<int>> jobranks;  // rank -> jobrank, every member
-    std::shared_ptr<std::atomic<int>> live;            // this process's handles not yet destroyed
-    std::shared_ptr<rt::MemberGroup> group;            // their collectives
-    gex_Rank_t rank;                                   // this handle's member
-    int local_index;                                   // its place among this process's members
+    std::shared_ptr<const std::vector<int>> jobranks;            // rank -> jobrank, every member
+    std::shared_ptr<const std::vector<gex_Rank_t>> first_ranks;  // per process, in the runtime team's order
+    std::shared_ptr<std::atomic<int>> live;                      // this process's handles not yet destroyed
+    std::shared_ptr<rt::MemberGroup> group;                      // their collectives
+    gex_Rank_t rank;                                             // this handle's member
+    int local_index;                                             // its place among this process's members
 };
 
 // Makes and registers the handle of one of this process's members of
@@ -104,6 +112,7 @@ gex_TM_t adopt(std::shared_ptr<const rt::Team> team, gex_Flags_t flags, void* sc
     if (several) {
         t->several = true;
         t->member_jobranks = several->jobranks;
+        t->first_ranks = several->first_ranks;
         t->local_live = several->live;
         t->group = several->group;
         t->local_index = several->local_index;
@@ -285,9 +294,14 @@ size_t gex_TM_Create(gex_TM_t* new_tms, size_t num_new_tms, gex_TM_t parent_tm, 
     // Several endpoints of a process: a handle per member here (§5.3 14),
     // sharing the runtime team and the rank table.
     const std::shared_ptr<const rt::Team> shared(std::move(team));
+    std::vector<gex_Rank_t> first_ranks;
+    for (int p : procs) first_ranks.push_back(gex_Rank_t(first[std::size_t(p)]));
     gex::Several several{std::make_shared<const std::vector<int>>(std::move(jobranks)),
+                         std::make_shared<const std::vector<gex_Rank_t>>(std::move(first_ranks)),
                          std::make_shared<std::atomic<int>>(int(mine.size())),
-                         rt::make_member_group(shared, int(mine.size())), 0, 0};
+                         rt::make_member_group(shared, int(mine.size())),
+                         0,
+                         0};
     for (std::size_t k = 0; k < mine.size(); ++k) {
         several.rank = gex_Rank_t(mine[k]);
         several.local_index = int(k);
