@@ -54,17 +54,20 @@ bool runtime_usable() { return mpi::mpi_usable(); }
 void abort_job(int code) { mpi::abort_job(code); }
 
 namespace {
-// Serves Active Messages while waiting for the others' exit notices
-// (never from inside a handler, which would nest).
+// Whether this thread may serve Active Messages while exiting: there is an
+// engine, and the thread is not inside a handler (serving would nest).
+bool may_serve(const Job& j) { return j.am && am_thread_state().handler_depth == 0; }
+
+// Serves Active Messages while waiting for the others' exit notices.
 void serve_while_exiting(void* job) {
     Job& j = *static_cast<Job*>(job);
-    if (j.am && am_thread_state().handler_depth == 0) j.am->poll("exit");
+    if (may_serve(j)) j.am->poll("exit");
 }
 
 // After every exit notice is in: up to 64 more polls while messages keep
 // arriving (a message sent before its sender's notice may be unserved yet).
 void serve_what_arrived(Job& j) {
-    if (!j.am || am_thread_state().handler_depth > 0) return;
+    if (!may_serve(j)) return;
     for (int i = 0; i < 64 && j.am->poll("exit") > 0; ++i) {}
 }
 }  // namespace
