@@ -2,8 +2,10 @@
 // gex_Coll_BarrierNB in gasnetex.h; gasnet-ex-api.txt "Collectives"): each
 // checked here, then started at the runtime's entry point for nonblocking
 // collectives (rt::start_*, src/runtime/nb_collective.hpp) on the team's
-// runtime team; the event is the started collective's address
-// (transfer.hpp), completed by the event calls.
+// runtime team -- over a team naming several endpoints of one process, as
+// the handle's member share (rt::MemberGroup) -- and the event is the
+// started collective's address (transfer.hpp), completed by the event
+// calls.
 #include <gasnet_coll.h>
 
 #include <climits>
