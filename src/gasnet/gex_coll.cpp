@@ -111,10 +111,10 @@ rt::NbCollective* reduce(const char* routine, gex_TM_t tm, int root, void* dst, 
                       static_cast<const void*>(tm));
         const int proc = root < 0 ? -1 : root_process(t, gex_Rank_t(root));
         if (user)
-            return rt::start_reduce_user(routine, *t.group, t.local_index, dst, src, dt_cnt, dt_sz, user_op, user_cdata,
-                                         proc, writes);
-        return rt::start_reduce(routine, *t.group, t.local_index, dst, src, dt_cnt, type->elem, builtin->reduce, proc,
-                                writes);
+            return rt::start_reduce_user(routine, *t.several->group, t.local_index, dst, src, dt_cnt, dt_sz, user_op,
+                                         user_cdata, proc, writes);
+        return rt::start_reduce(routine, *t.several->group, t.local_index, dst, src, dt_cnt, type->elem,
+                                builtin->reduce, proc, writes);
     }
     const rt::Team& team = gex::members(routine, t);
     if (user)
@@ -134,7 +134,7 @@ extern "C" {
 gex_Event_t gex_Coll_BarrierNB(gex_TM_t tm, gex_Flags_t flags) noexcept {
     const char* routine = "gex_Coll_BarrierNB";
     const gasket_gex_tm& t = gasnet::tm_checked(routine, tm, flags);
-    if (t.several) return gasnet::event_of(rt::start_barrier(routine, *t.group, t.local_index));
+    if (t.several) return gasnet::event_of(rt::start_barrier(routine, *t.several->group, t.local_index));
     return gasnet::event_of(rt::start_barrier(routine, gex::members(routine, t)));
 }
 
@@ -147,7 +147,7 @@ gex_Event_t gex_Coll_BroadcastNB(gex_TM_t tm, gex_Rank_t root, void* dst, const 
     if (nbytes > 0 && !dst) rt::fatal(routine, "dst is NULL with nbytes %zu", nbytes);
     if (nbytes > 0 && root_here && !src) rt::fatal(routine, "src is NULL on the root with nbytes %zu", nbytes);
     if (t.several)
-        return gasnet::event_of(rt::start_broadcast(routine, *t.group, t.local_index, dst, src, nbytes,
+        return gasnet::event_of(rt::start_broadcast(routine, *t.several->group, t.local_index, dst, src, nbytes,
                                                     gasnet::root_process(t, root), root_here));
     return gasnet::event_of(rt::start_broadcast(routine, gex::members(routine, t), dst, src, nbytes, int(root)));
 }

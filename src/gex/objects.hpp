@@ -31,6 +31,20 @@ class NodePages;
 class MemoryKind;
 }  // namespace gasket::rt
 
+namespace gasket::gex {
+// What this process's handles of a team naming several endpoints of one
+// process share (teams.cpp makes it).
+struct SeveralMembers {
+    std::vector<int> jobranks;            // rank -> jobrank, every member
+    std::vector<gex_Rank_t> first_ranks;  // per process of the runtime team: its least rank
+    std::atomic<int> live{0};             // this process's handles not yet destroyed (gex_TM_Destroy's last
+                                          // one meets the other processes)
+    // Their collectives: the members' shares gathered into one collective
+    // among the processes.
+    std::shared_ptr<rt::MemberGroup> group;
+};
+}  // namespace gasket::gex
+
 struct gasket_gex_segment {
     void* addr = nullptr;
     std::uintptr_t size = 0;
@@ -77,21 +91,13 @@ struct gasket_gex_tm {
     // process; made and deleted in teams.cpp, so this header needs no
     // runtime team, nor MPI, to hold one), shared by this process's
     // handles of the team.  A team naming several endpoints of one process
-    // (`several`, the same on every member) has more ranks than `team`:
-    // its rank -> jobrank table is `member_jobranks` (which `jobranks`
-    // points into), and `local_live` counts this process's handles not yet
-    // destroyed (gex_TM_Destroy's last one meets the other processes).
-    std::shared_ptr<const gasket::rt::Team> team;
-    bool several = false;
-    std::shared_ptr<const std::vector<int>> member_jobranks;
-    std::shared_ptr<const std::vector<gex_Rank_t>> first_ranks;  // per process of `team`: its least rank
-    std::shared_ptr<std::atomic<int>> local_live;
-    // Such a team's collectives: this process's members' shares are
-    // gathered into one collective among the processes
-    // (rt::MemberGroup); this handle's member is local member
+    // has more ranks than `team`: `several` (the same on every member)
+    // holds what this process's handles of it share, `jobranks` points
+    // into its table, and this handle's member is local member
     // `local_index` (its place among this process's members, in rank
     // order).
-    std::shared_ptr<gasket::rt::MemberGroup> group;
+    std::shared_ptr<const gasket::rt::Team> team;
+    std::shared_ptr<gasket::gex::SeveralMembers> several;
     int local_index = 0;
 };
 struct gasket_gex_client {

@@ -32,7 +32,7 @@ gex_Rank_t rank_of_jobrank(const gasket_gex_tm& t, gex_Rank_t jobrank) {
     if (!t.jobranks) return jobrank;  // the primordial team holds every process, in jobrank order
     const int proc = t.team->team_pe_of(int(jobrank));
     if (proc < 0) return GEX_RANK_INVALID;
-    return t.several ? (*t.first_ranks)[std::size_t(proc)] : gex_Rank_t(proc);
+    return t.several ? t.several->first_ranks[std::size_t(proc)] : gex_Rank_t(proc);
 }
 
 const rt::Team& members(const char* routine, const gasket_gex_tm& tm) {
@@ -86,39 +86,24 @@ void check_scratch(const char* routine, const void* addr, std::size_t len, const
                   std::size_t(seg.size));
 }
 
-// A team naming several endpoints of one process: what this process's
-// handles of it share besides the runtime team, and the rank of one.
-struct Several {
-    std::shared_ptr<const std::vector<int>> jobranks;            // rank -> jobrank, every member
-    std::shared_ptr<const std::vector<gex_Rank_t>> first_ranks;  // per process, in the runtime team's order
-    std::shared_ptr<std::atomic<int>> live;                      // this process's handles not yet destroyed
-    std::shared_ptr<rt::MemberGroup> group;                      // their collectives
-    gex_Rank_t rank;                                             // this handle's member
-    int local_index;                                             // its place among this process's members
-};
-
 // Makes and registers the handle of one of this process's members of
 // `team`: `ep` when it is a created endpoint, the members' endpoint indices
-// in `ep_indices` when any is not 0; `several` for a team naming several
-// endpoints of one process (else the member is the process's one, ranked
-// as in `team`).
+// in `ep_indices` when any is not 0; for a team naming several endpoints
+// of one process, `several` and the member's rank and local index (else
+// the member is the process's one, ranked as in `team`).
 gex_TM_t adopt(std::shared_ptr<const rt::Team> team, gex_Flags_t flags, void* scratch, std::size_t scratch_len,
                gasket_gex_ep* ep = nullptr, std::vector<gex_EP_Index_t> ep_indices = {},
-               const Several* several = nullptr) {
+               std::shared_ptr<SeveralMembers> several = nullptr, gex_Rank_t rank = 0, int local_index = 0) {
     auto* t = new gasket_gex_tm;
     t->ep = ep;
     t->ep_indices = std::move(ep_indices);
     t->flags = flags;
     if (several) {
-        t->several = true;
-        t->member_jobranks = several->jobranks;
-        t->first_ranks = several->first_ranks;
-        t->local_live = several->live;
-        t->group = several->group;
-        t->local_index = several->local_index;
-        t->rank = several->rank;
-        t->size = gex_Rank_t(several->jobranks->size());
-        t->jobranks = several->jobranks->data();
+        t->rank = rank;
+        t->size = gex_Rank_t(several->jobranks.size());
+        t->jobranks = several->jobranks.data();
+        t->local_index = local_index;
+        t->several = std::move(several);
     } else {
         t->rank = gex_Rank_t(team->my_pe());
         t->size = gex_Rank_t(team->n_pes());
@@ -294,19 +279,14 @@ size_t gex_TM_Create(gex_TM_t* new_tms, size_t num_new_tms, gex_TM_t parent_tm, 
     // Several endpoints of a process: a handle per member here (§5.3 14),
     // sharing the runtime team and the rank table.
     const std::shared_ptr<const rt::Team> shared(std::move(team));
-    std::vector<gex_Rank_t> first_ranks;
-    for (int p : procs) first_ranks.push_back(gex_Rank_t(first[std::size_t(p)]));
-    gex::Several several{std::make_shared<const std::vector<int>>(std::move(jobranks)),
-                         std::make_shared<const std::vector<gex_Rank_t>>(std::move(first_ranks)),
-                         std::make_shared<std::atomic<int>>(int(mine.size())),
-                         rt::make_member_group(shared, int(mine.size())),
-                         0,
-                         0};
-    for (std::size_t k = 0; k < mine.size(); ++k) {
-        several.rank = gex_Rank_t(mine[k]);
-        several.local_index = int(k);
-        new_tms[k] = gex::adopt(shared, flags, scratch[k], scratch_len, eps[k], ep_indices, &several);
-    }
+    auto several = std::make_shared<gex::SeveralMembers>();
+    several->jobranks = std::move(jobranks);
+    for (int p : procs) several->first_ranks.push_back(gex_Rank_t(first[std::size_t(p)]));
+    several->live = int(mine.size());
+    several->group = rt::make_member_group(shared, int(mine.size()));
+    for (std::size_t k = 0; k < mine.size(); ++k)
+        new_tms[k] = gex::adopt(shared, flags, scratch[k], scratch_len, eps[k], ep_indices, several,
+                                gex_Rank_t(mine[k]), int(k));
     return 0;
 }
 
@@ -360,7 +340,7 @@ int gex_TM_Destroy(gex_TM_t tm, gex_Memvec_t* scratch_p, gex_Flags_t flags) noex
     // Without the assertion that every member has quiesced the team, no
     // member frees it while another may still be using it: the processes
     // meet at each one's last handle of it.
-    const bool last_here = !t.several || t.local_live->fetch_sub(1, std::memory_order_acq_rel) == 1;
+    const bool last_here = !t.several || t.several->live.fetch_sub(1, std::memory_order_acq_rel) == 1;
     if (last_here && !(flags & GEX_FLAG_GLOBALLY_QUIESCED)) rt::all_members(routine, *t.team, true);
     gex::unregister_team(&t);
     const gex_Memvec_t scratch = t.scratch;
