@@ -25,22 +25,31 @@ struct alignas(8) NbCollective {
     int k = 0;
 };
 
-// The i-th collective of a team holding several members here, as its
-// first local member started it; the others' must match.
-struct Gathered {
+// What a member starts: a collective's kind and parameters.
+struct Shape {
     enum class Kind { barrier, broadcast, reduce, reduce_user } kind;
     std::size_t bytes = 0;  // broadcast: the data; reduction: count x element bytes
     std::size_t count = 0;
     Elem e{};
     ReduceOp op{};
     ReduceFn fn = nullptr;
-    const void* cdata = nullptr;
+    const void* cdata = nullptr;  // (the first member's serves)
     std::size_t elem_bytes = 0;
     int root = -1;  // procs rank of the root member's process (-1: to all)
+    bool same(const Shape& o) const {
+        return kind == o.kind && bytes == o.bytes && count == o.count && e == o.e && op == o.op && fn == o.fn &&
+               root == o.root;
+    }
+    bool reduction() const { return kind == Kind::reduce || kind == Kind::reduce_user; }
+};
+
+// The i-th collective of a team holding several members here, as its
+// first local member started it; the others' must match.
+struct Gathered {
+    Shape shape;
     int arrived = 0, finished = 0;
     std::vector<char> data;  // broadcast: the root's data; reduction: the local combination, then the result
     std::vector<void*> dst;  // per local member: where its result goes (null: nowhere)
-    bool have_data = false;  // a reduction: `data` holds a member's contribution already
     std::unique_ptr<mpi::NbCollective> mpi;  // started once every local member arrived
     bool delivered = false;                  // complete, and `data` copied to every dst
 };
@@ -53,25 +62,17 @@ public:
     // Member k's share of its next collective, described by `c` (kind and
     // parameters), with its src (the root's, for a broadcast; null
     // elsewhere) and dst.
-    NbCollective* arrive(const char* routine, int k, const Gathered& c, const void* src, void* dst) {
+    NbCollective* arrive(const char* routine, int k, const Shape& c, const void* src, void* dst) {
         std::lock_guard<std::mutex> hold(lock_);
         const std::uint64_t seq = next_[std::size_t(k)]++;
         auto [at, fresh] = open_.try_emplace(seq);
         Gathered& g = at->second;
+        const Shape& s = g.shape;
         if (fresh) {
-            g.kind = c.kind;
-            g.bytes = c.bytes;
-            g.count = c.count;
-            g.e = c.e;
-            g.op = c.op;
-            g.fn = c.fn;
-            g.cdata = c.cdata;
-            g.elem_bytes = c.elem_bytes;
-            g.root = c.root;
-            g.data.resize(g.bytes);
+            g.shape = c;
+            g.data.resize(c.bytes);
             g.dst.assign(std::size_t(members_), nullptr);
-        } else if (g.kind != c.kind || g.bytes != c.bytes || g.count != c.count || g.e != c.e || g.op != c.op ||
-                   g.fn != c.fn || g.root != c.root) {
+        } else if (!s.same(c)) {
             fatal(routine,
                   "local member %d started collective %ju of its team differently from this process's other members "
                   "(another kind, size, type, operation or root): every member starts the team's collectives alike, "
@@ -79,15 +80,14 @@ public:
                   k, std::uintmax_t(seq));
         }
         g.dst[std::size_t(k)] = dst;
-        if (g.kind == Gathered::Kind::broadcast && src && g.bytes) std::memcpy(g.data.data(), src, g.bytes);
-        if (g.kind == Gathered::Kind::reduce || g.kind == Gathered::Kind::reduce_user) {
-            if (!g.have_data)
-                std::memcpy(g.data.data(), src, g.bytes);
-            else if (g.kind == Gathered::Kind::reduce)
-                mpi::reduce_local(src, g.data.data(), g.count, g.e, g.op);
+        if (s.kind == Shape::Kind::broadcast && src && s.bytes) std::memcpy(g.data.data(), src, s.bytes);
+        if (s.reduction()) {  // every member contributes: the first one's is the start
+            if (g.arrived == 0)
+                std::memcpy(g.data.data(), src, s.bytes);
+            else if (s.kind == Shape::Kind::reduce)
+                mpi::reduce_local(src, g.data.data(), s.count, s.e, s.op);
             else
-                g.fn(src, g.data.data(), g.count, g.cdata);
-            g.have_data = true;
+                s.fn(src, g.data.data(), s.count, s.cdata);
         }
         if (++g.arrived == members_) start(g);
         return new NbCollective{nullptr, this, seq, k};
@@ -102,9 +102,9 @@ public:
         if (!g.delivered) {
             if (!g.mpi->test()) return false;
             std::atomic_thread_fence(std::memory_order_seq_cst);
-            if (g.kind != Gathered::Kind::barrier)
+            if (g.shape.kind != Shape::Kind::barrier)
                 for (void* d : g.dst)
-                    if (d && g.bytes) std::memcpy(d, g.data.data(), g.bytes);
+                    if (d && g.shape.bytes) std::memcpy(d, g.data.data(), g.shape.bytes);
             g.delivered = true;
         }
         if (++g.finished == members_) open_.erase(c->seq);
@@ -115,24 +115,25 @@ public:
 private:
     void start(Gathered& g) {
         const MPI_Comm comm = procs_->comm();
-        switch (g.kind) {
-            case Gathered::Kind::barrier:
+        const Shape& s = g.shape;
+        switch (s.kind) {
+            case Shape::Kind::barrier:
                 std::atomic_thread_fence(std::memory_order_seq_cst);  // the barrier's release
                 g.mpi = mpi::NbCollective::barrier(comm);
                 break;
-            case Gathered::Kind::broadcast:
-                g.mpi = mpi::NbCollective::broadcast(comm, g.data.data(), g.bytes, g.root);
+            case Shape::Kind::broadcast:
+                g.mpi = mpi::NbCollective::broadcast(comm, g.data.data(), s.bytes, s.root);
                 break;
-            case Gathered::Kind::reduce:
-            case Gathered::Kind::reduce_user: {
+            case Shape::Kind::reduce:
+            case Shape::Kind::reduce_user: {
                 // In place where the result is written (the root's process, or every one).
-                const bool writes = g.root < 0 || procs_->my_pe() == g.root;
+                const bool writes = s.root < 0 || procs_->my_pe() == s.root;
                 const void* src = writes ? nullptr : g.data.data();
                 void* dst = writes ? g.data.data() : nullptr;
-                g.mpi = g.kind == Gathered::Kind::reduce
-                            ? mpi::NbCollective::reduce(comm, src, dst, g.count, g.e, g.op, g.root)
-                            : mpi::NbCollective::reduce_user(comm, src, dst, g.count, g.elem_bytes, g.fn, g.cdata, true,
-                                                             g.root);
+                g.mpi = s.kind == Shape::Kind::reduce
+                            ? mpi::NbCollective::reduce(comm, src, dst, s.count, s.e, s.op, s.root)
+                            : mpi::NbCollective::reduce_user(comm, src, dst, s.count, s.elem_bytes, s.fn, s.cdata, true,
+                                                             s.root);
                 break;
             }
         }
@@ -193,13 +194,13 @@ std::shared_ptr<MemberGroup> make_member_group(std::shared_ptr<const Team> procs
 }
 
 NbCollective* start_barrier(const char* routine, MemberGroup& g, int k) {
-    Gathered c{Gathered::Kind::barrier};
+    Shape c{Shape::Kind::barrier};
     return g.arrive(routine, k, c, nullptr, nullptr);
 }
 
 NbCollective* start_broadcast(const char* routine, MemberGroup& g, int k, void* dst, const void* src, std::size_t bytes,
                               int root_proc, bool root_here) {
-    Gathered c{Gathered::Kind::broadcast};
+    Shape c{Shape::Kind::broadcast};
     c.bytes = bytes;
     c.root = root_proc;
     return g.arrive(routine, k, c, root_here ? src : nullptr, dst);
@@ -207,7 +208,7 @@ NbCollective* start_broadcast(const char* routine, MemberGroup& g, int k, void* 
 
 NbCollective* start_reduce(const char* routine, MemberGroup& g, int k, void* dst, const void* src, std::size_t count,
                            Elem e, ReduceOp op, int root_proc, bool writes) {
-    Gathered c{Gathered::Kind::reduce};
+    Shape c{Shape::Kind::reduce};
     c.count = count;
     c.bytes = count * mpi::elem_bytes(e);  // the caller checked it fits
     c.e = e;
@@ -219,7 +220,7 @@ NbCollective* start_reduce(const char* routine, MemberGroup& g, int k, void* dst
 NbCollective* start_reduce_user(const char* routine, MemberGroup& g, int k, void* dst, const void* src,
                                 std::size_t count, std::size_t elem_bytes, ReduceFn fn, const void* cdata,
                                 int root_proc, bool writes) {
-    Gathered c{Gathered::Kind::reduce_user};
+    Shape c{Shape::Kind::reduce_user};
     c.count = count;
     c.bytes = count * elem_bytes;  // the caller checked it fits
     c.elem_bytes = elem_bytes;
