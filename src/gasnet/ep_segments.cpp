@@ -2,6 +2,7 @@
 // segments and the routes it leaves (ep_segments.hpp).
 #include "ep_segments.hpp"
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <cstdint>
@@ -101,39 +102,45 @@ void* local_device_context(gex_EP_Index_t index, const void* p, std::size_t byte
     return kind ? kind->copy_context() : nullptr;
 }
 
-int publish_bound_segments(const char* routine, gex_TM_t tm, gex_EP_t* eps, std::size_t num_eps, gex_Flags_t flags) {
-    const gasket_gex_tm& t = gex::tm_of(routine, tm);
-    rt::Job& job = initialized_job(routine);
-    // Not attached: so on every member (attach is collective).
-    if (!g_state.attached)
-        return gex::refuse(
-            GASNET_ERR_NOT_INIT, routine,
-            "called before gex_Segment_Attach (or gasnet_attach): Gasket publishes the segments of created "
-            "endpoints once the job's segment is attached");
+namespace {
+
+// What a member of the team brings to publication, and takes from it.
+struct PublishCall {
+    int status;                 // GASNET_OK, or its own refusal
+    std::vector<gex_EP_t> eps;  // its endpoints
+    int result = GASNET_OK;
+};
+
+// Publishes the endpoints of every member of the team in this process
+// (`calls`: each one's PublishCall) over the team's processes.
+void publish_for(const char* routine, rt::Job& job, const gasket_gex_tm& t, gex_TM_t tm,
+                 const std::vector<void*>& calls) {
     // Bad arguments are refused on every member alike, after an agreement:
     // one member's refusal must not leave the others waiting below.
     int status = GASNET_OK;
-    if (flags != 0) {
-        status = gex::refuse(GASNET_ERR_BAD_ARG, routine, "flags 0x%x: must be 0", unsigned(flags));
-    } else if (num_eps > 0 && !eps) {
-        status = gex::refuse(GASNET_ERR_BAD_ARG, routine, "eps is NULL with num_eps %zu", num_eps);
-    } else {
-        for (std::size_t i = 0; i < num_eps && status == GASNET_OK; ++i) {
-            gex::ep_of(routine, eps[i]);  // fatal for a bad handle
-            for (std::size_t j = 0; j < i; ++j)
-                if (eps[j] == eps[i]) {
-                    status = gex::refuse(GASNET_ERR_BAD_ARG, routine, "endpoint %p is named twice (eps[%zu], eps[%zu])",
-                                         static_cast<void*>(eps[i]), j, i);
-                    break;
-                }
+    std::vector<gex_EP_t> eps;
+    for (void* c : calls) {
+        const auto& call = *static_cast<const PublishCall*>(c);
+        if (call.status != GASNET_OK && status == GASNET_OK) status = call.status;
+        for (gex_EP_t ep : call.eps) {
+            if (status == GASNET_OK && std::find(eps.begin(), eps.end(), ep) != eps.end())
+                status = gex::refuse(GASNET_ERR_BAD_ARG, routine,
+                                     "endpoint %p is named by two members of team %p in this process",
+                                     static_cast<void*>(ep), static_cast<void*>(tm));
+            eps.push_back(ep);
         }
     }
-    const rt::Team& team = gex::members(routine, t);
-    if (!rt::all_members(routine, team, status == GASNET_OK)) {
-        if (status != GASNET_OK) return status;
-        return gex::refuse(GASNET_ERR_BAD_ARG, routine, "another member of team %p refused its arguments",
-                           static_cast<void*>(tm));
+    const rt::Team& team = gex::processes(t);
+    const bool agreed = rt::all_members(routine, team, status == GASNET_OK);
+    if (!agreed && status == GASNET_OK)
+        status = gex::refuse(GASNET_ERR_BAD_ARG, routine, "another member of team %p refused its arguments",
+                             static_cast<void*>(tm));
+    for (void* c : calls) {
+        auto& call = *static_cast<PublishCall*>(c);
+        call.result = call.status != GASNET_OK ? call.status : status;
     }
+    if (!agreed) return;
+    const std::size_t num_eps = eps.size();
     std::vector<Published> mine;
     for (std::size_t i = 0; i < num_eps; ++i) {
         const gasket_gex_ep& e = gex::ep_of(routine, eps[i]);
@@ -190,7 +197,39 @@ int publish_bound_segments(const char* routine, gex_TM_t tm, gex_EP_t* eps, std:
                                                p.device ? nullptr : map_if_peer(job, p)};
         if (p.device) route_device(routine, job, p, r);
     }
-    return GASNET_OK;
+}
+
+}  // namespace
+
+int publish_bound_segments(const char* routine, gex_TM_t tm, gex_EP_t* eps, std::size_t num_eps, gex_Flags_t flags) {
+    const gasket_gex_tm& t = gex::tm_of(routine, tm);
+    rt::Job& job = initialized_job(routine);
+    // Not attached: so on every member (attach is collective).
+    if (!g_state.attached)
+        return gex::refuse(
+            GASNET_ERR_NOT_INIT, routine,
+            "called before gex_Segment_Attach (or gasnet_attach): Gasket publishes the segments of created "
+            "endpoints once the job's segment is attached");
+    PublishCall call{GASNET_OK, {}};
+    if (flags != 0) {
+        call.status = gex::refuse(GASNET_ERR_BAD_ARG, routine, "flags 0x%x: must be 0", unsigned(flags));
+    } else if (num_eps > 0 && !eps) {
+        call.status = gex::refuse(GASNET_ERR_BAD_ARG, routine, "eps is NULL with num_eps %zu", num_eps);
+    } else {
+        for (std::size_t i = 0; i < num_eps && call.status == GASNET_OK; ++i) {
+            gex::ep_of(routine, eps[i]);  // fatal for a bad handle
+            for (std::size_t j = 0; j < i; ++j)
+                if (eps[j] == eps[i]) {
+                    call.status =
+                        gex::refuse(GASNET_ERR_BAD_ARG, routine, "endpoint %p is named twice (eps[%zu], eps[%zu])",
+                                    static_cast<void*>(eps[i]), j, i);
+                    break;
+                }
+        }
+        if (call.status == GASNET_OK) call.eps.assign(eps, eps + num_eps);
+    }
+    gex::meet(routine, t, &call, [&](const std::vector<void*>& calls) { publish_for(routine, job, t, tm, calls); });
+    return call.result;
 }
 
 }  // namespace gasket::gasnet

@@ -52,7 +52,10 @@ void* local_device_context(gex_EP_Index_t index, const void* p, std::size_t byte
 // member passed nonzero flags, a null eps with num_eps > 0 or an endpoint
 // twice (they agree first, so none waits for another that refused).  Each
 // refusal is printed, naming `routine`, unless verbose errors are off.  A
-// bad handle is fatal, naming `routine`.
+// bad handle is fatal, naming `routine`.  Over a team naming several
+// endpoints of this process every member calls, each from its own thread
+// (GASNET_PAR; fatal otherwise), and the process publishes what they all
+// name (gex::meet); an endpoint two of them name is refused as above.
 int publish_bound_segments(const char* routine, gex_TM_t tm, gex_EP_t* eps, std::size_t num_eps, gex_Flags_t flags);
 
 }  // namespace gasket::gasnet

@@ -99,7 +99,7 @@ int gasket_gex_Client_Init(gex_Client_t* client_p, gex_EP_t* ep_p, gex_TM_t* tm_
                            "client per job");
     const int status = gasnet::init_job(routine, thread_mode);
     if (status != GASNET_OK) return status;
-    gex::make_client(clientName, flags);
+    gex::make_client(clientName, flags, thread_mode == 2);  // 2: GASNET_PAR
     *client_p = &gex::g_objects.client;
     *ep_p = &gex::g_objects.ep;
     *tm_p = gex::primordial_tm();

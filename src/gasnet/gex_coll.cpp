@@ -116,7 +116,7 @@ rt::NbCollective* reduce(const char* routine, gex_TM_t tm, int root, void* dst, 
         return rt::start_reduce(routine, *t.several->group, t.local_index, dst, src, dt_cnt, type->elem,
                                 builtin->reduce, proc, writes);
     }
-    const rt::Team& team = gex::members(routine, t);
+    const rt::Team& team = gex::processes(t);
     if (user)
         return rt::start_reduce_user(routine, team, dst, src, dt_cnt, dt_sz, user_op, user_cdata, op == GEX_OP_USER,
                                      root);
@@ -135,7 +135,7 @@ gex_Event_t gex_Coll_BarrierNB(gex_TM_t tm, gex_Flags_t flags) noexcept {
     const char* routine = "gex_Coll_BarrierNB";
     const gasket_gex_tm& t = gasnet::tm_checked(routine, tm, flags);
     if (t.several) return gasnet::event_of(rt::start_barrier(routine, *t.several->group, t.local_index));
-    return gasnet::event_of(rt::start_barrier(routine, gex::members(routine, t)));
+    return gasnet::event_of(rt::start_barrier(routine, gex::processes(t)));
 }
 
 gex_Event_t gex_Coll_BroadcastNB(gex_TM_t tm, gex_Rank_t root, void* dst, const void* src, size_t nbytes,
@@ -149,7 +149,7 @@ gex_Event_t gex_Coll_BroadcastNB(gex_TM_t tm, gex_Rank_t root, void* dst, const 
     if (t.several)
         return gasnet::event_of(rt::start_broadcast(routine, *t.several->group, t.local_index, dst, src, nbytes,
                                                     gasnet::root_process(t, root), root_here));
-    return gasnet::event_of(rt::start_broadcast(routine, gex::members(routine, t), dst, src, nbytes, int(root)));
+    return gasnet::event_of(rt::start_broadcast(routine, gex::processes(t), dst, src, nbytes, int(root)));
 }
 
 gex_Event_t gex_Coll_ReduceToOneNB(gex_TM_t tm, gex_Rank_t root, void* dst, const void* src, gex_DT_t dt, size_t dt_sz,

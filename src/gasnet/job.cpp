@@ -322,7 +322,7 @@ int gasket_gasnet_init(int* argc, char*** argv, int thread_mode) noexcept {
     const char* routine = "gasnet_init";
     const int status = gasnet::init_job(routine, thread_mode);
     // The GASNet-EX objects of a GASNet-1 client (gasnet_QueryGexObjects).
-    if (status == GASNET_OK) gex::make_client("GASNET1", GEX_FLAG_USES_GASNET1);
+    if (status == GASNET_OK) gex::make_client("GASNET1", GEX_FLAG_USES_GASNET1, thread_mode == 2);  // 2: GASNET_PAR
     return status;
 }
 

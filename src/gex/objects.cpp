@@ -46,13 +46,14 @@ int job_size() { return rt::g_job->n_pes; }
 
 }  // namespace
 
-void make_client(const char* name, gex_Flags_t flags) {
+void make_client(const char* name, gex_Flags_t flags, bool concurrent) {
     g_objects.tm.cdata = nullptr;
     g_objects.client = gasket_gex_client{};
     g_objects.ep = gasket_gex_ep{};
     g_objects.segment = gasket_gex_segment{};
     g_objects.client.name = name;
     g_objects.client.flags = flags;
+    g_objects.client.concurrent = concurrent;
     g_objects.made = true;
 }
 

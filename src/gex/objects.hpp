@@ -17,6 +17,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -27,6 +28,7 @@
 namespace gasket::rt {
 class Team;
 class MemberGroup;
+class LocalMeeting;
 class NodePages;
 class MemoryKind;
 }  // namespace gasket::rt
@@ -37,11 +39,16 @@ namespace gasket::gex {
 struct SeveralMembers {
     std::vector<int> jobranks;            // rank -> jobrank, every member
     std::vector<gex_Rank_t> first_ranks;  // per process of the runtime team: its least rank
+    std::vector<gex_Rank_t> local_ranks;  // this process's members' ranks, by local index (rank order)
     std::atomic<int> live{0};             // this process's handles not yet destroyed (gex_TM_Destroy's last
                                           // one meets the other processes)
     // Their collectives: the members' shares gathered into one collective
     // among the processes.
     std::shared_ptr<rt::MemberGroup> group;
+    // Their blocking calls (splits, duplicates, team construction,
+    // publication): one thread per member meets the others here, and the
+    // last to come makes the process's call.
+    std::shared_ptr<rt::LocalMeeting> meeting;
 };
 }  // namespace gasket::gex
 
@@ -104,6 +111,9 @@ struct gasket_gex_client {
     std::string name;
     gex_Flags_t flags = 0;
     const void* cdata = nullptr;
+    // A GASNET_PAR client: its threads may be inside GASNet at once, so the
+    // members of a team in this process can each make a blocking call.
+    bool concurrent = false;
 };
 
 namespace gasket::gex {
@@ -119,8 +129,9 @@ struct Objects {
 extern Objects g_objects;
 
 // Makes the client named `name` with `flags` and its primordial endpoint
-// and team (no segment bound yet).  Once per process (the callers check).
-void make_client(const char* name, gex_Flags_t flags);
+// and team (no segment bound yet); `concurrent`: a GASNET_PAR client.  Once
+// per process (the callers check).
+void make_client(const char* name, gex_Flags_t flags, bool concurrent);
 // Binds the segment [addr, +size) to the primordial endpoint (size > 0).
 void bind_segment(void* addr, std::uintptr_t size);
 
@@ -274,11 +285,21 @@ gex_Rank_t rank_of_jobrank(const gasket_gex_tm& t, gex_Rank_t jobrank);
 // The live made team `tm` names, or null (no check that it is one).
 gasket_gex_tm* find_team(gex_TM_t tm);
 // The runtime team of a team handle (the job's world team for the
-// primordial team), for a call that runs over its members as one call per
-// process (a collective, a publication, a team constructor with it as
-// parent); fatal, naming `routine`, for a team naming several endpoints of
-// one process (its collectives go through `group` instead; the other
-// calls: not yet).
-const rt::Team& members(const char* routine, const gasket_gex_tm& tm);
+// primordial team): one rank per member process, for a call that runs over
+// the team's members as one call per process (a collective, a publication,
+// a team constructor with it as parent).
+const rt::Team& processes(const gasket_gex_tm& tm);
+// A blocking call over `tm` by one of its members (gex_TM_Split, gex_TM_Dup,
+// gex_TM_Create with tm as parent, gex_EP_PublishBoundSegment): runs
+// lead(inputs) once for this process, which makes the process's one call
+// over processes(tm) for every member here and writes each member's
+// results into its input.  With one member here, at once, inputs holding
+// `input` alone; on a team naming several endpoints of this process, once
+// every local member has called, each from its own thread (a GASNET_PAR
+// client's: fatal, naming `routine`, for any other), by the last to come,
+// inputs in local index (rank) order; the others serve Active Messages
+// until it is done (rt::LocalMeeting).
+void meet(const char* routine, const gasket_gex_tm& tm, void* input,
+          const std::function<void(const std::vector<void*>& inputs)>& lead);
 
 }  // namespace gasket::gex

@@ -6,6 +6,12 @@
 // members have met in a barrier that serves Active Messages, so a member
 // still waiting for a reply from one already inside the call is answered.
 //
+// A parent naming several endpoints of one process (memory kinds §5.3 10):
+// each member calls from its own thread, and the last of a process's to
+// come makes the process's call for all of them (gex::meet).  Its new teams
+// may be several per process (its members may pass different colours or
+// args[]): they are built in rounds of one split each (build()).
+//
 // Scratch space: Gasket's team collectives run on MPI and use none.  What
 // the client grants is checked (inside the caller's bound segment), kept
 // untouched and handed back by gex_TM_Destroy; the size queries recommend
@@ -13,8 +19,12 @@
 // cache-line sized.
 #include <algorithm>
 #include <atomic>
+#include <climits>
 #include <cstdint>
+#include <cstring>
+#include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -23,6 +33,7 @@
 #include "src/runtime/collective.hpp"
 #include "src/runtime/error.hpp"
 #include "src/runtime/job.hpp"
+#include "src/runtime/local_meeting.hpp"
 #include "src/runtime/nb_collective.hpp"
 #include "src/runtime/team.hpp"
 
@@ -35,14 +46,20 @@ gex_Rank_t rank_of_jobrank(const gasket_gex_tm& t, gex_Rank_t jobrank) {
     return t.several ? t.several->first_ranks[std::size_t(proc)] : gex_Rank_t(proc);
 }
 
-const rt::Team& members(const char* routine, const gasket_gex_tm& tm) {
-    if (tm.several)
+const rt::Team& processes(const gasket_gex_tm& tm) { return tm.team ? *tm.team : *rt::g_job->world_team; }
+
+void meet(const char* routine, const gasket_gex_tm& tm, void* input,
+          const std::function<void(const std::vector<void*>& inputs)>& lead) {
+    if (!tm.several) {
+        lead(std::vector<void*>{input});
+        return;
+    }
+    if (!g_objects.client.concurrent)
         rt::fatal(routine,
-                  "tm %p names several endpoints of one process (%u members over %d processes): Gasket runs "
-                  "splits, duplicates, publication and team construction over a team's members only on teams of "
-                  "one endpoint per process yet",
-                  static_cast<const void*>(&tm), unsigned(tm.size), tm.team->n_pes());
-    return tm.team ? *tm.team : *rt::g_job->world_team;
+                  "tm %p names %zu endpoints of this process: each of them calls from its own thread, at once, "
+                  "which only a GASNET_PAR client may do (this one is GASNET_SEQ or GASNET_PARSYNC)",
+                  static_cast<const void*>(&tm), tm.several->local_ranks.size());
+    tm.several->meeting->meet(routine, tm.local_index, input, lead);
 }
 
 namespace {
@@ -118,6 +135,230 @@ gex_TM_t adopt(std::shared_ptr<const rt::Team> team, gex_Flags_t flags, void* sc
 // "none", "one", or the count.
 std::string how_many(std::size_t n) { return n == 0 ? "none" : n == 1 ? "one" : std::to_string(n); }
 
+// ---- Building new teams (gex_TM_Create; gex_TM_Split and gex_TM_Dup over
+// a parent naming several endpoints of one process) ----
+
+// A new team this process holds members of: its members in rank order as
+// its callers name them, and what its handles here are made of.
+struct Building {
+    std::vector<int> jobranks;               // rank -> jobrank
+    std::vector<gex_EP_Index_t> ep_indices;  // rank -> endpoint index
+    std::vector<gex_Memvec_t> scratch;       // per local member, in rank order (length 0: none)
+    // From describe(): the member processes in the order of their first
+    // member, and those members' ranks; this process's members' ranks; the
+    // least (jobrank, endpoint index) of a member as one number, which names
+    // the team alike on every process (the teams of one call are disjoint).
+    std::vector<int> procs;
+    std::vector<gex_Rank_t> first_ranks;
+    std::vector<std::size_t> mine;
+    long name = LONG_MAX;
+    std::unique_ptr<rt::Team> team;  // once built
+    std::vector<gex_TM_t> handles;   // this process's members', in rank order
+};
+
+void describe(Building& b) {
+    const int me = rt::g_job->my_pe;
+    std::vector<bool> seen(std::size_t(rt::g_job->n_pes), false);
+    for (std::size_t i = 0; i < b.jobranks.size(); ++i) {
+        const int j = b.jobranks[i];
+        if (!seen[std::size_t(j)]) {
+            seen[std::size_t(j)] = true;
+            b.procs.push_back(j);
+            b.first_ranks.push_back(gex_Rank_t(i));
+        }
+        if (j == me) b.mine.push_back(i);
+        b.name = std::min(b.name, long(j) * GASNET_MAXEPS + long(b.ep_indices[i]));
+    }
+}
+
+// The handles of this process's members of built team `b`.
+void adopt_members(Building& b, gex_Flags_t flags) {
+    auto ep_at = [&](std::size_t rank) {
+        const gex_EP_Index_t index = b.ep_indices[rank];
+        return index ? created_ep_at(index) : nullptr;
+    };
+    const bool created = std::any_of(b.ep_indices.begin(), b.ep_indices.end(), [](gex_EP_Index_t i) { return i; });
+    if (b.jobranks.size() == b.procs.size()) {  // one endpoint per process: the team's ranks are its processes'
+        b.handles = {adopt(std::move(b.team), flags, b.scratch[0].gex_addr, b.scratch[0].gex_len, ep_at(b.mine[0]),
+                           created ? b.ep_indices : std::vector<gex_EP_Index_t>{})};
+        return;
+    }
+    // Several endpoints of a process: a handle per member here (§5.3 14),
+    // sharing the runtime team and the rank table.
+    const std::shared_ptr<const rt::Team> shared(std::move(b.team));
+    auto several = std::make_shared<SeveralMembers>();
+    several->jobranks = b.jobranks;
+    several->first_ranks = b.first_ranks;
+    for (std::size_t r : b.mine) several->local_ranks.push_back(gex_Rank_t(r));
+    several->live = int(b.mine.size());
+    several->group = rt::make_member_group(shared, int(b.mine.size()));
+    several->meeting = std::make_shared<rt::LocalMeeting>(int(b.mine.size()));
+    for (std::size_t k = 0; k < b.mine.size(); ++k)
+        b.handles.push_back(adopt(shared, flags, b.scratch[k].gex_addr, b.scratch[k].gex_len, ep_at(b.mine[k]),
+                                  b.ep_indices, several, gex_Rank_t(b.mine[k]), int(k)));
+}
+
+// Builds the runtime team of each of `teams` over the processes `from`
+// (every one of them calls, after meeting the others), then the handles of
+// this process's members.  In rounds of one colour split over `from`: each
+// process proposes the least-named team it still lacks, and a team is built
+// when every one of its processes proposed it -- the least-named team left
+// anywhere always is, so the rounds end.  A round that builds nothing
+// anywhere means the callers named a team differently: fatal, naming
+// `routine`.
+void build(const char* routine, const rt::Team& from, std::vector<Building*> teams, gex_Flags_t flags) {
+    std::sort(teams.begin(), teams.end(), [](const Building* a, const Building* b) { return a->name < b->name; });
+    for (std::size_t next = 0;;) {
+        Building* b = next < teams.size() ? teams[next] : nullptr;
+        if (b && b->name > INT_MAX)
+            rt::fatal(routine, "a new team's least member (jobrank %d) is past what a colour split can name",
+                      b->procs.front());
+        std::unique_ptr<rt::Team> t = from.split(b ? int(b->name) : -1, b ? int(b->mine.front()) : 0);
+        const bool built = b && t->world_pes() == b->procs;
+        std::string formed;
+        if (built) {
+            b->team = std::move(t);
+            ++next;
+        } else if (t) {
+            for (int p : t->world_pes()) formed += (formed.empty() ? "" : ", ") + std::to_string(p);
+        }
+        const bool any_built = !from.all(!built);
+        if (from.all(next == teams.size())) break;
+        if (!any_built && b)
+            rt::fatal(routine,
+                      "the members of the new team passed different args[] (they must be the same on each): this "
+                      "process's names %zu endpoints of %zu processes, the team formed holds jobranks %s",
+                      b->jobranks.size(), b->procs.size(), formed.c_str());
+        if (!any_built)
+            rt::fatal(routine,
+                      "the members of another process's new team passed different args[] (they must be "
+                      "the same on each)");
+    }
+    if ((flags & kScratchKinds) == GEX_FLAG_TM_LOCAL_SCRATCH)  // the barrier LOCAL promises
+        for (Building* b : teams) rt::all_members(routine, *b->team, true);
+    for (Building* b : teams) adopt_members(*b, flags);
+}
+
+// gex_TM_Create for this process's callers at once (`calls`: each one's
+// Building, which names no team when it holds no member here): identical
+// args[] name one team, whose handles each of them gets; any others must
+// name disjoint teams (memory kinds §5.3 9, 10: fatal, naming `routine`).
+void create_teams(const char* routine, const gasket_gex_tm& parent, const std::vector<void*>& calls,
+                  gex_Flags_t flags) {
+    const rt::Team& from = processes(parent);
+    rt::all_members(routine, from, true);  // every member of the parent is here (Active Messages served)
+    std::vector<Building*> teams, of(calls.size(), nullptr);  // the distinct teams; the one each call names
+    std::vector<std::set<long>> named;                        // each distinct team's endpoints
+    for (std::size_t i = 0; i < calls.size(); ++i) {
+        auto* c = static_cast<Building*>(calls[i]);
+        if (c->mine.empty()) continue;
+        for (Building* t : teams)
+            if (t->jobranks == c->jobranks && t->ep_indices == c->ep_indices) of[i] = t;
+        if (of[i]) continue;
+        std::set<long> eps;
+        for (std::size_t r = 0; r < c->jobranks.size(); ++r)
+            eps.insert(long(c->jobranks[r]) * GASNET_MAXEPS + long(c->ep_indices[r]));
+        for (const std::set<long>& other : named)
+            for (long e : eps)
+                if (other.count(e))
+                    rt::fatal(routine,
+                              "two members of parent_tm %p in this process passed args[] naming different teams that "
+                              "share endpoint %ld of jobrank %ld: args[] must be identical or name disjoint teams",
+                              raw(&parent), e % GASNET_MAXEPS, e / GASNET_MAXEPS);
+        teams.push_back(c);
+        named.push_back(std::move(eps));
+        of[i] = c;
+    }
+    build(routine, from, teams, flags);
+    for (std::size_t i = 0; i < calls.size(); ++i)
+        if (of[i] && of[i] != calls[i]) static_cast<Building*>(calls[i])->handles = of[i]->handles;
+}
+
+// What a member of a parent naming several endpoints of this process
+// brings to gex_TM_Split's meeting, and takes from it.
+struct SplitCall {
+    std::int32_t rank;   // its rank in the parent
+    std::int32_t color;  // < 0: it joins no new team
+    std::int32_t key;
+    gex_Memvec_t scratch;  // for its member of the new team (length 0: none)
+    gex_Flags_t flags;
+    gex_TM_t result = GEX_TM_INVALID;
+};
+
+// gex_TM_Split over such a parent for every local member at once: every
+// member's (parent rank, colour, key) is gathered over the processes, and
+// each colour's members, ordered by key and then parent rank, form a team.
+void split_several(const char* routine, const gasket_gex_tm& parent, const std::vector<void*>& calls) {
+    const rt::Team& from = processes(parent);
+    rt::all_members(routine, from, true);  // every member is here (Active Messages served meanwhile)
+    std::vector<std::int32_t> mine;
+    for (void* c : calls) {
+        const auto& call = *static_cast<const SplitCall*>(c);
+        mine.insert(mine.end(), {call.rank, call.color, call.key});
+    }
+    const std::vector<char> gathered = rt::gather_to_all(routine, from, mine.data(), mine.size() * sizeof(mine[0]));
+    std::vector<std::int32_t> all(gathered.size() / sizeof(mine[0]));
+    if (!all.empty()) std::memcpy(all.data(), gathered.data(), all.size() * sizeof(mine[0]));
+    std::map<int, std::vector<std::pair<int, int>>> colors;  // per colour: its members' (key, parent rank)
+    for (std::size_t i = 0; i + 2 < all.size(); i += 3)
+        if (all[i + 1] >= 0) colors[all[i + 1]].push_back({all[i + 2], all[i]});
+    // The colours of this process's members: their teams, and each new
+    // rank's parent rank.
+    std::map<int, Building> teams;
+    std::map<int, std::vector<int>> parent_ranks;
+    for (auto& [color, members] : colors) {
+        std::sort(members.begin(), members.end());
+        Building b;
+        for (auto [key, rank] : members) {
+            b.jobranks.push_back(parent.jobranks[rank]);
+            b.ep_indices.push_back(parent.ep_index(gex_Rank_t(rank)));
+            parent_ranks[color].push_back(rank);
+        }
+        describe(b);
+        if (!b.mine.empty()) teams.emplace(color, std::move(b));
+    }
+    // Where each caller's member is among the team's local members.
+    std::vector<std::size_t> place(calls.size());
+    for (std::size_t i = 0; i < calls.size(); ++i) {
+        const auto& call = *static_cast<const SplitCall*>(calls[i]);
+        if (call.color < 0) continue;
+        Building& b = teams.at(call.color);
+        const std::vector<int>& ranks = parent_ranks[call.color];
+        const auto rank = std::size_t(std::find(ranks.begin(), ranks.end(), call.rank) - ranks.begin());
+        place[i] = std::size_t(std::find(b.mine.begin(), b.mine.end(), rank) - b.mine.begin());
+        b.scratch.resize(b.mine.size(), gex_Memvec_t{nullptr, 0});
+        b.scratch[place[i]] = call.scratch;
+    }
+    std::vector<Building*> building;
+    for (auto& [color, b] : teams) building.push_back(&b);
+    build(routine, from, building, static_cast<const SplitCall*>(calls.front())->flags);
+    for (std::size_t i = 0; i < calls.size(); ++i) {
+        auto& call = *static_cast<SplitCall*>(calls[i]);
+        if (call.color >= 0) call.result = teams.at(call.color).handles[place[i]];
+    }
+}
+
+// gex_TM_Dup over a team naming several endpoints of this process, for
+// every local member at once (`calls`: each one's scratch, then its new
+// handle): the same members in the same order.
+struct DupCall {
+    gex_Memvec_t scratch;
+    gex_TM_t result = GEX_TM_INVALID;
+};
+void dup_several(const char* routine, const gasket_gex_tm& orig, const std::vector<void*>& calls, gex_Flags_t flags) {
+    const rt::Team& from = processes(orig);
+    rt::all_members(routine, from, true);  // every member is here (Active Messages served meanwhile)
+    Building b;
+    for (gex_Rank_t r = 0; r < orig.size; ++r) {
+        b.jobranks.push_back(orig.jobranks[r]);
+        b.ep_indices.push_back(orig.ep_index(r));
+    }
+    describe(b);
+    for (void* c : calls) b.scratch.push_back(static_cast<const DupCall*>(c)->scratch);  // local index = rank order
+    build(routine, from, {&b}, flags);
+    for (std::size_t k = 0; k < calls.size(); ++k) static_cast<DupCall*>(calls[k])->result = b.handles[k];
+}
+
 }  // namespace
 
 }  // namespace gasket::gex
@@ -141,7 +382,16 @@ size_t gex_TM_Split(gex_TM_t* new_tm_p, gex_TM_t parent_tm, int color, int key, 
         if (color < 0) rt::fatal(routine, "color %d is negative (a member passes a colour >= 0)", color);
         if (scratch) gex::check_scratch(routine, scratch_addr, scratch_size, parent.ep);
     }
-    const rt::Team& from = gex::members(routine, parent);
+    const rt::Team& from = gex::processes(parent);
+    if (parent.several) {
+        gex::SplitCall call{
+            std::int32_t(parent.rank), new_tm_p ? color : -1, key,
+            gex_Memvec_t{scratch && new_tm_p ? scratch_addr : nullptr, scratch && new_tm_p ? scratch_size : 0}, flags};
+        gex::meet(routine, parent, &call,
+                  [&](const std::vector<void*>& calls) { gex::split_several(routine, parent, calls); });
+        if (new_tm_p) *new_tm_p = call.result;
+        return 0;
+    }
     rt::all_members(routine, from, true);  // every member is here (Active Messages served meanwhile)
     std::unique_ptr<rt::Team> team = from.split(new_tm_p ? color : -1, key);
     if (!new_tm_p) return 0;
@@ -161,7 +411,6 @@ size_t gex_TM_Create(gex_TM_t* new_tms, size_t num_new_tms, gex_TM_t parent_tm, 
     const char* routine = "gex_TM_Create";
     gex::may_communicate(routine);
     const gasket_gex_tm& parent = gex::tm_of(routine, parent_tm);
-    const rt::Team& from = gex::members(routine, parent);
     if (flags & ~(gex::kSizeQuery | gex::kScratchKinds | GEX_FLAG_RANK_IS_JOBRANK))
         rt::fatal(routine,
                   "flags 0x%x: only GEX_FLAG_TM_{GLOBAL,LOCAL,SYMMETRIC,NO}_SCRATCH, GEX_FLAG_RANK_IS_JOBRANK and "
@@ -174,16 +423,11 @@ size_t gex_TM_Create(gex_TM_t* new_tms, size_t num_new_tms, gex_TM_t parent_tm, 
                   "flags 0x%x: exactly one of GEX_FLAG_TM_{GLOBAL,LOCAL,SYMMETRIC,NO}_SCRATCH is required (there is "
                   "no default)",
                   unsigned(flags));
-    // The members, as jobranks in rank order, and their endpoint indices;
-    // the member processes in the order of their first member; this
-    // process's members, in rank order.
-    const int me = rt::g_job->my_pe;
-    std::vector<int> jobranks(numargs);
-    std::vector<gex_EP_Index_t> ep_indices(numargs, 0);
-    bool created = false;  // a member is an endpoint made by gex_EP_Create
-    std::vector<int> procs;
-    std::vector<std::size_t> first(std::size_t(rt::g_job->n_pes), numargs);  // jobrank -> its first member's place
-    std::vector<std::size_t> mine;
+    // The members, as jobranks in rank order, and their endpoint indices.
+    const gex_Rank_t parent_size = parent.jobranks ? parent.size : gex_Rank_t(rt::g_job->n_pes);
+    gex::Building b;
+    b.jobranks.resize(numargs);
+    b.ep_indices.assign(numargs, 0);
     if (numargs > 0 && !args) rt::fatal(routine, "args is NULL with numargs %zu", numargs);
     for (std::size_t i = 0; i < numargs; ++i) {
         if (args[i].gex_ep_index >= GASNET_MAXEPS)
@@ -196,29 +440,24 @@ size_t gex_TM_Create(gex_TM_t* new_tms, size_t num_new_tms, gex_TM_t parent_tm, 
                 rt::fatal(routine, "args[%zu].gex_rank %u is out of range: the job has jobranks 0..%d", i, unsigned(r),
                           rt::g_job->n_pes - 1);
             jobrank = int(r);
-            if (from.team_pe_of(jobrank) < 0)
+            if (gex::rank_of_jobrank(parent, r) == GEX_RANK_INVALID)
                 rt::fatal(routine, "args[%zu] names jobrank %u, which is not a member of parent_tm %p", i, unsigned(r),
                           gex::raw(parent_tm));
         } else {
-            if (r >= gex_Rank_t(from.n_pes()))
-                rt::fatal(routine, "args[%zu].gex_rank %u is out of range: parent_tm has ranks 0..%d", i, unsigned(r),
-                          from.n_pes() - 1);
-            jobrank = from.world_pe(int(r));
+            if (r >= parent_size)
+                rt::fatal(routine, "args[%zu].gex_rank %u is out of range: parent_tm has ranks 0..%u", i, unsigned(r),
+                          unsigned(parent_size) - 1);
+            jobrank = parent.jobranks ? parent.jobranks[r] : int(r);
         }
-        if (first[std::size_t(jobrank)] == numargs) {
-            first[std::size_t(jobrank)] = i;
-            procs.push_back(jobrank);
-        }
-        jobranks[i] = jobrank;
-        ep_indices[i] = args[i].gex_ep_index;
-        created |= args[i].gex_ep_index != 0;
-        if (jobrank == me) mine.push_back(i);
+        b.jobranks[i] = jobrank;
+        b.ep_indices[i] = args[i].gex_ep_index;
     }
+    gex::describe(b);
     // No endpoint twice (§5.3 5): the first repeat in args[] order.
-    if (numargs > procs.size()) {
+    if (numargs > b.procs.size()) {
         std::vector<std::pair<std::uint64_t, std::size_t>> named(numargs);
         for (std::size_t i = 0; i < numargs; ++i)
-            named[i] = {std::uint64_t(jobranks[i]) * GASNET_MAXEPS + ep_indices[i], i};
+            named[i] = {std::uint64_t(b.jobranks[i]) * GASNET_MAXEPS + b.ep_indices[i], i};
         std::sort(named.begin(), named.end());
         std::size_t before = numargs, again = numargs;
         for (std::size_t k = 1; k < numargs; ++k)
@@ -228,65 +467,38 @@ size_t gex_TM_Create(gex_TM_t* new_tms, size_t num_new_tms, gex_TM_t parent_tm, 
             }
         if (again < numargs)
             rt::fatal(routine, "args[%zu] and args[%zu] name the same endpoint (jobrank %d, index %u)", before, again,
-                      jobranks[again], unsigned(ep_indices[again]));
+                      b.jobranks[again], unsigned(b.ep_indices[again]));
     }
+    const std::vector<std::size_t>& mine = b.mine;
     const bool member = !mine.empty();
     if (flags & gex::kSizeQuery) return gex::scratch_query(routine, flags, member);
     if (num_new_tms != mine.size())
         rt::fatal(routine, "num_new_tms is %zu, but args[] names %s of this process's endpoints", num_new_tms,
                   gex::how_many(mine.size()).c_str());
     if (member && !new_tms) rt::fatal(routine, "new_tms is NULL with num_new_tms %zu", num_new_tms);
-    // This process's members: their endpoints (null: the primordial one)
-    // and scratch space (§5.3 19: one for all, one per local member, or
-    // one per member).
-    std::vector<gasket_gex_ep*> eps(mine.size(), nullptr);
-    std::vector<void*> scratch(mine.size(), nullptr);
+    // This process's members: their endpoints and scratch space (§5.3 19:
+    // one for all, one per local member, or one per member).
     const std::size_t scratch_len = kind != GEX_FLAG_TM_NO_SCRATCH ? scratch_size : 0;
     for (std::size_t k = 0; k < mine.size(); ++k) {
-        if (const gex_EP_Index_t index = ep_indices[mine[k]]; index != 0) {
-            eps[k] = gex::created_ep_at(index);
-            if (!eps[k])
+        gasket_gex_ep* ep = nullptr;  // the primordial one
+        if (const gex_EP_Index_t index = b.ep_indices[mine[k]]; index != 0) {
+            ep = gex::created_ep_at(index);
+            if (!ep)
                 rt::fatal(routine, "args[%zu] names endpoint %u of this process, which gex_EP_Create has not made",
                           mine[k], unsigned(index));
         }
+        b.scratch.push_back(gex_Memvec_t{nullptr, 0});
         if (kind == GEX_FLAG_TM_NO_SCRATCH) continue;
         if (!scratch_addrs) rt::fatal(routine, "scratch_addrs is NULL without GEX_FLAG_TM_NO_SCRATCH");
-        scratch[k] = scratch_addrs[kind == GEX_FLAG_TM_GLOBAL_SCRATCH  ? mine[k]
-                                   : kind == GEX_FLAG_TM_LOCAL_SCRATCH ? k
-                                                                       : 0];
-        gex::check_scratch(routine, scratch[k], scratch_len, eps[k]);
+        void* scratch = scratch_addrs[kind == GEX_FLAG_TM_GLOBAL_SCRATCH  ? mine[k]
+                                      : kind == GEX_FLAG_TM_LOCAL_SCRATCH ? k
+                                                                          : 0];
+        gex::check_scratch(routine, scratch, scratch_len, ep);
+        b.scratch.back() = gex_Memvec_t{scratch, scratch_len};
     }
-    rt::all_members(routine, from, true);  // every member of the parent is here (Active Messages served)
-    // One colour per new team: its least jobrank (teams are disjoint); the
-    // processes ranked by their first member's place in args[].
-    const int color = member ? *std::min_element(procs.begin(), procs.end()) : -1;
-    std::unique_ptr<rt::Team> team = from.split(color, member ? int(mine.front()) : 0);
-    if (!member) return 0;
-    if (team->world_pes() != procs) {
-        std::string formed;
-        for (int p : team->world_pes()) formed += (formed.empty() ? "" : ", ") + std::to_string(p);
-        rt::fatal(routine,
-                  "the members of the new team passed different args[] (they must be the same on each): this "
-                  "process's names %zu endpoints, the team formed holds jobranks %s",
-                  numargs, formed.c_str());
-    }
-    if (kind == GEX_FLAG_TM_LOCAL_SCRATCH) rt::all_members(routine, *team, true);  // the barrier LOCAL promises
-    if (numargs == procs.size()) {  // one endpoint per process: the team's ranks are its processes'
-        if (!created) ep_indices.clear();
-        new_tms[0] = gex::adopt(std::move(team), flags, scratch[0], scratch_len, eps[0], std::move(ep_indices));
-        return 0;
-    }
-    // Several endpoints of a process: a handle per member here (§5.3 14),
-    // sharing the runtime team and the rank table.
-    const std::shared_ptr<const rt::Team> shared(std::move(team));
-    auto several = std::make_shared<gex::SeveralMembers>();
-    several->jobranks = std::move(jobranks);
-    for (int p : procs) several->first_ranks.push_back(gex_Rank_t(first[std::size_t(p)]));
-    several->live = int(mine.size());
-    several->group = rt::make_member_group(shared, int(mine.size()));
-    for (std::size_t k = 0; k < mine.size(); ++k)
-        new_tms[k] = gex::adopt(shared, flags, scratch[k], scratch_len, eps[k], ep_indices, several,
-                                gex_Rank_t(mine[k]), int(k));
+    gex::meet(routine, parent, &b,
+              [&](const std::vector<void*>& calls) { gex::create_teams(routine, parent, calls, flags); });
+    std::copy(b.handles.begin(), b.handles.end(), new_tms);
     return 0;
 }
 
@@ -313,7 +525,14 @@ size_t gex_TM_Dup(gex_TM_t* new_tm_p, gex_TM_t orig_tm, gex_Addr_t scratch_addr,
     if (!new_tm_p) rt::fatal(routine, "new_tm_p is NULL");
     const bool scratch = kind != GEX_FLAG_TM_NO_SCRATCH;
     if (scratch) gex::check_scratch(routine, scratch_addr, scratch_len, orig.ep);
-    const rt::Team& from = gex::members(routine, orig);
+    if (orig.several) {
+        gex::DupCall call{gex_Memvec_t{scratch ? scratch_addr : nullptr, scratch ? scratch_len : 0}};
+        gex::meet(routine, orig, &call,
+                  [&](const std::vector<void*>& calls) { gex::dup_several(routine, orig, calls, flags); });
+        *new_tm_p = call.result;
+        return 0;
+    }
+    const rt::Team& from = gex::processes(orig);
     rt::all_members(routine, from, true);  // every member is here (Active Messages served meanwhile)
     // One colour, each member keyed by its rank: the same members in order.
     std::unique_ptr<rt::Team> team = from.split(0, from.my_pe());
