@@ -113,6 +113,32 @@ std::unique_ptr<NbCollective> NbCollective::reduce_user(MPI_Comm comm, const voi
     return c;
 }
 
+std::unique_ptr<NbCollective> NbCollective::gather(MPI_Comm comm, const void* src, void* dst,
+                                                   const std::vector<std::size_t>& counts, std::size_t elem_bytes,
+                                                   int root) {
+    auto c = std::make_unique<NbCollective>();
+    check(MPI_Type_contiguous(int(elem_bytes), MPI_BYTE, &c->type_), "MPI_Type_contiguous");
+    check(MPI_Type_commit(&c->type_), "MPI_Type_commit");
+    int me = 0, at = 0;
+    check(MPI_Comm_rank(comm, &me), "MPI_Comm_rank");
+    for (std::size_t n : counts) {
+        c->counts_.push_back(int(n));
+        c->displs_.push_back(at);
+        at += int(n);
+    }
+    release_before_send();
+    MPI_Request r;
+    const int mine = c->counts_[std::size_t(me)];
+    if (root < 0)
+        check(MPI_Iallgatherv(src, mine, c->type_, dst, c->counts_.data(), c->displs_.data(), c->type_, comm, &r),
+              "MPI_Iallgatherv");
+    else
+        check(MPI_Igatherv(src, mine, c->type_, dst, c->counts_.data(), c->displs_.data(), c->type_, root, comm, &r),
+              "MPI_Igatherv");
+    c->requests_.push_back(r);
+    return c;
+}
+
 void NbCollective::call_user(void* in, void* inout, int* len, MPI_Datatype* type) {
     void* attr = nullptr;
     int found = 0;

@@ -1,6 +1,7 @@
 // mpi-bridge/nb_collective.hpp -- nonblocking collectives a caller starts
 // and later tests (GASNet-EX's gex_Coll_*NB): MPI_Ibarrier, MPI_Ibcast,
-// MPI_Ireduce and MPI_Iallreduce on a team's communicator, with built-in
+// MPI_Ireduce and MPI_Iallreduce, MPI_Igatherv and MPI_Iallgatherv on a
+// team's communicator, with built-in
 // reductions (collective.hpp's Elem and ReduceOp) or a client's reduction
 // function on elements of any size.
 //
@@ -44,6 +45,14 @@ public:
                                                      std::size_t elem_bytes, UserFn fn, const void* cdata,
                                                      bool commutative, int root);
 
+    // Each rank's `counts[rank]` elements of `elem_bytes` (1..INT_MAX) from
+    // its `src`, in rank order, at `dst` on rank `root` (root < 0: on every
+    // rank; dst is ignored elsewhere).  counts is the same on every rank,
+    // and its sum is at most INT_MAX (the caller checks).
+    static std::unique_ptr<NbCollective> gather(MPI_Comm comm, const void* src, void* dst,
+                                                const std::vector<std::size_t>& counts, std::size_t elem_bytes,
+                                                int root);
+
     // MPI_Testall of the pieces: true once all are complete (and from then on).
     bool test();
 
@@ -62,7 +71,8 @@ private:
     std::vector<MPI_Request> requests_;
     bool done_ = false;
     Closure closure_{nullptr, nullptr};
-    MPI_Datatype type_ = MPI_DATATYPE_NULL;  // a client's element type (reduce_user), carrying closure_
+    MPI_Datatype type_ = MPI_DATATYPE_NULL;  // a client's element type (reduce_user, gather), carrying closure_
+    std::vector<int> counts_, displs_;       // gather: per rank, in elements
 };
 
 }  // namespace gasket::mpi

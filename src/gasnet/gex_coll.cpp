@@ -102,17 +102,13 @@ rt::NbCollective* reduce(const char* routine, gex_TM_t tm, int root, void* dst, 
     if (!src) rt::fatal(routine, "src is NULL");
     if (writes && !dst) rt::fatal(routine, "dst is NULL%s", root < 0 ? "" : " on the root");
     if (t.several) {
-        // This process's members' contributions are combined here first:
-        // only a commutative client operation may be.
-        if (op == GEX_OP_USER_NC)
-            rt::fatal(routine,
-                      "GEX_OP_USER_NC over tm %p, which names several endpoints of one process: Gasket combines a "
-                      "process's members first, which needs a commutative operation (GEX_OP_USER)",
-                      static_cast<const void*>(tm));
+        // This process's members' contributions are combined here first,
+        // unless the client's operation is not commutative (GEX_OP_USER_NC:
+        // applied in rank order once every contribution is gathered).
         const int proc = root < 0 ? -1 : root_process(t, gex_Rank_t(root));
         if (user)
             return rt::start_reduce_user(routine, *t.several->group, t.local_index, dst, src, dt_cnt, dt_sz, user_op,
-                                         user_cdata, proc, writes);
+                                         user_cdata, op == GEX_OP_USER, proc, writes);
         return rt::start_reduce(routine, *t.several->group, t.local_index, dst, src, dt_cnt, type->elem,
                                 builtin->reduce, proc, writes);
     }

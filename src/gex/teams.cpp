@@ -191,7 +191,9 @@ void adopt_members(Building& b, gex_Flags_t flags) {
     several->first_ranks = b.first_ranks;
     for (std::size_t r : b.mine) several->local_ranks.push_back(gex_Rank_t(r));
     several->live = int(b.mine.size());
-    several->group = rt::make_member_group(shared, int(b.mine.size()));
+    std::vector<int> proc_of_rank;
+    for (int jobrank : b.jobranks) proc_of_rank.push_back(shared->team_pe_of(jobrank));
+    several->group = rt::make_member_group(shared, int(b.mine.size()), proc_of_rank);
     several->meeting = std::make_shared<rt::LocalMeeting>(int(b.mine.size()));
     for (std::size_t k = 0; k < b.mine.size(); ++k)
         b.handles.push_back(adopt(shared, flags, b.scratch[k].gex_addr, b.scratch[k].gex_len, ep_at(b.mine[k]),

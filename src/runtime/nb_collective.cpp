@@ -3,6 +3,7 @@
 #include "nb_collective.hpp"
 
 #include <atomic>
+#include <climits>
 #include <cstdint>
 #include <cstring>
 #include <map>
@@ -35,10 +36,11 @@ struct Shape {
     ReduceFn fn = nullptr;
     const void* cdata = nullptr;  // (the first member's serves)
     std::size_t elem_bytes = 0;
-    int root = -1;  // procs rank of the root member's process (-1: to all)
+    bool ordered = false;  // a client's function applied in rank order (not commutative)
+    int root = -1;         // procs rank of the root member's process (-1: to all)
     bool same(const Shape& o) const {
         return kind == o.kind && bytes == o.bytes && count == o.count && e == o.e && op == o.op && fn == o.fn &&
-               root == o.root;
+               ordered == o.ordered && root == o.root;
     }
     bool reduction() const { return kind == Kind::reduce || kind == Kind::reduce_user; }
 };
@@ -48,16 +50,27 @@ struct Shape {
 struct Gathered {
     Shape shape;
     int arrived = 0, finished = 0;
-    std::vector<char> data;  // broadcast: the root's data; reduction: the local combination, then the result
-    std::vector<void*> dst;  // per local member: where its result goes (null: nowhere)
+    std::vector<char> data;      // broadcast: the root's data; reduction: the local combination, then the result
+                                 // (in rank order: every local member's contribution, by local index, first)
+    std::vector<char> gathered;  // in rank order, where the result is written: every member's, by process
+    std::vector<void*> dst;      // per local member: where its result goes (null: nowhere)
     std::unique_ptr<mpi::NbCollective> mpi;  // started once every local member arrived
     bool delivered = false;                  // complete, and `data` copied to every dst
 };
 
 class MemberGroup {
 public:
-    MemberGroup(std::shared_ptr<const Team> procs, int members)
-        : procs_(std::move(procs)), members_(members), next_(std::size_t(members), 0) {}
+    MemberGroup(std::shared_ptr<const Team> procs, int members, const std::vector<int>& proc_of_rank)
+        : procs_(std::move(procs)), members_(members), next_(std::size_t(members), 0) {
+        // Each rank's place among the contributions gathered by process
+        // (each process's in rank order).
+        std::vector<int> held(std::size_t(procs_->n_pes()), 0);
+        for (int p : proc_of_rank) ++held[std::size_t(p)];
+        std::vector<int> first(held.size(), 0);
+        for (std::size_t p = 1; p < held.size(); ++p) first[p] = first[p - 1] + held[p - 1];
+        for (int p : proc_of_rank) slot_.push_back(first[std::size_t(p)]++);
+        members_of_.assign(held.begin(), held.end());
+    }
 
     // Member k's share of its next collective, described by `c` (kind and
     // parameters), with its src (the root's, for a broadcast; null
@@ -69,8 +82,11 @@ public:
         Gathered& g = at->second;
         const Shape& s = g.shape;
         if (fresh) {
+            if (c.ordered && slot_.size() * c.count > std::size_t(INT_MAX))
+                fatal(routine, "%zu elements from each of %zu members: more than one ordered reduction can gather (%d)",
+                      c.count, slot_.size(), INT_MAX);
             g.shape = c;
-            g.data.resize(c.bytes);
+            g.data.resize(c.ordered ? std::size_t(members_) * c.bytes : c.bytes);
             g.dst.assign(std::size_t(members_), nullptr);
         } else if (!s.same(c)) {
             fatal(routine,
@@ -81,7 +97,9 @@ public:
         }
         g.dst[std::size_t(k)] = dst;
         if (s.kind == Shape::Kind::broadcast && src && s.bytes) std::memcpy(g.data.data(), src, s.bytes);
-        if (s.reduction()) {  // every member contributes: the first one's is the start
+        if (s.ordered) {  // combined in rank order once every member's is gathered
+            std::memcpy(g.data.data() + std::size_t(k) * s.bytes, src, s.bytes);
+        } else if (s.reduction()) {  // every member contributes: the first one's is the start
             if (g.arrived == 0)
                 std::memcpy(g.data.data(), src, s.bytes);
             else if (s.kind == Shape::Kind::reduce)
@@ -102,6 +120,7 @@ public:
         if (!g.delivered) {
             if (!g.mpi->test()) return false;
             std::atomic_thread_fence(std::memory_order_seq_cst);
+            if (!g.gathered.empty()) combine_in_order(g);
             if (g.shape.kind != Shape::Kind::barrier)
                 for (void* d : g.dst)
                     if (d && g.shape.bytes) std::memcpy(d, g.data.data(), g.shape.bytes);
@@ -113,6 +132,18 @@ public:
     }
 
 private:
+    // The result of an ordered reduction from every member's contribution:
+    // x_0 (+) x_1 (+) ... (+) x_{n-1} over the ranks, as MPI applies a
+    // function that is not commutative (fn(in, inout): inout = in (+) inout,
+    // `in` from the lower rank).
+    void combine_in_order(Gathered& g) {
+        const Shape& s = g.shape;
+        auto at = [&](std::size_t rank) { return g.gathered.data() + std::size_t(slot_[rank]) * s.bytes; };
+        std::vector<char> acc(at(slot_.size() - 1), at(slot_.size() - 1) + s.bytes);
+        for (std::size_t r = slot_.size() - 1; r-- > 0;) s.fn(at(r), acc.data(), s.count, s.cdata);
+        g.data = std::move(acc);
+    }
+
     void start(Gathered& g) {
         const MPI_Comm comm = procs_->comm();
         const Shape& s = g.shape;
@@ -128,6 +159,14 @@ private:
             case Shape::Kind::reduce_user: {
                 // In place where the result is written (the root's process, or every one).
                 const bool writes = s.root < 0 || procs_->my_pe() == s.root;
+                if (s.ordered) {  // every member's contribution to where the result is written
+                    std::vector<std::size_t> counts;
+                    for (int held : members_of_) counts.push_back(std::size_t(held) * s.count);
+                    if (writes) g.gathered.resize(slot_.size() * s.bytes);
+                    g.mpi = mpi::NbCollective::gather(comm, g.data.data(), writes ? g.gathered.data() : nullptr, counts,
+                                                      s.elem_bytes, s.root);
+                    break;
+                }
                 const void* src = writes ? nullptr : g.data.data();
                 void* dst = writes ? g.data.data() : nullptr;
                 g.mpi = s.kind == Shape::Kind::reduce
@@ -141,6 +180,8 @@ private:
 
     std::shared_ptr<const Team> procs_;
     int members_;
+    std::vector<int> slot_;        // per rank: its place among the contributions gathered in process order
+    std::vector<int> members_of_;  // per process: the team's members it holds
     std::mutex lock_;
     std::vector<std::uint64_t> next_;  // per local member: its next collective's number
     std::map<std::uint64_t, Gathered> open_;
@@ -189,8 +230,9 @@ NbCollective* start_reduce_user(const char* routine, const Team& team, void* dst
                                                root));
 }
 
-std::shared_ptr<MemberGroup> make_member_group(std::shared_ptr<const Team> procs, int members) {
-    return std::make_shared<MemberGroup>(std::move(procs), members);
+std::shared_ptr<MemberGroup> make_member_group(std::shared_ptr<const Team> procs, int members,
+                                               const std::vector<int>& proc_of_rank) {
+    return std::make_shared<MemberGroup>(std::move(procs), members, proc_of_rank);
 }
 
 NbCollective* start_barrier(const char* routine, MemberGroup& g, int k) {
@@ -219,13 +261,14 @@ NbCollective* start_reduce(const char* routine, MemberGroup& g, int k, void* dst
 
 NbCollective* start_reduce_user(const char* routine, MemberGroup& g, int k, void* dst, const void* src,
                                 std::size_t count, std::size_t elem_bytes, ReduceFn fn, const void* cdata,
-                                int root_proc, bool writes) {
+                                bool commutative, int root_proc, bool writes) {
     Shape c{Shape::Kind::reduce_user};
     c.count = count;
     c.bytes = count * elem_bytes;  // the caller checked it fits
     c.elem_bytes = elem_bytes;
     c.fn = fn;
     c.cdata = cdata;
+    c.ordered = !commutative;
     c.root = root_proc;
     return g.arrive(routine, k, c, src, writes ? dst : nullptr);
 }

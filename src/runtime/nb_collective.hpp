@@ -13,6 +13,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <vector>
 
 #include "collective.hpp"
 #include "team.hpp"
@@ -57,13 +58,17 @@ NbCollective* start_reduce_user(const char* routine, const Team& team, void* dst
 // (another kind, size, type, operation or root) end the job, naming
 // `routine`.  Data: a broadcast's `bytes` from the root member's src (the
 // `root` member: root_here) to every member's dst; a reduction's `count`
-// elements of every member's src, combined here first (so a client's
-// function must be commutative), to the dst of every member (writes: this
-// member receives the result, the root's or every member's for a reduction
-// to all).  root_proc: the procs rank of the root member's process (-1 for
-// a reduction to all).
+// elements of every member's src, combined here first (a client's function
+// only when `commutative`; one that is not is applied in rank order where
+// the result is written, after every member's contribution is gathered
+// there: at most INT_MAX elements from all members together, else fatal),
+// to the dst of every member (writes: this member receives the result, the
+// root's or every member's for a reduction to all).  root_proc: the procs
+// rank of the root member's process (-1 for a reduction to all).
+// proc_of_rank: per rank of the team, the procs rank of its process.
 class MemberGroup;
-std::shared_ptr<MemberGroup> make_member_group(std::shared_ptr<const Team> procs, int members);
+std::shared_ptr<MemberGroup> make_member_group(std::shared_ptr<const Team> procs, int members,
+                                               const std::vector<int>& proc_of_rank);
 NbCollective* start_barrier(const char* routine, MemberGroup& g, int k);
 NbCollective* start_broadcast(const char* routine, MemberGroup& g, int k, void* dst, const void* src, std::size_t bytes,
                               int root_proc, bool root_here);
@@ -71,7 +76,7 @@ NbCollective* start_reduce(const char* routine, MemberGroup& g, int k, void* dst
                            Elem e, ReduceOp op, int root_proc, bool writes);
 NbCollective* start_reduce_user(const char* routine, MemberGroup& g, int k, void* dst, const void* src,
                                 std::size_t count, std::size_t elem_bytes, ReduceFn fn, const void* cdata,
-                                int root_proc, bool writes);
+                                bool commutative, int root_proc, bool writes);
 
 // True, and `c` freed, once it is complete; false otherwise (one MPI test,
 // after serving Active Messages once).

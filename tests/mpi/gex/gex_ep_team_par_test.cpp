@@ -37,7 +37,7 @@ struct Parent {
     gex_EP_t ep[2] = {GEX_EP_INVALID, GEX_EP_INVALID};  // A, B
     gex_Segment_t seg[2] = {GEX_SEGMENT_INVALID, GEX_SEGMENT_INVALID};
     gex_EP_Index_t index[2] = {0, 0};
-    std::vector<gex_EP_Location_t> args;  // the members in rank order
+    std::vector<gex_EP_Location_t> args;                // the members in rank order
     gex_TM_t tm[2] = {GEX_TM_INVALID, GEX_TM_INVALID};  // this process's handles, A's then B's
     gex_Rank_t size() const { return gex_Rank_t(args.size()); }
 };

@@ -111,6 +111,21 @@ void or_words(const void* in, void* inout, size_t count, const void*) {
     for (size_t i = 0; i < count; ++i) b[i] |= a[i];
 }
 
+// A client's operation that is not commutative: affine maps x -> a x + b
+// (mod 2^64), composed.  compose(f, g) = f after g; the reduction applies it
+// as MPI does, inout = in (+) inout with `in` from the lower rank, so the
+// result over ranks 0..n-1 is f_0 after f_1 after ... f_{n-1}.
+struct Affine {
+    std::uint64_t a = 0, b = 0;
+};
+Affine compose(const Affine& f, const Affine& g) { return Affine{f.a * g.a, f.a * g.b + f.b}; }
+Affine affine_of(gex_Rank_t rank, int element) { return Affine{rank + 2u + element, 3u * rank + 1u + element}; }
+void compose_maps(const void* in, void* inout, size_t count, const void*) {
+    const auto* f = static_cast<const Affine*>(in);
+    auto* g = static_cast<Affine*>(inout);
+    for (size_t i = 0; i < count; ++i) g[i] = compose(f[i], g[i]);
+}
+
 // Starts one share per handle with `start(k)`, then waits for them all.
 template <class Start>
 void every_share(std::size_t handles, Start&& start) {
@@ -282,6 +297,34 @@ TEST(GexEpTeamsSeveral, EachMemberOfAProcessHasAHandleAndIsReached) {
     });
     for (std::size_t k = 0; k < tms.size(); ++k)
         EXPECT_EQ(all_bits[k], (std::uint64_t(1) << size) - 1) << "member " << mine[k];
+    // One that is not commutative (GEX_OP_USER_NC), in rank order: the
+    // composition of every member's affine map, to every member and to rank
+    // n + 1 (a B) alone, 3 elements of 16 bytes each.
+    Affine expected[3];
+    for (int e = 0; e < 3; ++e) {
+        expected[e] = affine_of(0, e);
+        for (gex_Rank_t r = 1; r < size; ++r) expected[e] = compose(expected[e], affine_of(r, e));
+    }
+    for (const int root : {-1, int(n + 1)}) {
+        SCOPED_TRACE(root);
+        std::vector<std::array<Affine, 3>> maps(tms.size()), composed(tms.size());
+        every_share(tms.size(), [&](std::size_t k) {
+            for (int e = 0; e < 3; ++e)
+                maps[k][std::size_t(e)] = affine_of(mine[k], e), composed[k][std::size_t(e)] = {};
+            return root < 0 ? gex_Coll_ReduceToAllNB(tms[k], composed[k].data(), maps[k].data(), GEX_DT_USER,
+                                                     sizeof(Affine), 3, GEX_OP_USER_NC, &compose_maps, nullptr, 0)
+                            : gex_Coll_ReduceToOneNB(tms[k], gex_Rank_t(root), composed[k].data(), maps[k].data(),
+                                                     GEX_DT_USER, sizeof(Affine), 3, GEX_OP_USER_NC, &compose_maps,
+                                                     nullptr, 0);
+        });
+        for (std::size_t k = 0; k < tms.size(); ++k)
+            for (int e = 0; e < 3; ++e) {
+                const bool gets = root < 0 || mine[k] == gex_Rank_t(root);
+                const Affine want = gets ? expected[e] : Affine{};
+                EXPECT_EQ(composed[k][std::size_t(e)].a, want.a) << "member " << mine[k] << ", element " << e;
+                EXPECT_EQ(composed[k][std::size_t(e)].b, want.b) << "member " << mine[k] << ", element " << e;
+            }
+    }
 
     // Each handle hands its own scratch back; the processes meet at their
     // last one (process 0 destroys three, the others two).

@@ -68,9 +68,6 @@ void medium_handler(gex_Token_t, void*, size_t, gex_AM_Arg_t) {}
 gex_TM_t g_tm = GEX_TM_INVALID;                                                // for handler 204
 void translate_handler(gex_Token_t) { gex_TM_TranslateRankToEP(g_tm, 0, 0); }  // may communicate: fatal here
 void short_reply_handler(gex_Token_t) {}
-void or_words(const void* in, void* inout, size_t count, const void*) {
-    for (size_t i = 0; i < count; ++i) static_cast<uint64_t*>(inout)[i] |= static_cast<const uint64_t*>(in)[i];
-}
 void medium_reply_handler(gex_Token_t, void*, size_t) {}
 
 // Handlers of the AM cases: 200 a Medium request handler of 1 argument,
@@ -292,9 +289,6 @@ int main(int argc, char** argv) {
         gex_TM_TranslateRankToEP(tm, 0, 0);
     } else if (g_case == "ep_am_reserved_handler") {
         gex_AM_RequestShort0(gex_TM_Pair(made, 1), 1, 5, 0);
-    } else if (g_case == "ep_team_several_user_nc") {
-        std::uint64_t in = 1, out = 0;
-        gex_Coll_ReduceToAllNB(several[0], &out, &in, GEX_DT_USER, 8, 1, GEX_OP_USER_NC, &or_words, nullptr, 0);
     } else if (g_case == "ep_team_several_mismatch") {
         std::uint64_t word = 0;
         gex_Coll_BarrierNB(several[0], 0);
