@@ -23,8 +23,10 @@
  *    kinds §5.3): each of its handles calls as its member, in the same
  *    order; once every member of this process has started its share, the
  *    process takes part in one MPI collective among the processes, its
- *    members' reduction contributions combined first (so GEX_OP_USER_NC is
- *    refused on such a team: fatal, naming the call).  A share waited for
+ *    members' reduction contributions combined first (GEX_OP_USER_NC: every
+ *    member's contribution gathered where the result is written, then
+ *    combined in rank order; at most INT_MAX elements from all members
+ *    together, fatal beyond).  A share waited for
  *    before the process's other members started theirs waits for them
  *    (another thread must start them).  This process's members starting
  *    different collectives (kind, size, type, operation or root) as the

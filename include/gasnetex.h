@@ -334,12 +334,10 @@ gex_Rank_t gex_TM_QuerySize(gex_TM_t tm) GASKET_NOEXCEPT;
  * run among the processes, and gex_TM_Split of it gives teams over the
  * same endpoints.  A team naming several endpoints of one process has all
  * of that, its collectives too (each handle starts its member's share:
- * gasnet_coll.h), except gex_TM_Split, gex_TM_Dup and
- * gex_EP_PublishBoundSegment over it and being parent_tm here, which end
- * the job naming the call (not built yet); each of its handles is
- * destroyed on its own.  Every member must pass the same
- * args[] (fatal, on the members that see the difference, otherwise);
- * distinct teams' args[] must be disjoint.  flags: exactly one of
+ * gasnet_coll.h); each of its handles is destroyed on its own.  Every
+ * member must pass the same args[] (fatal, on the members that see the
+ * difference, otherwise); distinct teams' args[] must be disjoint, also
+ * between the callers of one process (fatal, naming the shared endpoint).  flags: exactly one of
  * GEX_FLAG_TM_{GLOBAL,LOCAL,SYMMETRIC,NO}_SCRATCH (the scratch address of
  * the handle of rank r, this process's k-th member, is scratch_addrs[r],
  * [k], [0], or none), optionally GEX_FLAG_RANK_IS_JOBRANK, or a size query.
@@ -355,6 +353,19 @@ gex_Rank_t gex_TM_QuerySize(gex_TM_t tm) GASKET_NOEXCEPT;
  * cannot be destroyed (fatal).  Returns 1 and writes the scratch space the
  * team was given to *scratch_p when there was one and scratch_p is not
  * NULL, else 0.  `tm` is invalid afterwards (a call naming it is fatal).
+ *
+ * A parent (or orig_tm, or a publication's tm) naming several endpoints of
+ * this process [memory kinds §5.3 10]: Split, Dup, Create over it and
+ * gex_EP_PublishBoundSegment are collective over its members, so each of
+ * this process's members calls, each from its own thread, at once (a
+ * GASNET_PAR client only: fatal, naming the call, in any other); the first
+ * to come wait, serving Active Messages, and the process takes part once
+ * for all of them.  Split gives each member the team of its colour, which
+ * may again name several endpoints of a process, and a process's members
+ * may join different teams; Create gives each caller the handles of the
+ * local endpoints its args[] names (callers of one process passing the
+ * same args[] receive the same handles, each destroyed once).  Members of
+ * this process in different such calls at once: fatal, naming both.
  *
  * Every call here (Split, Create, Dup, Destroy) communicates: inside an
  * AM handler or while holding an HSL it is fatal, naming the call. */
@@ -485,7 +496,10 @@ gex_Event_t gex_EP_QueryBoundSegmentNB(gex_TM_t tm, gex_Rank_t rank, void** owne
  * GASNET_ERR_BAD_ARG on every member when any member passed flags != 0, a
  * NULL eps with num_eps > 0 or an endpoint twice (each refusal printed,
  * naming the call, unless verbose errors are off).  A handle that is not
- * this process's is fatal.
+ * this process's is fatal.  Over a team naming several endpoints of this
+ * process, each of them calls from its own thread, as for gex_TM_Split
+ * (GASNET_PAR only; fatal otherwise), and an endpoint two of them name is
+ * refused as named twice.
  * MPI reaches a published host segment (the node fast path aside) through
  * the job's dynamic window (Open MPI attaches at most osc_rdma_max_attach
  * regions to it, 32 by default). */
