@@ -9,6 +9,7 @@
 
 #include <cerrno>
 
+#include "src/gasp/gasp.hpp"
 #include "src/runtime/am.hpp"
 #include "src/runtime/error.hpp"
 
@@ -29,6 +30,25 @@ void took(const char* routine, gasnet_hsl_t* hsl, AmThreadState& t) {
         fatal(routine, "more than %zu handler-safe locks held at once by one thread", std::size(t.lock_stack));
     __atomic_store_n(&hsl->owner, static_cast<void*>(&t), __ATOMIC_RELAXED);
     t.lock_stack[t.held_locks++] = hsl;
+}
+
+[[gnu::always_inline]] inline void lock(gasnet_hsl_t* hsl) {
+    check_hsl("gasnet_hsl_lock", hsl);
+    AmThreadState& t = am_thread_state();
+    if (owner_of(hsl) == &t)
+        fatal("gasnet_hsl_lock",
+              "lock %p is already held by this thread: HSLs may not be locked recursively "
+              "(GASNet 1.8 §2.4.5)",
+              static_cast<void*>(hsl));
+    if (int rc = pthread_mutex_lock(&hsl->mutex))
+        fatal("gasnet_hsl_lock", "lock %p could not be taken (%d): not initialized?", static_cast<void*>(hsl), rc);
+    took("gasnet_hsl_lock", hsl, t);
+}
+
+[[gnu::cold, gnu::noinline]] void lock_traced(gasnet_hsl_t* hsl) {
+    gasket::gasp::notify(GASP_GASNET_HSL_LOCK, GASP_START, static_cast<void*>(hsl));
+    lock(hsl);
+    gasket::gasp::notify(GASP_GASNET_HSL_LOCK, GASP_END, static_cast<void*>(hsl));
 }
 
 }  // namespace
@@ -64,17 +84,13 @@ void gasnet_hsl_destroy(gasnet_hsl_t* hsl) noexcept {
         fatal("gasnet_hsl_destroy", "pthread_mutex_destroy of lock %p failed (%d)", static_cast<void*>(hsl), rc);
 }
 
+// GASP: GASP_GASNET_HSL_LOCK S/E (void *hsl) around the lock, its wait
+// included, out of line (the untraced lock pays one test); trylock and
+// unlock raise none (the event set has none for them).
 void gasnet_hsl_lock(gasnet_hsl_t* hsl) noexcept {
-    check_hsl("gasnet_hsl_lock", hsl);
-    AmThreadState& t = am_thread_state();
-    if (owner_of(hsl) == &t)
-        fatal("gasnet_hsl_lock",
-              "lock %p is already held by this thread: HSLs may not be locked recursively "
-              "(GASNet 1.8 §2.4.5)",
-              static_cast<void*>(hsl));
-    if (int rc = pthread_mutex_lock(&hsl->mutex))
-        fatal("gasnet_hsl_lock", "lock %p could not be taken (%d): not initialized?", static_cast<void*>(hsl), rc);
-    took("gasnet_hsl_lock", hsl, t);
+    if (gasket::gasp::on()) [[unlikely]]
+        return lock_traced(hsl);
+    lock(hsl);
 }
 
 int gasnet_hsl_trylock(gasnet_hsl_t* hsl) noexcept {

@@ -23,10 +23,11 @@ static long global_target;
 static const char* shmem_routines =
     "shmem_getmem shmem_putmem shmem_putmem_nbi shmem_long_p shmem_long_g shmem_long_put shmem_ctx_getmem "
     "shmem_quiet shmem_fence shmem_long_atomic_fetch_add shmem_long_atomic_add";
-static const char* gasnet_routines = "gasnet_put gasnet_get gasnet_put_nbi gasnet_put_val";
+static const char* gasnet_routines =
+    "gasnet_put gasnet_get gasnet_put_nbi gasnet_put_val gasnet_hsl_lock gasnet_hsl_unlock";
 static const char* gex_routines =
     "gex_RMA_PutBlocking gex_RMA_GetBlocking gex_RMA_PutNBI gex_RMA_PutBlockingVal gasnet_put gasnet_get "
-    "gasnet_put_nbi gasnet_put_val";
+    "gasnet_put_nbi gasnet_put_val gasnet_hsl_lock gasnet_hsl_unlock";
 
 static int run_shmem(long calls) {
     shmem_init();
@@ -108,6 +109,11 @@ static int run_gasnet(int argc, char** argv, long calls, int gex) {
         for (long i = 0; i < calls; ++i) gasnet_put_val(1, remote, (gasnet_register_value_t)i, sizeof(long));
         gasnet_get(&got, 1, remote, sizeof got);
         bad |= got != calls - 1;
+        static gasnet_hsl_t hsl = GASNET_HSL_INITIALIZER;
+        for (long i = 0; i < calls; ++i) {
+            gasnet_hsl_lock(&hsl);
+            gasnet_hsl_unlock(&hsl);
+        }
     }
     gasnet_barrier_notify(0, GASNET_BARRIERFLAG_ANONYMOUS);
     gasnet_barrier_wait(0, GASNET_BARRIERFLAG_ANONYMOUS);

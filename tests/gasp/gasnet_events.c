@@ -6,7 +6,7 @@
  * handler replies (GASP_GASNET_AM_REQUEST / _REPLY / _HANDLER, the handlers
  * perhaps on the progress thread); gasnet_memset (blocking, _nb, _nbi:
  * GASP_GASNET_MEMSET) and the syncs (GASP_GASNET_NB_SYNC when they have
- * something to complete).  Every node checks exact types and
+ * something to complete); an HSL locked (GASP_GASNET_HSL_LOCK) and tried.  Every node checks exact types and
  * arguments and prints each failure; exit status 1 on a failure.
  * `gasnet_events follow`: node 1 has its request served, then calls
  * gasnet_exit(4) while the others wait for nothing; they follow it and
@@ -227,6 +227,20 @@ int main(int argc, char** argv) {
     } else {
         CHECK(syncs == 0);
     }
+
+    /* HSLs: GASP_GASNET_HSL_LOCK around gasnet_hsl_lock (void *hsl), the
+     * wait for the lock included; trylock and unlock raise nothing. */
+    static gasnet_hsl_t hsl = GASNET_HSL_INITIALIZER;
+    gasnet_hsl_lock(&hsl);
+    gasnet_hsl_unlock(&hsl);
+    CHECK(gasnet_hsl_trylock(&hsl) == GASNET_OK);
+    gasnet_hsl_unlock(&hsl);
+    gasp_recorded_event hev[4];
+    CHECK(events_of(GASP_GASNET_HSL_LOCK, hev, 4) == 2);
+    const uint64_t h0[1] = {P(&hsl)};
+    check_args(&hev[0], GASP_START, 1, h0);
+    check_args(&hev[1], GASP_END, 1, h0);
+
     CHECK(gasp_recorder_unknown() == 0);
     CHECK(gasp_recorder_max_depth() == 1);
 

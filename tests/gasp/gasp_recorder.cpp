@@ -96,6 +96,7 @@ const char* signature(unsigned tag, int type) {
         case GASP_GASNET_AM_REQUEST:
         case GASP_GASNET_AM_REPLY: return type == GASP_ATOMIC ? nullptr : "iiizi";
         case GASP_GASNET_AM_HANDLER: return type == GASP_ATOMIC ? nullptr : "iiizii";
+        case GASP_GASNET_HSL_LOCK: return type == GASP_ATOMIC ? nullptr : "p";
         default: break;
     }
     return nullptr;
