@@ -32,14 +32,21 @@ void took(const char* routine, gasnet_hsl_t* hsl, AmThreadState& t) {
     t.lock_stack[t.held_locks++] = hsl;
 }
 
-[[gnu::always_inline]] inline void lock(gasnet_hsl_t* hsl) {
-    check_hsl("gasnet_hsl_lock", hsl);
+// The calling thread's state, once `hsl` is known not to be held by it
+// (lock and trylock: fatal, naming `routine`, for a NULL or held lock).
+[[gnu::always_inline]] inline AmThreadState& not_held(const char* routine, gasnet_hsl_t* hsl) {
+    check_hsl(routine, hsl);
     AmThreadState& t = am_thread_state();
     if (owner_of(hsl) == &t)
-        fatal("gasnet_hsl_lock",
+        fatal(routine,
               "lock %p is already held by this thread: HSLs may not be locked recursively "
               "(GASNet 1.8 §2.4.5)",
               static_cast<void*>(hsl));
+    return t;
+}
+
+[[gnu::always_inline]] inline void lock(gasnet_hsl_t* hsl) {
+    AmThreadState& t = not_held("gasnet_hsl_lock", hsl);
     if (int rc = pthread_mutex_lock(&hsl->mutex))
         fatal("gasnet_hsl_lock", "lock %p could not be taken (%d): not initialized?", static_cast<void*>(hsl), rc);
     took("gasnet_hsl_lock", hsl, t);
@@ -94,13 +101,7 @@ void gasnet_hsl_lock(gasnet_hsl_t* hsl) noexcept {
 }
 
 int gasnet_hsl_trylock(gasnet_hsl_t* hsl) noexcept {
-    check_hsl("gasnet_hsl_trylock", hsl);
-    AmThreadState& t = am_thread_state();
-    if (owner_of(hsl) == &t)
-        fatal("gasnet_hsl_trylock",
-              "lock %p is already held by this thread: HSLs may not be locked recursively "
-              "(GASNet 1.8 §2.4.5)",
-              static_cast<void*>(hsl));
+    AmThreadState& t = not_held("gasnet_hsl_trylock", hsl);
     int rc = pthread_mutex_trylock(&hsl->mutex);
     if (rc == EBUSY) return GASNET_ERR_NOT_READY;
     if (rc)
