@@ -39,7 +39,7 @@ namespace gasket::gex {
 struct SeveralMembers {
     std::vector<int> jobranks;            // rank -> jobrank, every member
     std::vector<gex_Rank_t> first_ranks;  // per process of the runtime team: its least rank
-    std::vector<gex_Rank_t> local_ranks;  // this process's members' ranks, by local index (rank order)
+    int local_members = 0;                // the team's members in this process
     std::atomic<int> live{0};             // this process's handles not yet destroyed (gex_TM_Destroy's last
                                           // one meets the other processes)
     // Their collectives: the members' shares gathered into one collective

@@ -56,9 +56,9 @@ void meet(const char* routine, const gasket_gex_tm& tm, void* input,
     }
     if (!g_objects.client.concurrent)
         rt::fatal(routine,
-                  "tm %p names %zu endpoints of this process: each of them calls from its own thread, at once, "
+                  "tm %p names %d endpoints of this process: each of them calls from its own thread, at once, "
                   "which only a GASNET_PAR client may do (this one is GASNET_SEQ or GASNET_PARSYNC)",
-                  static_cast<const void*>(&tm), tm.several->local_ranks.size());
+                  static_cast<const void*>(&tm), tm.several->local_members);
     tm.several->meeting->meet(routine, tm.local_index, input, lead);
 }
 
@@ -189,7 +189,7 @@ void adopt_members(Building& b, gex_Flags_t flags) {
     auto several = std::make_shared<SeveralMembers>();
     several->jobranks = b.jobranks;
     several->first_ranks = b.first_ranks;
-    for (std::size_t r : b.mine) several->local_ranks.push_back(gex_Rank_t(r));
+    several->local_members = int(b.mine.size());
     several->live = int(b.mine.size());
     std::vector<int> proc_of_rank;
     for (int jobrank : b.jobranks) proc_of_rank.push_back(shared->team_pe_of(jobrank));
@@ -301,23 +301,24 @@ void split_several(const char* routine, const gasket_gex_tm& parent, const std::
     const std::vector<char> gathered = rt::gather_to_all(routine, from, mine.data(), mine.size() * sizeof(mine[0]));
     std::vector<std::int32_t> all(gathered.size() / sizeof(mine[0]));
     if (!all.empty()) std::memcpy(all.data(), gathered.data(), all.size() * sizeof(mine[0]));
-    std::map<int, std::vector<std::pair<int, int>>> colors;  // per colour: its members' (key, parent rank)
+    // The colours of this process's members: their members' (key, parent
+    // rank), then their teams and each new rank's parent rank.
+    std::map<int, std::vector<std::pair<int, int>>> colors;
+    for (void* c : calls)
+        if (const int color = static_cast<const SplitCall*>(c)->color; color >= 0) colors[color];
     for (std::size_t i = 0; i + 2 < all.size(); i += 3)
-        if (all[i + 1] >= 0) colors[all[i + 1]].push_back({all[i + 2], all[i]});
-    // The colours of this process's members: their teams, and each new
-    // rank's parent rank.
+        if (auto at = colors.find(all[i + 1]); at != colors.end()) at->second.push_back({all[i + 2], all[i]});
     std::map<int, Building> teams;
     std::map<int, std::vector<int>> parent_ranks;
     for (auto& [color, members] : colors) {
         std::sort(members.begin(), members.end());
-        Building b;
+        Building& b = teams[color];
         for (auto [key, rank] : members) {
             b.jobranks.push_back(parent.jobranks[rank]);
             b.ep_indices.push_back(parent.ep_index(gex_Rank_t(rank)));
             parent_ranks[color].push_back(rank);
         }
         describe(b);
-        if (!b.mine.empty()) teams.emplace(color, std::move(b));
     }
     // Where each caller's member is among the team's local members.
     std::vector<std::size_t> place(calls.size());

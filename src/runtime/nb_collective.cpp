@@ -69,7 +69,7 @@ public:
         std::vector<int> first(held.size(), 0);
         for (std::size_t p = 1; p < held.size(); ++p) first[p] = first[p - 1] + held[p - 1];
         for (int p : proc_of_rank) slot_.push_back(first[std::size_t(p)]++);
-        members_of_.assign(held.begin(), held.end());
+        members_of_ = std::move(held);
     }
 
     // Member k's share of its next collective, described by `c` (kind and
