@@ -261,13 +261,21 @@ int gex_Segment_Attach(gex_Segment_t* segment_p, gex_TM_t tm, uintptr_t size) GA
 int gex_Segment_Create(gex_Segment_t* segment_p, gex_Client_t client, gex_Addr_t address, uintptr_t length,
                        gex_MK_t kind, gex_Flags_t flags) GASKET_NOEXCEPT;
 
-/* gex_Segment_Destroy (§4.3; not collective): frees a GASNet-allocated
- * segment's memory (a client-allocated one's is the client's) and makes
- * the handle invalid: any later call naming it is fatal.  It does not
- * unbind the segment from its endpoints (the specification's rule: using
- * them with its addresses is then erroneous).  Fatal, naming the call:
- * the gex_Segment_Attach (or gasnet_attach) segment, a segment that is not
- * a live one of this process, flags not 0. */
+/* gex_Segment_Destroy (memory kinds §4.3; not collective): frees a
+ * GASNet-allocated segment's memory (a client-allocated one's is the
+ * client's) and makes the handle invalid: any later call naming it is
+ * fatal.  The processes of this node it was published to that map it
+ * (the node fast path: its pages, or a device segment opened by CUDA IPC)
+ * unmap it first: one Active Message round trip to each, served by their
+ * next poll or progress thread, so the call waits for them and the memory
+ * is returned to the system when it returns.  It does not unbind the
+ * segment from its endpoints (the specification's rule: using them with
+ * its addresses is then erroneous; a Long payload or AMO that arrives
+ * there later ends the job).  Fatal, naming the call: the
+ * gex_Segment_Attach (or gasnet_attach) segment, a segment that is not a
+ * live one of this process, flags not 0, a call inside an Active Message
+ * handler or while holding a handler-safe lock (it may communicate,
+ * §3.6 7). */
 void gex_Segment_Destroy(gex_Segment_t segment, gex_Flags_t flags) GASKET_NOEXCEPT;
 
 /* A segment's client, flags (0: no segment flag is defined), base address

@@ -130,6 +130,14 @@ public:
     // Not reentrant: never call it from a delivery.
     static constexpr int kBatch = 32;
     int poll(int mpi_batch = kBatch, bool until_reply = false);
+    // Runs `f` while no message is being delivered: it waits for a poll in
+    // progress on another thread to end, and polls wait for it.  Never
+    // from a delivery (which holds what it waits for).
+    template <class F>
+    void without_deliveries(F&& f) {
+        std::lock_guard hold(recv_mutex_);
+        f();
+    }
 
     bool uses_shared_memory() const { return shm_memory_ != nullptr; }
     // This rank's doorbell: node peers ring it after each request they send

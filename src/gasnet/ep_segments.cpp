@@ -17,6 +17,7 @@
 #include "src/runtime/collective.hpp"
 #include "src/runtime/job.hpp"
 #include "src/runtime/node_pages.hpp"
+#include "src/runtime/segment_withdrawal.hpp"
 #include "src/runtime/team.hpp"
 #include "state.hpp"
 
@@ -50,6 +51,46 @@ struct Published {
     char why[126];
     rt::DeviceExport exported_range;
 };
+
+// This process's published segments that node peers may have mapped: per
+// segment (its endpoint and base here), the jobranks of the members of its
+// node it was published to.  gex_Segment_Destroy withdraws it from them.
+// Under g_publish_lock.
+struct SharedWith {
+    gex_EP_Index_t index;
+    std::uintptr_t base;
+    std::vector<int> peers;
+};
+std::vector<SharedWith> g_shared_with;
+
+// Notes that `p` (this process's) went to `team`'s members: those that are
+// node peers under the node fast path may map it (host pages with an fd,
+// or device memory that was exported).  Under g_publish_lock.
+void note_shared(const rt::Job& job, const rt::Team& team, const Published& p) {
+    if (p.device ? !p.exported : p.fd < 0) return;
+    auto it = std::find_if(g_shared_with.begin(), g_shared_with.end(),
+                           [&](const SharedWith& w) { return w.index == p.index && w.base == p.base; });
+    if (it == g_shared_with.end()) it = g_shared_with.insert(g_shared_with.end(), SharedWith{p.index, p.base, {}});
+    for (int pe : team.world_pes())
+        if (pe != job.my_pe && job.shared_team->team_pe_of(pe) >= 0 &&
+            std::find(it->peers.begin(), it->peers.end(), pe) == it->peers.end())
+            it->peers.push_back(pe);
+}
+
+// Forgets the route to `owner`'s endpoint `index` when it leads to the
+// segment at `base` there, unmapping what this process mapped of it.
+// Under g_publish_lock.
+void forget_route(const rt::Job& job, gex_EP_Index_t index, int owner, std::uintptr_t base) {
+    EpRoute* routes = index < GASNET_MAXEPS ? g_routes_of[index].load(std::memory_order_acquire) : nullptr;
+    if (!routes || owner < 0 || owner >= job.n_pes) return;
+    EpRoute& r = routes[owner];
+    if (!r.size || r.base != base) return;  // published again since, or never here
+    if (owner != job.my_pe) {
+        if (r.direct) rt::NodePages::unmap_peer(r.direct, r.size);
+        rt::close_device(r.mapped);
+    }
+    r = EpRoute{};
+}
 
 // The route `p` leaves here for a device segment: its own context for this
 // process's, else its mapping when its owner is a node peer under the node
@@ -197,6 +238,7 @@ void publish_for(const char* routine, rt::Job& job, const gasket_gex_tm& t, gex_
                                                p.device ? nullptr : map_if_peer(job, p)};
         if (p.device) route_device(routine, job, p, r);
     }
+    for (const Published& p : mine) note_shared(job, team, p);
 }
 
 }  // namespace
@@ -232,4 +274,40 @@ int publish_bound_segments(const char* routine, gex_TM_t tm, gex_EP_t* eps, std:
     return call.result;
 }
 
+void forget_withdrawn_segment(rt::Job& job, int owner, unsigned ep, std::uintptr_t base) {
+    std::lock_guard<std::mutex> hold(g_publish_lock);
+    forget_route(job, gex_EP_Index_t(ep), owner, base);
+}
+
 }  // namespace gasket::gasnet
+
+using namespace gasket;
+
+extern "C" void gex_Segment_Destroy(gex_Segment_t segment, gex_Flags_t flags) noexcept {
+    const char* routine = "gex_Segment_Destroy";
+    gex::may_communicate(routine);
+    gasket_gex_segment& s = gex::destroyable_segment(routine, segment, flags);
+    const auto base = reinterpret_cast<std::uintptr_t>(s.addr);
+    if (rt::Job* job = rt::g_job.get()) {
+        // Taken out of the table under the lock, withdrawn without it: the
+        // peers' own withdrawals, served while this one waits, take it.
+        std::vector<gasnet::SharedWith> withdrawn;
+        {
+            std::lock_guard<std::mutex> hold(gasnet::g_publish_lock);
+            for (auto it = gasnet::g_shared_with.begin(); it != gasnet::g_shared_with.end();)
+                if (it->base == base) {
+                    withdrawn.push_back(std::move(*it));
+                    it = gasnet::g_shared_with.erase(it);
+                } else {
+                    ++it;
+                }
+            // This process's own route to it too (a transfer there through a
+            // TM-pair is then fatal rather than a write into freed memory).
+            for (gex_EP_Index_t index = 1; index < GASNET_MAXEPS; ++index)
+                gasnet::forget_route(*job, index, job->my_pe, base);
+        }
+        for (const gasnet::SharedWith& w : withdrawn)
+            rt::withdraw_segment(routine, *job, w.peers, std::uint8_t(w.index), base);
+    }
+    gex::release_segment(routine, segment);
+}

@@ -16,10 +16,16 @@
 // publication -- `mapped` holds it; elsewhere transfers are staged through
 // its owner (src/runtime/device_staging.hpp).  Only device_transfer
 // (transfer.hpp) moves data to and from such a route.
+//
+// When the owner destroys the segment, the node peers it was published to
+// unmap it and forget their routes (gex_Segment_Destroy below).
 #pragma once
 
 #include <gasnetex.h>
 
+#include <cstdint>
+
+#include "src/runtime/job.hpp"
 #include "src/runtime/memory_kind.hpp"
 #include "src/runtime/route.hpp"
 
@@ -57,5 +63,18 @@ void* local_device_context(gex_EP_Index_t index, const void* p, std::size_t byte
 // (GASNET_PAR; fatal otherwise), and the process publishes what they all
 // name (gex::meet); an endpoint two of them name is refused as above.
 int publish_bound_segments(const char* routine, gex_TM_t tm, gex_EP_t* eps, std::size_t num_eps, gex_Flags_t flags);
+
+// Job::on_segment_withdrawn for GASNet jobs (set by gasnet_init /
+// gex_Client_Init): node peer `owner` is destroying the segment bound to
+// its endpoint `ep`, at `base` in its process; the route to it is
+// forgotten (later transfers there are fatal, as to an endpoint never
+// published) and what this process mapped of it unmapped.  Runs in the
+// withdrawal's Active Message handler.
+void forget_withdrawn_segment(rt::Job& job, int owner, unsigned ep, std::uintptr_t base);
+
+// gex_Segment_Destroy (memory kinds §4.3) is defined in ep_segments.cpp:
+// before the segment is freed, each node peer it was published to unmaps
+// it (rt::withdraw_segment, one Active Message round trip per such peer),
+// so its pages or device memory are returned to the system at once.
 
 }  // namespace gasket::gasnet

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "dispatch.hpp"
+#include "ep_segments.hpp"
 #include "src/gasp/gasp.hpp"
 #include "src/runtime/collective.hpp"
 #include "src/gex/objects.hpp"
@@ -233,6 +234,7 @@ int init_job(const char* routine, int thread_mode) {
     rt::set_gasnet_messages(true);  // GASNet 1.8 says "node"
     rt::Job& job = rt::start_job(config, job_spec(0), routine);
     job.on_remote_exit = remote_exit;
+    job.on_segment_withdrawn = forget_withdrawn_segment;
     setup_system_info(job);
     g_state.thread_mode = thread_mode;
     g_state.initialized = true;

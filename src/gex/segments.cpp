@@ -2,7 +2,8 @@
 // (gasnet-ex-memory-kinds.txt §4.2, §4.3): the registry that makes a
 // gex_Segment_Create segment's handle valid (src/gasnet/gex_client.cpp
 // checks the call's arguments and calls make_host_segment or, for a device
-// kind, make_device_segment), and gex_Segment_Destroy.
+// kind, make_device_segment), and what gex_Segment_Destroy
+// (src/gasnet/ep_segments.cpp) checks and releases.
 #include <sys/mman.h>
 
 #include <string>
@@ -85,21 +86,18 @@ gasket_gex_segment* make_device_segment(gex_MK_t kind, void* address, std::uintp
     return segments().add([&](std::size_t) { return std::move(seg); });
 }
 
-}  // namespace gasket::gex
-
-using namespace gasket;
-
-extern "C" {
-
-void gex_Segment_Destroy(gex_Segment_t segment, gex_Flags_t flags) noexcept {
-    const char* routine = "gex_Segment_Destroy";
+gasket_gex_segment& destroyable_segment(const char* routine, gex_Segment_t segment, gex_Flags_t flags) {
     if (flags) rt::fatal(routine, "flags 0x%x: must be 0", unsigned(flags));
-    if (segment == &gex::g_objects.segment && gex::g_objects.ep.segment)
+    if (segment == &g_objects.segment && g_objects.ep.segment)
         rt::fatal(routine,
                   "segment %p is the gex_Segment_Attach (or gasnet_attach) segment, which may not be "
                   "destroyed (§4.3)",
                   static_cast<void*>(segment));
-    gasket_gex_segment& s = gex::segment_of(routine, segment);  // fatal for a destroyed or foreign one
+    return segment_of(routine, segment);  // fatal for a destroyed or foreign one
+}
+
+void release_segment(const char* routine, gex_Segment_t segment) {
+    gasket_gex_segment& s = segment_of(routine, segment);
     if (rt::g_job && rt::g_job->am) rt::g_job->am->unbind_endpoint_segments(static_cast<char*>(s.addr));
     if (s.exposed && rt::g_job && rt::g_job->dynamic_window) {  // published: withdrawn from the dynamic window
         rt::g_job->withdraw(s.addr);
@@ -107,12 +105,12 @@ void gex_Segment_Destroy(gex_Segment_t segment, gex_Flags_t flags) noexcept {
     }
     if (s.kind != GEX_MK_HOST) {  // device memory: the kind frees what it allocated
         std::string why;
-        if (s.allocated && !gex::kind_object(s.kind)->release(s.addr, why))
+        if (s.allocated && !kind_object(s.kind)->release(s.addr, why))
             rt::fatal(routine, "freeing segment %p's device memory failed: %s", static_cast<void*>(segment),
                       why.c_str());
-        gex::count_segment(s.kind, -1);
+        count_segment(s.kind, -1);
     } else if (s.pages) {
-        delete s.pages;  // unmapped here; node peers' mappings stay until they end
+        delete s.pages;  // unmapped here (node peers unmapped theirs when it was withdrawn from them)
         s.pages = nullptr;
     } else if (s.allocated && munmap(s.addr, s.size) != 0)
         rt::fatal(routine, "munmap of segment %p's %ju bytes at %p failed", static_cast<void*>(segment),
@@ -120,4 +118,4 @@ void gex_Segment_Destroy(gex_Segment_t segment, gex_Flags_t flags) noexcept {
     s.live = false;
 }
 
-}  // extern "C"
+}  // namespace gasket::gex

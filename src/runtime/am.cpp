@@ -125,12 +125,17 @@ void AmEngine::bind_endpoint_segment(std::uint8_t ep, char* base, std::size_t si
 }
 
 void AmEngine::unbind_endpoint_segments(const char* base) {
-    for (auto& slot : endpoints_)
-        if (Endpoint* e = slot.load(std::memory_order_acquire); e && e->base == base) {
-            e->size = 0;
-            e->base = nullptr;
-            e->device_ctx = nullptr;
-        }
+    // Between deliveries, which read these fields (a Long payload's
+    // segment, an AMO's target): one already running finishes first, one
+    // arriving later finds no segment and ends the job.
+    transport_.without_deliveries([&] {
+        for (auto& slot : endpoints_)
+            if (Endpoint* e = slot.load(std::memory_order_acquire); e && e->base == base) {
+                e->size = 0;
+                e->base = nullptr;
+                e->device_ctx = nullptr;
+            }
+    });
 }
 
 void AmEngine::check_may_send(const char* routine) const {

@@ -49,6 +49,19 @@ struct AmMessage {
     std::size_t nbytes;  // payload bytes
 };
 
+// The internal handlers' indices, all of them: each module registers its
+// own at start (start.cpp).
+enum InternalIndex : std::uint8_t {
+    kAmoRequest = 1,  // amo.cpp
+    kAmoReply = 2,
+    kPutChunk = 3,  // device_staging.cpp
+    kPutAck = 4,
+    kGetRequest = 5,
+    kGetReply = 6,
+    kWithdraw = 7,  // segment_withdrawal.cpp
+    kWithdrawAck = 8,
+};
+
 // A 64-bit value carried in two 32-bit handler arguments (GASNet's
 // handler arguments are 32-bit): its low and high halves, and the value
 // joined again from them.  The internal handlers' one encoding.
@@ -85,7 +98,8 @@ public:
 
     // Registers `fn` at `index` (the API layer has checked the index).
     void set_handler(std::uint8_t index, void (*fn)()) { handlers_[index] = fn; }
-    // A handler of Gasket's own (indices 0..127), called directly.
+    // A handler of Gasket's own (indices 0..127, InternalIndex), called
+    // directly.
     using InternalHandler = void (*)(gasket_am_token* token, const AmMessage& message);
     void set_internal_handler(std::uint8_t index, InternalHandler fn) { internal_[index] = fn; }
     // Whether a client handler (set_handler) is registered at `index`.
@@ -109,6 +123,8 @@ public:
                                void* device_ctx = nullptr);
     // Unbinds every endpoint whose segment starts at `base` (the segment is
     // being destroyed): a Long payload or AMO sent there later ends the job.
+    // Waits for a delivery in progress on another thread; never from a
+    // handler (gex_Segment_Destroy refuses to run there).
     void unbind_endpoint_segments(const char* base);
     // Endpoint `ep`'s bound segment as bound here (size 0: none).
     struct EndpointSegment {

@@ -12,9 +12,6 @@ namespace gasket::rt {
 
 namespace {
 
-constexpr std::uint8_t kAmoRequest = 1;  // internal handler indices
-constexpr std::uint8_t kAmoReply = 2;
-
 // What the origin keeps for an AMO in flight: the reply completes it.
 struct Completion {
     std::atomic<bool> done{false};

@@ -15,11 +15,6 @@ namespace gasket::rt {
 
 namespace {
 
-constexpr std::uint8_t kPutChunk = 3;  // internal handler indices
-constexpr std::uint8_t kPutAck = 4;
-constexpr std::uint8_t kGetRequest = 5;
-constexpr std::uint8_t kGetReply = 6;
-
 // What the origin of a staged transfer waits on: chunks not yet
 // acknowledged (put) or arrived (get), and for a get where they go.
 struct Staging {

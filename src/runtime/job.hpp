@@ -154,6 +154,12 @@ public:
     // that started the job.  `code` and `pe` are the notice's; `routine`
     // names the wait.  May end the process; returns to keep waiting.
     void (*on_remote_exit)(Job& j, int code, int pe, const char* routine) = nullptr;
+    // What this PE does when node peer `owner` withdraws the segment bound
+    // to its endpoint `ep`, at `base` in the owner's process, because it is
+    // destroying it (segment_withdrawal.hpp): set by the API that maps such
+    // segments, which unmaps its mapping of it, if any, and forgets its
+    // route there.  Runs inside an Active Message handler.  Null: nothing.
+    void (*on_segment_withdrawn)(Job& j, int owner, unsigned ep, std::uintptr_t base) = nullptr;
     // OpenSHMEM contexts' windows, and the default context: made by
     // attach_segments (start.hpp).
     std::unique_ptr<ContextPool, ContextDelete> contexts;

@@ -8,6 +8,7 @@
 #include "context.hpp"
 #include "device_staging.hpp"
 #include "mpi-bridge/check.hpp"
+#include "segment_withdrawal.hpp"
 
 namespace gasket::rt {
 
@@ -33,6 +34,7 @@ void attach_segments(Job& j, const JobSpec& spec, const char* routine) {
     j.am = std::make_unique<AmEngine>(*j.env, j.config, j.heap, spec.dispatch, routine);
     register_amo_handlers(*j.am);
     register_staging_handlers(*j.am);
+    register_withdrawal_handlers(*j.am);
     // OpenSHMEM's world barrier now, while every PE is here (GASNet makes
     // its own at gasnet_attach).
     if (spec.api == Api::shmem) make_barrier(j, *j.world_team);

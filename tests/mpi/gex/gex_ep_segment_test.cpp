@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <vector>
 
@@ -264,6 +265,50 @@ TEST(GexEpRma, PutsAndGetsReachClientAllocatedSegments) {
     EXPECT_EQ(p.base, mine.data());
     put_and_get_through_pairs(p, bytes);
     gex_Segment_Destroy(p.seg, 0);  // withdrawn from MPI before the vector frees the memory
+}
+
+// The mappings of Gasket's node-shareable segment pages in this process
+// (memfd "gasket-segment"), counted from /proc/self/maps.
+int mapped_segment_pages() {
+    std::FILE* maps = std::fopen("/proc/self/maps", "r");
+    if (!maps) return -1;
+    int n = 0;
+    char line[512];
+    while (std::fgets(line, sizeof line, maps))
+        if (std::strstr(line, "/memfd:gasket-segment")) ++n;
+    std::fclose(maps);
+    return n;
+}
+
+// gex_Segment_Destroy (memory kinds §4.3, "releasing resources"): the node
+// peers that mapped a published GASNet-allocated segment unmap it before
+// the owner's call returns, so its pages go back to the system then, not
+// when the last peer ends (any use after the call is erroneous, §4.3 3,
+// so only the mappings are looked at).
+TEST(GexEpRma, DestroyUnmapsTheSegmentOnEveryNodePeer) {
+    const int before = mapped_segment_pages();
+    ASSERT_GE(before, 0) << "/proc/self/maps cannot be read";
+    Published p(64 * 1024, nullptr);
+    int peers_mapping = 0;  // node peers whose copy is mapped here (the node fast path)
+    for (gex_Rank_t r = 0; r < g_job.n; ++r) {
+        void* local = nullptr;
+        ASSERT_EQ(gex_Segment_QueryBound(gex_TM_Pair(g_job.ep, p.index), r, nullptr, &local, nullptr), 0);
+        peers_mapping += r != g_job.me && local != nullptr;
+    }
+    EXPECT_EQ(mapped_segment_pages(), before + 1 + peers_mapping);
+    // Still reached by a put right up to the destruction.
+    const gex_Rank_t right = (g_job.me + 1) % g_job.n, left = (g_job.me + g_job.n - 1) % g_job.n;
+    const std::uint64_t value = 0x5eed0000ull + g_job.me;
+    gex_RMA_PutBlocking(gex_TM_Pair(g_job.ep, p.index), right, p.on(right) + 64, &value, 8, 0);
+    gex_test::barrier();
+    std::uint64_t got = 0;
+    std::memcpy(&got, p.base + 64, 8);
+    EXPECT_EQ(got, 0x5eed0000ull + left);
+    gex_test::barrier();
+    gex_Segment_Destroy(p.seg, 0);  // returns once every node peer has unmapped it
+    gex_test::barrier();            // ... every process's
+    EXPECT_EQ(mapped_segment_pages(), before);
+    gex_test::barrier();
 }
 
 TEST(GexEpRma, PrimordialSegmentStaysReachableThroughPairsOfCreatedEndpoints) {

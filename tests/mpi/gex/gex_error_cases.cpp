@@ -287,6 +287,12 @@ int main(int argc, char** argv) {
         static gex_HSL_t hsl = GEX_HSL_INITIALIZER;
         gex_HSL_Lock(&hsl);
         gex_TM_TranslateRankToEP(tm, 0, 0);
+    } else if (g_case == "segment_destroy_holding_hsl") {
+        gex_Segment_t seg = GEX_SEGMENT_INVALID;
+        gex_Segment_Create(&seg, client, nullptr, 4096, GEX_MK_HOST, 0);
+        static gex_HSL_t hsl = GEX_HSL_INITIALIZER;
+        gex_HSL_Lock(&hsl);
+        gex_Segment_Destroy(seg, 0);  // may wait for node peers: not while holding an HSL
     } else if (g_case == "ep_am_reserved_handler") {
         gex_AM_RequestShort0(gex_TM_Pair(made, 1), 1, 5, 0);
     } else if (g_case == "ep_team_several_mismatch") {
