@@ -29,6 +29,10 @@ void NodeBarrier::start(const long long (&values)[kValues]) {
 }
 
 void NodeBarrier::arrive() {
+    // What this thread did before the barrier happens before what any
+    // thread of this process does after it: TSan cannot see the order that
+    // goes through the other processes (happens_before.hpp).
+    release_before_send();
     const int parity = int(phase_ & 1);
     ++phase_;
     // The last to arrive resets the counter for phase + 2 and publishes the

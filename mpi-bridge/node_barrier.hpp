@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <memory>
 
+#include "happens_before.hpp"
 #include "node_memory.hpp"
 
 namespace gasket::mpi {
@@ -40,7 +41,11 @@ public:
     // The same without values (for a barrier whose ranks never pass any:
     // a phase's slots are then never read).
     void start() { arrive(); }
-    bool test() const { return shared_->completed.load(std::memory_order_acquire) >= phase_; }
+    bool test() const {
+        if (shared_->completed.load(std::memory_order_acquire) < phase_) return false;
+        acquire_before_delivery();  // ThreadSanitizer builds only, as arrive() (happens_before.hpp)
+        return true;
+    }
 
 private:
     struct Shared {
