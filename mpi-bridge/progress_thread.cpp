@@ -73,8 +73,9 @@ int find_spare_pu(MPI_Comm node, std::string& why) {
 }  // namespace
 
 ProgressThread::ProgressThread(Poll poll, void* context, DoorbellLine& bell, MPI_Comm node,
-                               std::chrono::microseconds min_sleep, std::chrono::microseconds max_sleep)
-    : poll_(poll), context_(context), bell_(bell), min_sleep_(min_sleep), max_sleep_(max_sleep) {
+                               std::chrono::microseconds min_sleep, std::chrono::microseconds max_sleep,
+                               std::chrono::microseconds max_nap)
+    : poll_(poll), context_(context), bell_(bell), min_sleep_(min_sleep), max_sleep_(max_sleep), max_nap_(max_nap) {
     std::string why;
     spare_pu_ = find_spare_pu(node, why);
     placement_ =
@@ -123,7 +124,7 @@ void ProgressThread::run() {
         }
         if (n == kAppPolling) {  // the application polls: nap, unarmed
             std::this_thread::sleep_for(nap);
-            nap = std::min(nap * 2, kAppPollingMaxSleep);
+            nap = std::min(nap * 2, max_nap_);
             continue;
         }
         nap = min_sleep_;

@@ -9,7 +9,7 @@
 // function reports kAppPolling while the application polls anyway (the
 // runtime also while it sends requests, which poll every few): the thread
 // then naps without arming the doorbell (so senders make no wake-up
-// syscalls), doubling up to kAppPollingMaxSleep; and kAppBlocked when it
+// syscalls), doubling up to `max_nap`; and kAppBlocked when it
 // found nothing while the application waits in a blocking MPI call that
 // does not poll: the timeout then stays at most kAppBlockedMaxSleep.  hwloc places it on a hardware thread
 // no rank of this node is bound to, when there is one; otherwise it shares
@@ -34,10 +34,16 @@ public:
     using Poll = int (*)(void* context);
     static constexpr int kAppPolling = -1;
     static constexpr int kAppBlocked = -2;  // none handled; the application waits without polling
-    // The longest nap while the application polls: when it stops polling
-    // (a wait ended, a compute phase began), requests wait at most this long
-    // for the thread unless they ring it.
-    static constexpr std::chrono::microseconds kAppPollingMaxSleep{512};
+    // The longest nap while the application polls, when every peer rings
+    // the doorbell: when the application stops polling (a wait ended, a
+    // compute phase began), a request waits at most this long for the
+    // thread.  With peers that cannot ring (other nodes, the fast path
+    // off), whose requests wait up to `max_sleep` whenever the thread
+    // sleeps, naps go up to that too: each wake-up is a context switch on
+    // the core the application polls from, and at 512 µs they cost a stream
+    // of 512 B - 4 KiB requests through MPI 7-10% of its rate (bench-am,
+    // rate table; docs/performance.md).
+    static constexpr std::chrono::microseconds kRingingMaxNap{512};
     // The longest sleep while the application waits in a blocking MPI call
     // without polling (kAppBlocked): a request waits at most about this long
     // (plus scheduling) for the thread.  At the shortest sleep (8 µs) the
@@ -47,9 +53,10 @@ public:
 
     // Collective over `node` (ranks of this node exchange their bindings to
     // find a spare hardware thread).  Starts the thread, which sleeps on
-    // `bell` (this rank's doorbell) between polls.
+    // `bell` (this rank's doorbell) between polls, from `min_sleep` up to
+    // `max_sleep`, and naps up to `max_nap` while the application polls.
     ProgressThread(Poll poll, void* context, DoorbellLine& bell, MPI_Comm node, std::chrono::microseconds min_sleep,
-                   std::chrono::microseconds max_sleep);
+                   std::chrono::microseconds max_sleep, std::chrono::microseconds max_nap);
     ~ProgressThread();  // stops and joins the thread
     ProgressThread(const ProgressThread&) = delete;
     ProgressThread& operator=(const ProgressThread&) = delete;
@@ -67,7 +74,7 @@ private:
     Poll poll_;
     void* context_;
     DoorbellLine& bell_;
-    std::chrono::microseconds min_sleep_, max_sleep_;
+    std::chrono::microseconds min_sleep_, max_sleep_, max_nap_;
     int spare_pu_ = -1;  // OS index of the PU to bind to, or -1
     std::string placement_;
     std::atomic<bool> stop_{false};

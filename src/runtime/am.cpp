@@ -69,10 +69,14 @@ AmEngine::AmEngine(const mpi::Environment& env, const Config& config, Segment& s
     // per ms, each a context switch on a core that computes (progress-cost.py:
     // +16-20% to the compute loop).  Peers on other nodes cannot ring: their
     // requests wait for the timeout, which then starts short.
-    const auto min_sleep = transport_.every_peer_rings() ? kProgressMaxSleep : kProgressMinSleep;
+    // Naps while the application polls: short when every peer rings (the
+    // doorbell is not armed during a nap), else as long as a sleep.
+    const bool rings = transport_.every_peer_rings();
+    const auto min_sleep = rings ? kProgressMaxSleep : kProgressMinSleep;
+    const auto max_nap = rings ? mpi::ProgressThread::kRingingMaxNap : kProgressMaxSleep;
     if (env.all_min(start ? 1 : 0))
         progress_ = std::make_unique<mpi::ProgressThread>(&AmEngine::progress_poll, this, transport_.doorbell(),
-                                                          env.node(), min_sleep, kProgressMaxSleep);
+                                                          env.node(), min_sleep, kProgressMaxSleep, max_nap);
     // A program that initialized MPI itself below MPI_THREAD_MULTIPLE gets
     // no progress thread, and MPI gives no hook into its own progress: an
     // AMO or Active Message that travels through MPI is served only while
