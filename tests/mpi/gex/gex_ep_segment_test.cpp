@@ -281,10 +281,11 @@ int mapped_segment_pages() {
 }
 
 // gex_Segment_Destroy (memory kinds §4.3, "releasing resources"): the node
-// peers that mapped a published GASNet-allocated segment unmap it before
-// the owner's call returns, so its pages go back to the system then, not
-// when the last peer ends (any use after the call is erroneous, §4.3 3,
-// so only the mappings are looked at).
+// peers that mapped a published GASNet-allocated segment (here bound to
+// two endpoints, each published) unmap it before the owner's call returns,
+// so its pages go back to the system then, not when the last peer ends
+// (any use after the call is erroneous, §4.3 3, so only the mappings are
+// looked at).
 TEST(GexEpRma, DestroyUnmapsTheSegmentOnEveryNodePeer) {
     const int before = mapped_segment_pages();
     ASSERT_GE(before, 0) << "/proc/self/maps cannot be read";
@@ -296,6 +297,14 @@ TEST(GexEpRma, DestroyUnmapsTheSegmentOnEveryNodePeer) {
         peers_mapping += r != g_job.me && local != nullptr;
     }
     EXPECT_EQ(mapped_segment_pages(), before + 1 + peers_mapping);
+    // Bound to a second endpoint and published again through it: node
+    // peers map it once more (a route per endpoint), and destroying it
+    // withdraws both.
+    gex_EP_t second = GEX_EP_INVALID;
+    ASSERT_EQ(gex_EP_Create(&second, g_job.client, GEX_EP_CAPABILITY_RMA, 0), GASNET_OK);
+    ASSERT_EQ(gex_EP_BindSegment(second, p.seg, 0), GASNET_OK);
+    ASSERT_EQ(gex_EP_PublishBoundSegment(g_job.tm, &second, 1, 0), GASNET_OK);
+    EXPECT_EQ(mapped_segment_pages(), before + 1 + 2 * peers_mapping);
     // Still reached by a put right up to the destruction.
     const gex_Rank_t right = (g_job.me + 1) % g_job.n, left = (g_job.me + g_job.n - 1) % g_job.n;
     const std::uint64_t value = 0x5eed0000ull + g_job.me;
