@@ -146,6 +146,10 @@ void NbCollective::call_user(void* in, void* inout, int* len, MPI_Datatype* type
     if (!found) fail("MPI_Type_get_attr (the reduction function of a client's element type)", MPI_ERR_KEYVAL);
     const auto* c = static_cast<const Closure*>(attr);
     c->fn(in, inout, std::size_t(*len), c->cdata);
+    // MPI may call it from whichever thread progresses the collective (the
+    // progress thread): what it wrote happens before the completion that
+    // test() acquires (ThreadSanitizer builds only, happens_before.hpp).
+    release_before_send();
 }
 
 bool NbCollective::test() {
