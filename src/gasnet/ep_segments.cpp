@@ -309,5 +309,5 @@ extern "C" void gex_Segment_Destroy(gex_Segment_t segment, gex_Flags_t flags) no
         for (const gasnet::SharedWith& w : withdrawn)
             rt::withdraw_segment(routine, *job, w.peers, std::uint8_t(w.index), base);
     }
-    gex::release_segment(routine, segment);
+    gex::release_segment(routine, segment, s);
 }

@@ -203,11 +203,12 @@ gasket_gex_segment* make_device_segment(gex_MK_t kind, void* address, std::uintp
 // (src/gasnet/ep_segments.cpp): destroyable_segment checks the call --
 // fatal, naming `routine`, for flags other than 0, the attach segment, and
 // a handle that names no live created segment -- and returns the segment;
-// release_segment unbinds it from its endpoints (a Long payload or AMO
-// sent there later ends the job), withdraws it from the job's dynamic
-// window, frees what Gasket allocated and marks the handle destroyed.
+// release_segment (given that segment, `s`) unbinds it from its endpoints
+// (a Long payload or AMO sent there later ends the job), withdraws it from
+// the job's dynamic window, frees what Gasket allocated and marks the
+// handle destroyed.
 gasket_gex_segment& destroyable_segment(const char* routine, gex_Segment_t segment, gex_Flags_t flags);
-void release_segment(const char* routine, gex_Segment_t segment);
+void release_segment(const char* routine, gex_Segment_t segment, gasket_gex_segment& s);
 
 // For a call that may communicate (memory kinds §3.6 6-7: "not valid in
 // contexts which prohibit communication, including AM handler context or

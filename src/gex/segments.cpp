@@ -96,8 +96,7 @@ gasket_gex_segment& destroyable_segment(const char* routine, gex_Segment_t segme
     return segment_of(routine, segment);  // fatal for a destroyed or foreign one
 }
 
-void release_segment(const char* routine, gex_Segment_t segment) {
-    gasket_gex_segment& s = segment_of(routine, segment);
+void release_segment(const char* routine, gex_Segment_t segment, gasket_gex_segment& s) {
     if (rt::g_job && rt::g_job->am) rt::g_job->am->unbind_endpoint_segments(static_cast<char*>(s.addr));
     if (s.exposed && rt::g_job && rt::g_job->dynamic_window) {  // published: withdrawn from the dynamic window
         rt::g_job->withdraw(s.addr);
