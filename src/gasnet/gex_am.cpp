@@ -126,10 +126,15 @@ int gasp_category(AmCategory c) {
 // not mapped here and at most rt::kStagingChunk bytes, carried in the
 // message for the receiver to copy into place (`target` is
 // AmEngine::inline_long; a device source is first copied to a host buffer,
-// which `source_addr` then names).  Fatal, naming `routine`.
+// which `source_addr` then names).  A reply (`late_ctx` not null: from a
+// handler, which cannot wait for a staged put) of more than that into such
+// a segment is left to the caller: `target` is kLateReply and *late_ctx
+// the source's device context (null: host memory).  Fatal, naming `routine`.
+constexpr rt::Target kLateReply{nullptr, nullptr, 0};
 rt::Job& check_between(const char* routine, gasnet_node_t node, gex_EP_Index_t from, gex_EP_Index_t to,
                        gasnet_handler_t handler, AmCategory category, const void*& source_addr, size_t nbytes,
-                       void* dest_addr, const rt::Target*& target, rt::Target& resolved, std::size_t& offset) {
+                       void* dest_addr, const rt::Target*& target, rt::Target& resolved, std::size_t& offset,
+                       void** late_ctx = nullptr) {
     rt::Job* job = attached_job(routine);
     if (!job) rt::fatal(routine, "called before a segment is attached (gex_Segment_Attach)");
     if (node >= gasnet_node_t(job->n_pes))
@@ -168,6 +173,11 @@ rt::Job& check_between(const char* routine, gasnet_node_t node, gex_EP_Index_t f
             source_addr = bounce.data();
         }
         target = &rt::AmEngine::inline_long;
+        return *job;
+    }
+    if (device && late_ctx && !ep_route(to, node)->mapped.at) {
+        *late_ctx = local_ctx;
+        target = &kLateReply;
         return *job;
     }
     // Otherwise one device copy into place (mapped here), or a staged put
@@ -209,12 +219,17 @@ rt::Job& check_between(const char* routine, gasnet_node_t node, gex_EP_Index_t f
     const rt::Target* target = nullptr;
     std::size_t offset = 0;
     const auto node = gasnet_node_t(token->source);
+    void* late_ctx = nullptr;
     rt::Job& job = check_between(routine, node, token->ep, token->source_ep, handler, category, source_addr, nbytes,
-                                 dest_addr, target, resolved, offset);
+                                 dest_addr, target, resolved, offset, &late_ctx);
     const int h = handler, peer = token->source, event = gasp_category(category);
     if (gasp::on()) gasp::notify(GASP_GASNET_AM_REPLY, GASP_START, event, h, peer, nbytes, nargs);
-    job.am->reply_between(routine, token, category, std::uint8_t(handler), nargs, args, source_addr, nbytes, offset,
-                          *target);
+    if (target == &kLateReply)  // sent after this handler returns, once staged into place
+        rt::defer_staged_reply(routine, job, token, std::uint8_t(handler), nargs, args, source_addr, nbytes, offset,
+                               late_ctx);
+    else
+        job.am->reply_between(routine, token, category, std::uint8_t(handler), nargs, args, source_addr, nbytes, offset,
+                              *target);
     if (gasp::on()) gasp::notify(GASP_GASNET_AM_REPLY, GASP_END, event, h, peer, nbytes, nargs);
 }
 

@@ -16,6 +16,7 @@ namespace {
 constexpr std::uint8_t kLongInlineFlag = 0x01;  // Long payload carried in the message
 constexpr std::uint8_t kLongRmaFlag = 0x02;     // Long payload put through the MPI window
 constexpr std::uint8_t kPeerNoticeFlag = 0x04;  // notify(): runs as a reply handler, after a window sync
+constexpr std::uint8_t kLateReplyFlag = 0x08;   // send_late_reply(): a request that runs as a reply handler
 
 constexpr std::chrono::microseconds kProgressMinSleep{8};
 constexpr std::chrono::microseconds kProgressMaxSleep{4096};
@@ -266,6 +267,45 @@ void AmEngine::reply_between(const char* routine, gasket_am_token* token, AmCate
     transport_.send_reply(token->source, wire, args, carried);
 }
 
+void AmEngine::claim_reply(const char* routine, gasket_am_token* token) {
+    check_may_reply(routine, token);
+    token->replied = true;
+}
+
+void AmEngine::send_late_reply(const char* routine, int dest, Endpoints eps, std::uint8_t handler, int nargs,
+                               const std::int32_t* args, std::size_t nbytes, std::size_t long_offset) {
+    check_may_send(routine);
+    mpi::AmWire wire;
+    prepare(routine, dest, AmCategory::long_am, handler, nargs, nullptr, nbytes, long_offset, wire, &placed_long);
+    wire.flags |= kLateReplyFlag;
+    wire.source_ep = eps.from;
+    wire.dest_ep = eps.to;
+    transport_.send_request(dest, wire, args, nullptr);
+}
+
+void AmEngine::defer(void (*fn)(void*), void* arg) {
+    std::lock_guard hold(deferred_lock_);
+    deferred_.emplace_back(fn, arg);
+    has_deferred_.store(true, std::memory_order_release);
+}
+
+void AmEngine::run_deferred() {
+    thread_local bool running = false;  // a wait inside deferred work polls: it does not start more
+    if (running) return;
+    running = true;
+    for (;;) {
+        std::vector<std::pair<void (*)(void*), void*>> work;
+        {
+            std::lock_guard hold(deferred_lock_);
+            work.swap(deferred_);
+            has_deferred_.store(false, std::memory_order_relaxed);
+        }
+        if (work.empty()) break;
+        for (auto [fn, arg] : work) fn(arg);
+    }
+    running = false;
+}
+
 int AmEngine::poll(const char* routine) {
     const AmThreadState& t = am_thread_state();
     if (t.handler_depth > 0 || t.nis_depth > 0 || t.held_locks > 0) [[unlikely]]
@@ -275,7 +315,10 @@ int AmEngine::poll(const char* routine) {
     // as it is in (the caller polls again for more).  Requests are served
     // in batches: one poll per request cost a stream of them 10-20% of its
     // rate (bench-am, message rate).
-    return transport_.poll(mpi::AmTransport::kBatch, true);
+    const int n = transport_.poll(mpi::AmTransport::kBatch, true);
+    if (has_deferred_.load(std::memory_order_acquire)) [[unlikely]]
+        run_deferred();
+    return n;
 }
 
 int AmEngine::progress_poll(void* self) {
@@ -287,6 +330,10 @@ int AmEngine::progress_poll(void* self) {
         return mpi::ProgressThread::kAppPolling;
     }
     const int n = engine.transport_.poll();
+    if (engine.has_deferred_.load(std::memory_order_acquire)) [[unlikely]] {
+        engine.run_deferred();
+        return n + 1;  // work done: poll again at once
+    }
     if (n == 0 && engine.blocked_.load(std::memory_order_relaxed) > 0) return mpi::ProgressThread::kAppBlocked;
     return n;
 }
@@ -338,7 +385,8 @@ void AmEngine::deliver(void* self, const mpi::AmInbound& in) {
         Window* window = w.dest_ep == 0 ? engine.segment_.window : ep ? ep->window : nullptr;
         if (window) window->sync();
     }
-    gasket_am_token token{in.source, !in.reply && !notice, false, w.dest_ep, w.source_ep};
+    const bool late_reply = w.flags & kLateReplyFlag;  // its payload was put in place before it was sent
+    gasket_am_token token{in.source, !in.reply && !notice && !late_reply, false, w.dest_ep, w.source_ep};
     AmThreadState& t = am_thread_state();
     const int locks_before = t.held_locks;
     ++t.handler_depth;

@@ -16,6 +16,8 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <utility>
+#include <vector>
 
 #include "mpi-bridge/am_transport.hpp"
 #include "mpi-bridge/progress_thread.hpp"
@@ -183,10 +185,31 @@ public:
     void reply(const char* routine, gasket_am_token* token, AmCategory category, std::uint8_t handler, int nargs,
                const std::int32_t* args, const void* payload, std::size_t nbytes, std::size_t long_offset);
 
+    // ---- Work a handler cannot do (it would wait for other messages) ----
+    // Queues fn(arg) to run once, later, on a thread that polls and outside
+    // every handler: at the end of the next poll() or progress-thread poll
+    // that is not itself inside deferred work (whose waits poll).  `fn` may
+    // send requests and wait.  Any thread, handlers included.
+    void defer(void (*fn)(void*), void* arg);
+    // The checks reply() makes, then the token marked replied: for a
+    // request handler whose reply deferred work sends (send_late_reply).
+    // Fatal, naming `routine`, as reply().
+    void claim_reply(const char* routine, gasket_am_token* token);
+    // Sends, outside any handler, the reply a request handler claimed with
+    // claim_reply: runs client handler `handler` of endpoint `eps.to` of
+    // `dest` as a reply handler (its token may not send), with `nargs`
+    // arguments and a Long payload of `nbytes` at byte `long_offset` of that
+    // endpoint's segment, which the caller has already put in place
+    // (device_staging.hpp's staged put).  It travels as a request (it needs
+    // a credit, like any message sent outside a handler).  Checks as
+    // request().
+    void send_late_reply(const char* routine, int dest, Endpoints eps, std::uint8_t handler, int nargs,
+                         const std::int32_t* args, std::size_t nbytes, std::size_t long_offset);
+
     // Runs the handlers of arrived messages (what shared memory holds, and
-    // from MPI up to a batch of requests, ending at the first reply);
-    // returns how many.  Fatal, naming `routine`,
-    // inside a handler or No-Interrupt Section.
+    // from MPI up to a batch of requests, ending at the first reply), then
+    // any deferred work (defer()); returns how many messages.  Fatal,
+    // naming `routine`, inside a handler or No-Interrupt Section.
     int poll(const char* routine);
 
     // This PE's vote, at a team's network barrier, on whether the team's
@@ -246,6 +269,8 @@ private:
     }
 
     static int progress_poll(void* self);
+    // Runs what defer() queued, unless this thread is already doing so.
+    void run_deferred();
 
     Segment& segment_;
     // Polls and requests by application threads: while they poll or send,
@@ -264,6 +289,10 @@ private:
     // the engine ends (deliveries read them without a lock).
     std::array<std::atomic<Endpoint*>, kMaxEndpoints> endpoints_{};
     std::mutex endpoints_lock_;  // making one
+    // defer()'s queue; `has_deferred_` says it may be non-empty (one load per poll).
+    std::mutex deferred_lock_;
+    std::vector<std::pair<void (*)(void*), void*>> deferred_;
+    std::atomic<bool> has_deferred_{false};
     mpi::AmTransport transport_;
     std::unique_ptr<mpi::ProgressThread> progress_;
 };

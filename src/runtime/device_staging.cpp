@@ -2,8 +2,11 @@
 // segments through Active Messages (device_staging.hpp).
 #include "device_staging.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <cstring>
+#include <memory>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -146,6 +149,58 @@ void staged_get(const char* routine, Job& j, int pe, std::uint8_t ep, std::size_
     }
     poll_until(j, routine, [&] { return s.pending.load(std::memory_order_acquire) == 0; });
     if (!s.failed.empty()) fatal(routine, "copying what PE %d sent into device memory: %s", pe, s.failed.c_str());
+}
+
+namespace {
+
+// A reply that defer_staged_reply hands to deferred work.
+struct LateReply {
+    const char* routine;
+    Job* job;
+    int dest;
+    AmEngine::Endpoints eps;  // from the endpoint that received the request to the one that sent it
+    std::uint8_t handler;
+    int nargs;
+    std::int32_t args[mpi::AmTransport::kMaxArgs];
+    std::size_t offset;
+    std::vector<char> payload;
+};
+
+void send_staged_reply(void* p) {
+    const std::unique_ptr<LateReply> r(static_cast<LateReply*>(p));
+    staged_put(r->routine, *r->job, r->dest, r->eps.to, r->offset, r->payload.data(), r->payload.size(), nullptr);
+    r->job->am->send_late_reply(r->routine, r->dest, r->eps, r->handler, r->nargs, r->args, r->payload.size(),
+                                r->offset);
+}
+
+}  // namespace
+
+void defer_staged_reply(const char* routine, Job& j, gasket_am_token* token, std::uint8_t handler, int nargs,
+                        const std::int32_t* args, const void* src, std::size_t nbytes, std::size_t offset,
+                        void* src_ctx) {
+    j.am->claim_reply(routine, token);
+    if (nargs < 0 || nargs > mpi::AmTransport::kMaxArgs)
+        fatal(routine, "%d handler arguments (at most %d)", nargs, mpi::AmTransport::kMaxArgs);
+    auto r = std::make_unique<LateReply>();
+    r->routine = routine;
+    r->job = &j;
+    r->dest = token->source;
+    r->eps = AmEngine::Endpoints{token->ep, token->source_ep};
+    r->handler = handler;
+    r->nargs = nargs;
+    std::copy(args, args + nargs, r->args);
+    r->offset = offset;
+    try {
+        r->payload.resize(nbytes);
+    } catch (const std::bad_alloc&) {
+        fatal(routine, "cannot allocate %zu bytes to hold a Long reply for device memory of node %d until it is staged",
+              nbytes, token->source);
+    }
+    if (src_ctx)
+        copy_out_to_send(routine, src_ctx, r->payload.data(), src, nbytes);
+    else
+        std::memcpy(r->payload.data(), src, nbytes);
+    j.am->defer(&send_staged_reply, r.release());
 }
 
 void register_staging_handlers(AmEngine& am) {

@@ -44,6 +44,22 @@ void staged_put(const char* routine, Job& j, int pe, std::uint8_t ep, std::size_
 void staged_get(const char* routine, Job& j, int pe, std::uint8_t ep, std::size_t offset, void* dst, std::size_t nbytes,
                 void* dst_ctx);
 
+// A Long reply, from request handler `token`'s, of `nbytes` > kStagingChunk
+// bytes into the device segment of endpoint `token->source_ep` of the
+// requester, which this process cannot map (its byte `offset`, checked by
+// the caller): a handler cannot wait for a staged put, so the payload is
+// copied here before returning (`src` host memory, or device memory when
+// `src_ctx` is not null), the token is marked replied, and after the
+// handler returns deferred work (AmEngine::defer) stages it into place and
+// then sends the reply (AmEngine::send_late_reply), whose handler `handler`
+// (`nargs` arguments `args`) runs at the requester once the payload is in
+// its device memory, as for every Long.  Fatal, naming `routine`, as
+// AmEngine::reply, when the copy cannot be allocated, and when a device
+// copy fails.
+void defer_staged_reply(const char* routine, Job& j, gasket_am_token* token, std::uint8_t handler, int nargs,
+                        const std::int32_t* args, const void* src, std::size_t nbytes, std::size_t offset,
+                        void* src_ctx);
+
 // Registers the four internal handlers (at start, beside the AMO ones).
 void register_staging_handlers(AmEngine& am);
 
