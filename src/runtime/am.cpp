@@ -119,6 +119,7 @@ AmEngine::Endpoint& AmEngine::endpoint(std::uint8_t ep) {
 
 void AmEngine::set_endpoint_handler(std::uint8_t ep, std::uint8_t index, void (*fn)()) {
     endpoint(ep).handlers[index] = fn;
+    mpi::release_before_send();  // as set_handler
 }
 
 void AmEngine::bind_endpoint_segment(std::uint8_t ep, char* base, std::size_t size, Window* window, void* device_ctx) {

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "mpi-bridge/am_transport.hpp"
+#include "mpi-bridge/happens_before.hpp"
 #include "mpi-bridge/progress_thread.hpp"
 #include "config.hpp"
 #include "mpi-bridge/environment.hpp"
@@ -99,11 +100,21 @@ public:
     AmEngine& operator=(const AmEngine&) = delete;
 
     // Registers `fn` at `index` (the API layer has checked the index).
-    void set_handler(std::uint8_t index, void (*fn)()) { handlers_[index] = fn; }
+    // Before any peer may send to it (a collective that follows): a
+    // delivery on the progress thread then finds it, an order that goes
+    // through MPI, which ThreadSanitizer builds are told of
+    // (happens_before.hpp; nothing in other builds).
+    void set_handler(std::uint8_t index, void (*fn)()) {
+        handlers_[index] = fn;
+        mpi::release_before_send();
+    }
     // A handler of Gasket's own (indices 0..127, InternalIndex), called
     // directly.
     using InternalHandler = void (*)(gasket_am_token* token, const AmMessage& message);
-    void set_internal_handler(std::uint8_t index, InternalHandler fn) { internal_[index] = fn; }
+    void set_internal_handler(std::uint8_t index, InternalHandler fn) {
+        internal_[index] = fn;
+        mpi::release_before_send();  // as set_handler
+    }
     // Whether a client handler (set_handler) is registered at `index`.
     bool has_handler(std::uint8_t index) const { return handlers_[index] != nullptr; }
 
