@@ -231,10 +231,14 @@ void AmEngine::notify(const char* routine, int dest, std::uint8_t handler, const
     transport_.send_request(dest, wire, nullptr, carried);
 }
 
-void AmEngine::reply(const char* routine, gasket_am_token* token, AmCategory category, std::uint8_t handler, int nargs,
-                     const std::int32_t* args, const void* payload, std::size_t nbytes, std::size_t long_offset) {
+void AmEngine::claim_reply(const char* routine, gasket_am_token* token) {
     check_may_reply(routine, token);
     token->replied = true;
+}
+
+void AmEngine::reply(const char* routine, gasket_am_token* token, AmCategory category, std::uint8_t handler, int nargs,
+                     const std::int32_t* args, const void* payload, std::size_t nbytes, std::size_t long_offset) {
+    claim_reply(routine, token);
     mpi::AmWire wire;
     const void* carried = prepare(routine, token->source, category, handler, nargs, payload, nbytes, long_offset, wire);
     transport_.send_reply(token->source, wire, args, carried);
@@ -258,19 +262,13 @@ void AmEngine::request_between(const char* routine, int dest, Endpoints eps, AmC
 void AmEngine::reply_between(const char* routine, gasket_am_token* token, AmCategory category, std::uint8_t handler,
                              int nargs, const std::int32_t* args, const void* payload, std::size_t nbytes,
                              std::size_t long_offset, const Target& long_target) {
-    check_may_reply(routine, token);
-    token->replied = true;
+    claim_reply(routine, token);
     mpi::AmWire wire;
     const void* carried =
         prepare(routine, token->source, category, handler, nargs, payload, nbytes, long_offset, wire, &long_target);
     wire.source_ep = token->ep;
     wire.dest_ep = token->source_ep;
     transport_.send_reply(token->source, wire, args, carried);
-}
-
-void AmEngine::claim_reply(const char* routine, gasket_am_token* token) {
-    check_may_reply(routine, token);
-    token->replied = true;
 }
 
 void AmEngine::send_late_reply(const char* routine, int dest, Endpoints eps, std::uint8_t handler, int nargs,
