@@ -231,11 +231,6 @@ void AmEngine::notify(const char* routine, int dest, std::uint8_t handler, const
     transport_.send_request(dest, wire, nullptr, carried);
 }
 
-void AmEngine::claim_reply(const char* routine, gasket_am_token* token) {
-    check_may_reply(routine, token);
-    token->replied = true;
-}
-
 void AmEngine::reply(const char* routine, gasket_am_token* token, AmCategory category, std::uint8_t handler, int nargs,
                      const std::int32_t* args, const void* payload, std::size_t nbytes, std::size_t long_offset) {
     claim_reply(routine, token);

@@ -205,7 +205,10 @@ public:
     // The checks reply() makes, then the token marked replied: for a
     // request handler whose reply deferred work sends (send_late_reply).
     // Fatal, naming `routine`, as reply().
-    void claim_reply(const char* routine, gasket_am_token* token);
+    void claim_reply(const char* routine, gasket_am_token* token) {
+        check_may_reply(routine, token);
+        token->replied = true;
+    }
     // Sends, outside any handler, the reply a request handler claimed with
     // claim_reply: runs client handler `handler` of endpoint `eps.to` of
     // `dest` as a reply handler (its token may not send), with `nargs`
