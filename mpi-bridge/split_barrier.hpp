@@ -3,7 +3,9 @@
 // barriers whenever some PE is off this node or the fast path is off: a dissemination barrier (ceil(log2 n) rounds;
 // in round k each rank sends its running maximum to rank + 2^k and
 // receives from rank - 2^k) on a private communicator, with persistent
-// receives and eager blocking sends.  Maximum is idempotent, so values that reach a rank twice do
+// receives and eager blocking sends; values small enough travel in the
+// message's tag (a 0-byte message), others as a 24-byte payload.  Maximum
+// is idempotent, so values that reach a rank twice do
 // no harm, and every rank ends with the maximum over all.  start() is the
 // notify, test() the wait's poll.  One point-to-point message per round
 // costs what MPI_Barrier costs; MPI_Iallreduce cost 2.7x as much (see
