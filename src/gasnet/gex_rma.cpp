@@ -104,12 +104,14 @@ template <Sync S>
     return lc_opt == GEX_EVENT_DEFER;
 }
 [[gnu::always_inline]] inline bool nb_bulk(const char* routine, gex_Event_t* lc_opt) {
-    if (lc_opt == GEX_EVENT_DEFER) return true;
-    if (lc_opt != GEX_EVENT_NOW) [[unlikely]] {
+    // GEX_EVENT_NOW and _DEFER are 1 and 2 (gasnet_fwd.h): one test for
+    // both, so neither jumps out of the straight path.
+    const std::uintptr_t v = reinterpret_cast<std::uintptr_t>(lc_opt);
+    if (v - 1 > 1) [[unlikely]] {
         if (lc_opt == GEX_EVENT_GROUP || lc_opt == nullptr) bad_lc(routine, lc_opt, false);
         *lc_opt = GEX_EVENT_INVALID;
     }
-    return false;
+    return v == 2;
 }
 
 // The value puts: the low-order nbytes bytes of `value` (little-endian),
