@@ -189,10 +189,12 @@ void gasnet_put_bulk(gasnet_node_t node, void* dest, void* src, size_t nbytes) G
 void gasnet_memset(gasnet_node_t node, void* dest, int val, size_t nbytes) GASKET_NOEXCEPT;
 
 /* §3.3.2 explicit-handle operations.  A handle encodes what must be
- * completed (no allocation); operations that completed at once (direct
- * copies, loopback, memset of a node peer's segment) return
- * GASNET_INVALID_HANDLE; memset_nb to another node returns a handle like
- * put_nb's.  Handles may be
+ * completed (no allocation); memsets that completed at once (this node's
+ * or a node peer's segment) return GASNET_INVALID_HANDLE; memset_nb to
+ * another node returns a handle like put_nb's.  A direct copy (loopback,
+ * a node peer with the node fast path on) is done on return and returns a
+ * handle whose synchronization is only a memory fence (it orders the copy
+ * before what follows; nbi ones: the thread's nbi sync fences).  Handles may be
  * synchronized from any thread.  put_nb and put_nbi (not _bulk) may reuse
  * `src` as soon as they return; the _bulk forms only after the operation
  * is synchronized. */

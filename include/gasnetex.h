@@ -794,9 +794,11 @@ GASKET_AM_ARITIES(GASKET_GEX_AM_COMMIT_DECLARE)
  * returns a root event (GEX_EVENT_INVALID when already complete) to
  * synchronize with gex_Event_{Test,Wait}*.  NBI: synchronized by
  * gex_NBI_{Test,Wait} on the calling thread, or by the event of the access
- * region it is in.  Node peers are reached by direct copy (complete at
- * once) with the node fast path on, other processes by MPI RMA on the
- * segment window; the same route as gasnet_put/gasnet_get.  Returns 0. */
+ * region it is in.  Node peers are reached by direct copy with the node
+ * fast path on (done on return; an NB or NBI one's synchronization is the
+ * memory fence that orders it before what follows, so NB returns an event
+ * for it), other processes by MPI RMA on the segment window; the same
+ * route as gasnet_put/gasnet_get.  Returns 0. */
 int gex_RMA_PutBlocking(gex_TM_t tm, gex_Rank_t rank, void* dest, const void* src, size_t nbytes,
                         gex_Flags_t flags) GASKET_NOEXCEPT;
 int gex_RMA_PutNBI(gex_TM_t tm, gex_Rank_t rank, void* dest, const void* src, size_t nbytes, gex_Event_t* lc_opt,

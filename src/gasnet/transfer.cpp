@@ -346,20 +346,23 @@ void complete(gasnet_handle_t h) {
         rt::wait("GASNet synchronization (a collective's event)", reinterpret_cast<rt::NbCollective*>(v));
     } else if ((v & 3) == kNode) {
         g_routes.ctx->flush(int(v >> 2));
+    } else if ((v & 3) == kFence) {
+        std::atomic_thread_fence(std::memory_order_seq_cst);
     } else {
         ThreadState& t = t_self;
         t.bounce.issue_run();
         g_routes.ctx->flush_all();
         t.bounce.completed();
+        std::atomic_thread_fence(std::memory_order_seq_cst);  // direct transfers (an access region's)
         wait_amos("GASNet synchronization");
     }
 }
 
-// Completes handles[0, n) and marks them invalid: one flush of their node
-// when every valid handle names the same node, else of every node.  After
-// the first valid handle, one pass of plain arithmetic, which vectorizes:
-// a handle's low two bits are 0 (invalid), kNode or kAll, so
-// ((v & 3) + 1) >> 1 is 1 exactly for valid ones.
+// Completes handles[0, n) and marks them invalid: what the valid handles
+// stand for when they are all the same (one node's flush, or one fence),
+// else everything (kAll).  After the first valid handle, one pass of plain
+// arithmetic, which vectorizes: collectives' handles are taken out first,
+// so a handle is valid exactly when its low two bits are not 0.
 void complete_from(gasnet_handle_t* handles, std::size_t n, std::size_t i);
 [[gnu::noinline, gnu::cold]] void complete_all_traced(gasnet_handle_t* handles, std::size_t n, std::size_t i,
                                                       int kind) {
@@ -368,7 +371,7 @@ void complete_from(gasnet_handle_t* handles, std::size_t n, std::size_t i);
     sync_event(GASP_END, static_cast<void*>(handles), kind, n);
 }
 void complete_all(gasnet_handle_t* handles, std::size_t n, int kind) {
-    static_assert(sizeof(gasnet_handle_t) == sizeof(std::uintptr_t) && kNode == 1 && kAll == 2);
+    static_assert(sizeof(gasnet_handle_t) == sizeof(std::uintptr_t) && kNode == 1 && kAll == 2 && kFence == 3);
     std::size_t i = 0;
     while (i < n && handles[i] == GASNET_INVALID_HANDLE) ++i;
     if (i == n) return;
@@ -411,7 +414,7 @@ void complete_from(gasnet_handle_t* handles, std::size_t n, std::size_t i) {
     std::uintptr_t differ = 0;
     for (; i < n; ++i) {
         const auto v = reinterpret_cast<std::uintptr_t>(handles[i]);
-        const std::uintptr_t valid = 0 - (((v & 3) + 1) >> 1);  // all ones when valid
+        const std::uintptr_t valid = 0 - std::uintptr_t((v & 3) != 0);  // all ones when valid
         differ |= (v ^ first) & valid;
         handles[i] = GASNET_INVALID_HANDLE;
     }
@@ -426,12 +429,14 @@ void bad_value_size(const char* routine, std::size_t nbytes) {
 static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "value put/get copy the low-order bytes first");
 
 // gasnet_wait_syncnbi_{puts,gets,all}: completes everything on the
-// segment window (both kinds) if this thread issued an implicit-handle
+// segment window (both kinds), and with a memory fence this thread's
+// transfers by load and store, if this thread issued an implicit-handle
 // operation since its last synchronization.
 void flush_implicit(ThreadState& t) {
     t.bounce.issue_run();  // the flush completes puts too, so none may stay unsent
     g_routes.ctx->flush_all();
-    t.issued = false;
+    if (t.direct) std::atomic_thread_fence(std::memory_order_seq_cst);  // transfer.hpp: put, get
+    t.issued = t.direct = false;
     t.bounce.completed();
     wait_amos("GASNet synchronization");
 }

@@ -9,9 +9,11 @@
 //
 // Handles (no allocation): 0 is GASNET_INVALID_HANDLE; otherwise the low two
 // bits say what completes the operation -- kNode: MPI_Win_flush of the node
-// in the upper bits; kAll: MPI_Win_flush_all and the wait for GASNet-EX's
-// remote atomics in flight (access regions, gex_AD_OpNB through an Active
-// Message).  Flushing completes every operation to that node, a superset
+// in the upper bits; kAll: MPI_Win_flush_all, a memory fence and the wait
+// for GASNet-EX's remote atomics in flight (access regions, gex_AD_OpNB
+// through an Active Message); kFence (with upper bits 1: 3 itself is
+// GEX_EVENT_NO_OP): a memory fence, for a transfer by load and store to a
+// node peer.  Flushing completes every operation to that node, a superset
 // the spec allows.  Low bits 0 (and not 0): a collective in flight, the
 // address of its rt::NbCollective (gex_Coll_*NB), completed by the
 // collective, which needs the other members: only its waits block, its
@@ -35,12 +37,13 @@ struct EpRoute;  // ep_segments.hpp
 // the code (no PLT, no GOT), as when they had internal linkage.
 #pragma GCC visibility push(hidden)
 
-inline constexpr std::uintptr_t kNode = 1, kAll = 2;
+inline constexpr std::uintptr_t kNode = 1, kAll = 2, kFence = 3;
 
 inline gasnet_handle_t node_handle(gasnet_node_t node) {
     return reinterpret_cast<gasnet_handle_t>((std::uintptr_t(node) << 2) | kNode);
 }
 inline gasnet_handle_t all_handle() { return reinterpret_cast<gasnet_handle_t>(kAll); }
+inline gasnet_handle_t fence_handle() { return reinterpret_cast<gasnet_handle_t>((std::uintptr_t(1) << 2) | kFence); }
 inline bool is_collective(gasnet_handle_t h) {
     const auto v = reinterpret_cast<std::uintptr_t>(h);
     return v != 0 && (v & 3) == 0;
@@ -87,6 +90,7 @@ struct ThreadState {
     // region began).  One flag for puts and gets: a synchronization of
     // either kind completes both, a superset the spec allows.
     bool issued;
+    bool direct;  // among them, a transfer by load and store: the synchronization fences
     bool in_region;
     bool issued_before_region;  // `issued` when the region began
     rt::BounceRing bounce;      // storage (the thread's) from its first refill
@@ -216,9 +220,19 @@ inline void sync_one(gasnet_handle_t h, int kind) {
     std::size_t offset;
     if (const rt::Route* r = lean(node, dest, nbytes, offset)) [[likely]] {
         rt::Context& ctx = *g_routes.ctx;
-        if (r->direct) {  // complete at once, visible before anything that follows
-            rt::put_to(ctx, nullptr, rt::Target{r->direct + offset, nullptr, 0}, src, nbytes, int(node),
-                       rt::Completion::remote);
+        if (r->direct) {
+            // The copy is done on return.  Blocking: visible before anything
+            // that follows (a fence).  Otherwise the synchronization's fence
+            // orders it (fence_handle(); an implicit one's, as issued), not
+            // one fence per put.
+            const rt::Target direct{r->direct + offset, nullptr, 0};
+            if (sync == Sync::blocking) {
+                rt::put_to(ctx, nullptr, direct, src, nbytes, int(node), rt::Completion::remote);
+                return GASNET_INVALID_HANDLE;
+            }
+            rt::put_to(ctx, nullptr, direct, src, nbytes, int(node), rt::Completion::caller_fences);
+            if (sync == Sync::explicit_handle) return fence_handle();
+            t_self.issued = t_self.direct = true;
             return GASNET_INVALID_HANDLE;
         }
         const rt::Target t = rt::target_of(*r, g_routes.window, offset);
@@ -251,8 +265,15 @@ inline void sync_one(gasnet_handle_t h, int kind) {
                                                   std::size_t nbytes, Sync sync) {
     std::size_t offset;
     if (const rt::Route* r = lean(node, src, nbytes, offset)) [[likely]] {
-        if (r->direct) {  // complete at once, visible before anything that follows
-            rt::get_from(rt::Target{r->direct + offset, nullptr, 0}, dest, nbytes, int(node), rt::Completion::remote);
+        if (r->direct) {  // as put's: a fence now only when blocking
+            const rt::Target direct{r->direct + offset, nullptr, 0};
+            if (sync == Sync::blocking) {
+                rt::get_from(direct, dest, nbytes, int(node), rt::Completion::remote);
+                return GASNET_INVALID_HANDLE;
+            }
+            rt::get_from(direct, dest, nbytes, int(node), rt::Completion::caller_fences);
+            if (sync == Sync::explicit_handle) return fence_handle();
+            t_self.issued = t_self.direct = true;
             return GASNET_INVALID_HANDLE;
         }
         const rt::Target t = rt::target_of(*r, g_routes.window, offset);

@@ -24,7 +24,9 @@ enum class Completion {
                    // (source and target bytes adjacent) joins the run of the caller's ring, in place
     local_joined,  // put: as local, and a small put is copied into the caller's ring and joins its
                    // run when it continues the previous one at the target
-    remote         // complete at the target (put) or here (get) on return: the operation, then a flush
+    remote,        // complete at the target (put) or here (get) on return: the operation, then a flush
+    caller_fences  // as deferred, except that a direct transfer (load/store) is not noted in the context:
+                   // the caller's own synchronization makes the memory fence that completes it
 };
 
 // Bytes up to which a `local` put is sent from a copy in the caller's
@@ -58,7 +60,7 @@ template <bool Serialized = false>
         copy_direct(t.direct, src, bytes);
         if (c == Completion::remote)
             std::atomic_thread_fence(std::memory_order_seq_cst);  // visible now
-        else
+        else if (c != Completion::caller_fences)
             ctx.note_direct_store();
         return;
     }
@@ -86,14 +88,16 @@ template <bool Serialized = false>
                 return ring->put_nbi_joined(w, pe, t.disp, src, bytes);
             }
             return w.put(src, bytes, pe, t.disp);
-        case Completion::deferred: return detail::put_nbi<Serialized>(w, src, bytes, pe, t.disp);
+        case Completion::deferred:
+        case Completion::caller_fences: return detail::put_nbi<Serialized>(w, src, bytes, pe, t.disp);
         case Completion::remote: w.put_nbi(src, bytes, pe, t.disp); return w.flush(pe);
     }
 }
 
 // The get entry point of both APIs: copies `bytes` from the resolved
-// source `t` on world PE `pe` to local `dest`, as `c` says (`joined` and
-// `local_joined` are as `deferred`).  `Serialized` as for put_to.
+// source `t` on world PE `pe` to local `dest`, as `c` says (`joined`,
+// `local_joined` and `caller_fences` are as `deferred`).  `Serialized` as
+// for put_to.
 template <bool Serialized = false>
 [[gnu::always_inline]] inline void get_from(const Target& t, void* dest, std::size_t bytes, int pe, Completion c) {
     if (t.direct) {
@@ -107,6 +111,7 @@ template <bool Serialized = false>
         case Completion::joined:
         case Completion::local_joined:
         case Completion::deferred:
+        case Completion::caller_fences:
             if (Serialized) return w.get_nbi_recorded_first(dest, bytes, pe, t.disp);
             return w.get_nbi(dest, bytes, pe, t.disp);
         case Completion::remote: w.get_nbi(dest, bytes, pe, t.disp); return w.flush(pe);

@@ -47,10 +47,18 @@ TEST_F(ExtendedSync, InvalidHandleEmptyListsAndNothingOutstanding) {
 }
 
 // include/gasnet.h: operations that complete at once -- loopback, memset
-// of this node's segment -- return GASNET_INVALID_HANDLE (a memset_nb to
-// another node returns a handle like put_nb's, synchronized here), and an access region whose operations need
-// no syncing (loopback only, or only explicit-handle ones) returns it too.
-TEST_F(ExtendedSync, ImmediateOperationsReturnInvalidHandle) {
+// of this node's segment -- are done when they return: their handle is
+// GASNET_INVALID_HANDLE (memset_nb) or one that the first try_syncnb
+// completes (a loopback transfer's: its sync is a memory fence, the fence
+// a put by load and store needs); a memset_nb to another node returns a
+// handle like put_nb's, synchronized here.  An access region whose
+// operations need no syncing (only an explicit-handle one) returns
+// GASNET_INVALID_HANDLE, one with only loopback nbi operations a handle the
+// first try completes.
+void expect_done_at_once(gasnet_handle_t h, const char* what) {
+    EXPECT_EQ(gasnet_try_syncnb(h), GASNET_OK) << what << ": the first try_syncnb of its handle";
+}
+TEST_F(ExtendedSync, ImmediateOperationsCompleteAtOnce) {
     if (!enough_segment()) GTEST_SKIP() << "needs <= 8 nodes and 16 MiB segments";
     const gasnet_node_t n = nodes(), self = me();
     fill_get_area();
@@ -59,18 +67,22 @@ TEST_F(ExtendedSync, ImmediateOperationsReturnInvalidHandle) {
     unsigned char* const mine = my_slot(self);  // this node's slot in its own segment
     Buf src(4096, 1), dst(4096, 3);
     std::memcpy(src.p, pattern(777), 4096);
-    EXPECT_EQ(gasnet_put_nb(self, mine + kGuard, src.p, 64), GASNET_INVALID_HANDLE) << "loopback put_nb";
-    EXPECT_EQ(gasnet_put_nb_bulk(self, mine + 1001, src.p, 4096), GASNET_INVALID_HANDLE) << "loopback put_nb_bulk";
-    EXPECT_EQ(gasnet_put_nb_val(self, mine + 8192, 0x0102030405060708ull, 8), GASNET_INVALID_HANDLE)
-        << "loopback put_nb_val";
-    dst.guard_fill(4096);
-    EXPECT_EQ(gasnet_get_nb_bulk(dst.p, self, mine + 1001, 4096), GASNET_INVALID_HANDLE) << "loopback get_nb_bulk";
-    expect_region("loopback get_nb_bulk of what loopback put_nb_bulk wrote", dst.p, 4096, kGuard, false, 777, 0);
-    std::uint64_t v = 0;
-    EXPECT_EQ(gasnet_get_nb(&v, self, mine + 8192, 8), GASNET_INVALID_HANDLE) << "loopback get_nb";
-    EXPECT_EQ(v, 0x0102030405060708ull) << "loopback get_nb of what loopback put_nb_val wrote";
+    const gasnet_handle_t hp = gasnet_put_nb(self, mine + kGuard, src.p, 64);
     std::string why;
-    EXPECT_TRUE(matches_pattern(mine + kGuard, 64, 777, &why)) << "loopback put_nb: " << why;
+    EXPECT_TRUE(matches_pattern(mine + kGuard, 64, 777, &why)) << "loopback put_nb, on return: " << why;
+    expect_done_at_once(hp, "loopback put_nb");
+    const gasnet_handle_t hb = gasnet_put_nb_bulk(self, mine + 1001, src.p, 4096);
+    expect_done_at_once(hb, "loopback put_nb_bulk");
+    expect_done_at_once(gasnet_put_nb_val(self, mine + 8192, 0x0102030405060708ull, 8), "loopback put_nb_val");
+    dst.guard_fill(4096);
+    const gasnet_handle_t hg = gasnet_get_nb_bulk(dst.p, self, mine + 1001, 4096);
+    expect_region("loopback get_nb_bulk of what loopback put_nb_bulk wrote, on return", dst.p, 4096, kGuard, false, 777,
+                  0);
+    expect_done_at_once(hg, "loopback get_nb_bulk");
+    std::uint64_t v = 0;
+    const gasnet_handle_t hv = gasnet_get_nb(&v, self, mine + 8192, 8);
+    EXPECT_EQ(v, 0x0102030405060708ull) << "loopback get_nb of what loopback put_nb_val wrote, on return";
+    expect_done_at_once(hv, "loopback get_nb");
 
     for (gasnet_node_t r = 0; r < n; ++r) {
         const gasnet_node_t d = (self + r) % n;
@@ -83,8 +95,9 @@ TEST_F(ExtendedSync, ImmediateOperationsReturnInvalidHandle) {
     gasnet_begin_nbi_accessregion();
     gasnet_put_nbi(self, mine + 30000, src.p, 64);
     gasnet_get_nbi_bulk(dst.p, self, seg_addr(self) + kGetBase + 3, 100);
-    EXPECT_EQ(gasnet_end_nbi_accessregion(), GASNET_INVALID_HANDLE) << "access region with loopback operations only";
+    const gasnet_handle_t hr = gasnet_end_nbi_accessregion();
     expect_region("loopback get_nbi_bulk in an access region", dst.p, 100, kGuard, false, get_pstart(self) + 3, 0);
+    expect_done_at_once(hr, "access region with loopback operations only");
 
     gasnet_begin_nbi_accessregion();
     const gasnet_handle_t h = gasnet_get_nb(&v, (self + 1) % n, seg_addr((self + 1) % n) + kGetBase, 8);
