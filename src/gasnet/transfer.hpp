@@ -215,25 +215,27 @@ inline void sync_one(gasnet_handle_t h, int kind) {
     return offset < r.size && nbytes - 1 < r.size - offset ? &r : nullptr;
 }
 
+// A direct copy (load/store to a node peer, or loopback) is done on return.
+// Blocking: fenced at once, visible before anything that follows.
+// Otherwise fenced by its synchronization, not one fence per transfer: an
+// explicit handle's (fence_handle()), or the thread's nbi sync (`direct`).
+[[gnu::always_inline]] inline rt::Completion direct_completion(Sync sync) {
+    return sync == Sync::blocking ? rt::Completion::remote : rt::Completion::caller_fences;
+}
+[[gnu::always_inline]] inline gasnet_handle_t direct_handle(Sync sync) {
+    if (sync == Sync::implicit) t_self.issued = t_self.direct = true;
+    return sync == Sync::explicit_handle ? fence_handle() : GASNET_INVALID_HANDLE;
+}
+
 [[gnu::always_inline]] inline gasnet_handle_t put(const char* routine, gasnet_node_t node, void* dest, const void* src,
                                                   std::size_t nbytes, Sync sync, bool bulk) {
     std::size_t offset;
     if (const rt::Route* r = lean(node, dest, nbytes, offset)) [[likely]] {
         rt::Context& ctx = *g_routes.ctx;
         if (r->direct) {
-            // The copy is done on return.  Blocking: visible before anything
-            // that follows (a fence).  Otherwise the synchronization's fence
-            // orders it (fence_handle(); an implicit one's, as issued), not
-            // one fence per put.
-            const rt::Target direct{r->direct + offset, nullptr, 0};
-            if (sync == Sync::blocking) {
-                rt::put_to(ctx, nullptr, direct, src, nbytes, int(node), rt::Completion::remote);
-                return GASNET_INVALID_HANDLE;
-            }
-            rt::put_to(ctx, nullptr, direct, src, nbytes, int(node), rt::Completion::caller_fences);
-            if (sync == Sync::explicit_handle) return fence_handle();
-            t_self.issued = t_self.direct = true;
-            return GASNET_INVALID_HANDLE;
+            rt::put_to(ctx, nullptr, rt::Target{r->direct + offset, nullptr, 0}, src, nbytes, int(node),
+                       direct_completion(sync));
+            return direct_handle(sync);
         }
         const rt::Target t = rt::target_of(*r, g_routes.window, offset);
         if (nbytes <= g_routes.lean_max) {
@@ -265,16 +267,9 @@ inline void sync_one(gasnet_handle_t h, int kind) {
                                                   std::size_t nbytes, Sync sync) {
     std::size_t offset;
     if (const rt::Route* r = lean(node, src, nbytes, offset)) [[likely]] {
-        if (r->direct) {  // as put's: a fence now only when blocking
-            const rt::Target direct{r->direct + offset, nullptr, 0};
-            if (sync == Sync::blocking) {
-                rt::get_from(direct, dest, nbytes, int(node), rt::Completion::remote);
-                return GASNET_INVALID_HANDLE;
-            }
-            rt::get_from(direct, dest, nbytes, int(node), rt::Completion::caller_fences);
-            if (sync == Sync::explicit_handle) return fence_handle();
-            t_self.issued = t_self.direct = true;
-            return GASNET_INVALID_HANDLE;
+        if (r->direct) {
+            rt::get_from(rt::Target{r->direct + offset, nullptr, 0}, dest, nbytes, int(node), direct_completion(sync));
+            return direct_handle(sync);
         }
         const rt::Target t = rt::target_of(*r, g_routes.window, offset);
         if (nbytes <= g_routes.lean_max) {
