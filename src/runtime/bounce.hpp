@@ -28,6 +28,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "copy.hpp"
 #include "route.hpp"
 
 namespace gasket::rt {
@@ -40,31 +41,9 @@ struct Run {
     Window* window;
 };
 
-// Copies 0..kLeanCopyMax bytes with at most two loads and two stores of each
-// width, without a call (the lean forms make none but MPI's).  n == 0 copies
-// nothing (a zero-length put reaches here: from[n - 1] would read the byte
-// before the source and write the byte before the ring slot).
-inline constexpr std::size_t kLeanCopyMax = 16;
-[[gnu::always_inline]] inline void copy_lean(char* to, const void* src, std::size_t n) {
-    const char* from = static_cast<const char*>(src);
-    auto move = [&](auto word) {
-        constexpr std::size_t w = sizeof word;
-        decltype(word) head, tail;
-        std::memcpy(&head, from, w);
-        std::memcpy(&tail, from + n - w, w);
-        std::memcpy(to, &head, w);
-        std::memcpy(to + n - w, &tail, w);
-    };
-    if (n >= 8)
-        move(std::uint64_t{});
-    else if (n >= 4)
-        move(std::uint32_t{});
-    else if (n > 0) {
-        to[0] = from[0];
-        to[n / 2] = from[n / 2];
-        to[n - 1] = from[n - 1];
-    }
-}
+// The largest put the ring's lean forms copy (copy.hpp's copy_small: no
+// call, so the lean forms make none but MPI's).
+inline constexpr std::size_t kLeanCopyMax = kSmallCopyMax;
 
 struct BounceRing {
     static constexpr std::size_t kBytes = std::size_t(1) << 16;
@@ -144,7 +123,7 @@ struct BounceRing {
             run.src + run.bytes == ring + at_end) {
             if (at_end + bytes > limit) [[unlikely]]
                 return false;
-            copy_lean(ring + at_end, src, bytes);
+            copy_small(ring + at_end, src, bytes);
             used = at_end + bytes;
             run.bytes += bytes;
             return true;
@@ -153,7 +132,7 @@ struct BounceRing {
         if (at + bytes > limit) [[unlikely]]
             return false;
         char* slot = ring + at;
-        copy_lean(slot, src, bytes);
+        copy_small(slot, src, bytes);
         used = at + bytes;
         const Run previous = run;
         run = {slot, bytes, disp, pe, &w};
@@ -168,7 +147,7 @@ struct BounceRing {
         if (at + bytes > limit) [[unlikely]]
             return nullptr;
         char* slot = ring + at;
-        copy_lean(slot, src, bytes);
+        copy_small(slot, src, bytes);
         used = at + bytes;
         return slot;
     }
