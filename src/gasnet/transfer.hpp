@@ -194,7 +194,7 @@ inline void sync_one(gasnet_handle_t h, int kind) {
 // ---- The lean forms: the commonest cases, inline ----
 // Direct copies, and puts and gets through MPI with client calls
 // serialized of at most lean_max bytes (non-bulk puts: at most
-// rt::kLeanCopyMax, copied into the thread's ring by rt::put_to's lean
+// rt::kSmallCopyMax, copied into the thread's ring by rt::put_to's lean
 // forms, which refill it out of line); any other case is passed whole to
 // the general form.  The non-blocking lean forms record the operation
 // before the MPI call (rt::put_to<true>) and leave nothing to do after it,
@@ -249,7 +249,7 @@ inline void sync_one(gasnet_handle_t h, int kind) {
                 rt::put_to<true>(ctx, nullptr, t, src, nbytes, int(node), rt::Completion::deferred);
                 return sync == Sync::implicit ? GASNET_INVALID_HANDLE : node_handle(node);
             }
-            if (nbytes <= rt::kLeanCopyMax) {
+            if (nbytes <= rt::kSmallCopyMax) {
                 if (sync == Sync::implicit) {
                     ts.issued = true;
                     rt::put_to<true>(ctx, &ts.bounce, t, src, nbytes, int(node), rt::Completion::local_joined);

@@ -26,7 +26,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 
 #include "copy.hpp"
 #include "route.hpp"
@@ -40,10 +39,6 @@ struct Run {
     int pe;
     Window* window;
 };
-
-// The largest put the ring's lean forms copy (copy.hpp's copy_small: no
-// call, so the lean forms make none but MPI's).
-inline constexpr std::size_t kLeanCopyMax = kSmallCopyMax;
 
 struct BounceRing {
     static constexpr std::size_t kBytes = std::size_t(1) << 16;
@@ -113,7 +108,7 @@ struct BounceRing {
     // refill: false or null (nothing done) when the ring is full or not
     // attached, and the caller takes copy() or put_nbi_joined().
 
-    // put_nbi_joined of 1..kLeanCopyMax bytes, the previous run sent last
+    // put_nbi_joined of 1..kSmallCopyMax bytes, the previous run sent last
     // through put_nbi_recorded_first (no other thread completes the
     // window's operations meanwhile).
     [[gnu::always_inline]] bool put_nbi_joined_lean(Window& w, int pe, Displacement disp, const void* src,
@@ -140,7 +135,7 @@ struct BounceRing {
         return true;
     }
 
-    // A copy of 1..kLeanCopyMax bytes for a put through the ring's one
+    // A copy of 1..kSmallCopyMax bytes for a put through the ring's one
     // window (recorded by the first copy(), see above).
     [[gnu::always_inline]] const char* copy_lean_or_null(const void* src, std::size_t bytes) {
         const std::size_t at = (used + 7) & ~std::size_t(7);

@@ -15,14 +15,6 @@ inline bool overlap(const void* a, std::size_t abytes, const void* b, std::size_
     return x < y + bbytes && y < x + abytes;
 }
 
-// Copies `bytes` from `src` to `dst` (as memmove: they may overlap).  Up to
-// kSmallCopyMax bytes inline (copy_small, below); past kDirectChunk the copy goes in chunks of that size.  glibc copies large
-// blocks with `rep movsb`; on the development VM one 1-4 MiB copy ran at
-// 0.84-0.94 of Open MPI's on-node MPI_Put/MPI_Get, which copy in pieces,
-// and the same bytes in 128 KiB pieces run at 1.02-1.11 of it
-// (docs/performance.md).  Overlapping ranges take one memmove.
-inline constexpr std::size_t kDirectChunk = std::size_t(1) << 17;
-
 // Copies 0..kSmallCopyMax bytes without a call: at most two loads of one
 // width, then the stores (every load before any store, so the ranges may
 // overlap, as memmove's).  A call to memmove costs a PLT jump and its own
@@ -52,6 +44,15 @@ inline constexpr std::size_t kSmallCopyMax = 16;
         to[n - 1] = last;
     }
 }
+
+// Copies `bytes` from `src` to `dst` (as memmove: they may overlap).  Up to
+// kSmallCopyMax bytes inline (copy_small); past kDirectChunk in chunks of
+// that size.  glibc copies large blocks with `rep movsb`; on the
+// development VM one 1-4 MiB copy ran at 0.84-0.94 of Open MPI's on-node
+// MPI_Put/MPI_Get, which copy in pieces, and the same bytes in 128 KiB
+// pieces run at 1.02-1.11 of it (docs/performance.md).  Overlapping ranges
+// take one memmove.
+inline constexpr std::size_t kDirectChunk = std::size_t(1) << 17;
 
 [[gnu::always_inline]] inline void copy_direct(void* dst, const void* src, std::size_t bytes) {
     if (bytes <= kSmallCopyMax) {

@@ -68,7 +68,7 @@ template <bool Serialized = false>
     switch (c) {
         case Completion::local:
             if (ring && bytes <= kBounceMax) {
-                if (bytes <= kLeanCopyMax) {
+                if (bytes <= kSmallCopyMax) {
                     const char* copy =
                         Serialized ? ring->copy_lean_or_null(src, bytes) : ring->copy_lean_if_sent(w, src, bytes);
                     if (copy) [[likely]]
@@ -82,7 +82,7 @@ template <bool Serialized = false>
             return detail::put_nbi<Serialized>(w, src, bytes, pe, t.disp);
         case Completion::local_joined:
             if (ring && bytes <= kBounceMax) {
-                if (Serialized && bytes <= kLeanCopyMax && ring->put_nbi_joined_lean(w, pe, t.disp, src, bytes))
+                if (Serialized && bytes <= kSmallCopyMax && ring->put_nbi_joined_lean(w, pe, t.disp, src, bytes))
                     [[likely]]
                     return;
                 return ring->put_nbi_joined(w, pe, t.disp, src, bytes);
