@@ -32,13 +32,21 @@ def own_text(cc, includes, header):
 
 def statements(text):
     """The top-level declarations of `text` (split at ';' outside braces and
-    parentheses), each with its whitespace collapsed."""
-    depth, start = 0, 0
+    parentheses, and after a function definition's body: a '{' that follows
+    a ')' opens one, and its closing '}' ends the definition, so the
+    declaration after a static inline function is a statement of its own),
+    each with its whitespace collapsed."""
+    depth, start, body = 0, 0, False
     for i, ch in enumerate(text):
         if ch in "({":
+            if ch == "{" and depth == 0:
+                body = text[start:i].rstrip().endswith(")")
             depth += 1
         elif ch in ")}":
             depth -= 1
+            if ch == "}" and depth == 0 and body:
+                yield " ".join(text[start:i + 1].split())
+                start, body = i + 1, False
         elif ch == ";" and depth == 0:
             yield " ".join(text[start:i].split())
             start = i + 1
