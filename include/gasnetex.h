@@ -824,6 +824,76 @@ int gex_RMA_PutNBIVal(gex_TM_t tm, gex_Rank_t rank, void* dest, gex_RMA_Value_t 
 gex_Event_t gex_RMA_PutNBVal(gex_TM_t tm, gex_Rank_t rank, void* dest, gex_RMA_Value_t value, size_t nbytes,
                              gex_Flags_t flags) GASKET_NOEXCEPT;
 
+/* Inline forms of the six contiguous calls above (gasnet-ex-api.txt,
+ * "RMA"), as GASNet-EX's own headers have them.  A call site's lc_opt and
+ * flags are almost always constants, so the tests below fold away when the
+ * client is compiled with optimization, and the call goes straight to a
+ * gasket_gex_rma_* entry point, which takes the call's other arguments
+ * (nbytes in bytes) and checks only the team, the rank and the remote
+ * range (a bad one ends the job naming the gex_RMA_* call, as the call
+ * does).  `defer` is 1 for GEX_EVENT_DEFER (the source may be read until
+ * the operation is synchronized), else 0 (GEX_EVENT_NOW); each returns what
+ * its call returns.  Whatever the tests do not take -- a flag other than
+ * GEX_FLAG_IMMEDIATE, _PEER_NEVER_SELF and _PEER_NEVER_NBRHD; an NBI put's
+ * GEX_EVENT_GROUP, an NB put's event pointer, a bad lc_opt -- goes to the
+ * function, which checks everything.  The functions stay: taking the
+ * address, or writing the name in parentheses, reaches them. */
+#define GASKET_GEX_RMA_FLAGS_OK(flags) \
+    (((flags) & ~(GEX_FLAG_IMMEDIATE | GEX_FLAG_PEER_NEVER_SELF | GEX_FLAG_PEER_NEVER_NBRHD)) == 0)
+#define GASKET_GEX_RMA_LC_OK(lc_opt) ((lc_opt) == GEX_EVENT_NOW || (lc_opt) == GEX_EVENT_DEFER)
+int gasket_gex_rma_put_blocking(gex_TM_t tm, gex_Rank_t rank, void* dest, const void* src,
+                                size_t nbytes) GASKET_NOEXCEPT;
+int gasket_gex_rma_put_nbi(gex_TM_t tm, gex_Rank_t rank, void* dest, const void* src, size_t nbytes,
+                           int defer) GASKET_NOEXCEPT;
+gex_Event_t gasket_gex_rma_put_nb(gex_TM_t tm, gex_Rank_t rank, void* dest, const void* src, size_t nbytes,
+                                  int defer) GASKET_NOEXCEPT;
+int gasket_gex_rma_get_blocking(gex_TM_t tm, void* dest, gex_Rank_t rank, void* src, size_t nbytes) GASKET_NOEXCEPT;
+int gasket_gex_rma_get_nbi(gex_TM_t tm, void* dest, gex_Rank_t rank, void* src, size_t nbytes) GASKET_NOEXCEPT;
+gex_Event_t gasket_gex_rma_get_nb(gex_TM_t tm, void* dest, gex_Rank_t rank, void* src, size_t nbytes) GASKET_NOEXCEPT;
+
+static inline int gasket_gex_RMA_PutBlocking(gex_TM_t tm, gex_Rank_t rank, void* dest, const void* src, size_t nbytes,
+                                             gex_Flags_t flags) GASKET_NOEXCEPT {
+    if (GASKET_GEX_RMA_FLAGS_OK(flags)) return gasket_gex_rma_put_blocking(tm, rank, dest, src, nbytes);
+    return (gex_RMA_PutBlocking)(tm, rank, dest, src, nbytes, flags);
+}
+static inline int gasket_gex_RMA_PutNBI(gex_TM_t tm, gex_Rank_t rank, void* dest, const void* src, size_t nbytes,
+                                        gex_Event_t* lc_opt, gex_Flags_t flags) GASKET_NOEXCEPT {
+    if (GASKET_GEX_RMA_FLAGS_OK(flags) && GASKET_GEX_RMA_LC_OK(lc_opt))
+        return gasket_gex_rma_put_nbi(tm, rank, dest, src, nbytes, lc_opt == GEX_EVENT_DEFER);
+    return (gex_RMA_PutNBI)(tm, rank, dest, src, nbytes, lc_opt, flags);
+}
+static inline gex_Event_t gasket_gex_RMA_PutNB(gex_TM_t tm, gex_Rank_t rank, void* dest, const void* src, size_t nbytes,
+                                               gex_Event_t* lc_opt, gex_Flags_t flags) GASKET_NOEXCEPT {
+    if (GASKET_GEX_RMA_FLAGS_OK(flags) && GASKET_GEX_RMA_LC_OK(lc_opt))
+        return gasket_gex_rma_put_nb(tm, rank, dest, src, nbytes, lc_opt == GEX_EVENT_DEFER);
+    return (gex_RMA_PutNB)(tm, rank, dest, src, nbytes, lc_opt, flags);
+}
+static inline int gasket_gex_RMA_GetBlocking(gex_TM_t tm, void* dest, gex_Rank_t rank, void* src, size_t nbytes,
+                                             gex_Flags_t flags) GASKET_NOEXCEPT {
+    if (GASKET_GEX_RMA_FLAGS_OK(flags)) return gasket_gex_rma_get_blocking(tm, dest, rank, src, nbytes);
+    return (gex_RMA_GetBlocking)(tm, dest, rank, src, nbytes, flags);
+}
+static inline int gasket_gex_RMA_GetNBI(gex_TM_t tm, void* dest, gex_Rank_t rank, void* src, size_t nbytes,
+                                        gex_Flags_t flags) GASKET_NOEXCEPT {
+    if (GASKET_GEX_RMA_FLAGS_OK(flags)) return gasket_gex_rma_get_nbi(tm, dest, rank, src, nbytes);
+    return (gex_RMA_GetNBI)(tm, dest, rank, src, nbytes, flags);
+}
+static inline gex_Event_t gasket_gex_RMA_GetNB(gex_TM_t tm, void* dest, gex_Rank_t rank, void* src, size_t nbytes,
+                                               gex_Flags_t flags) GASKET_NOEXCEPT {
+    if (GASKET_GEX_RMA_FLAGS_OK(flags)) return gasket_gex_rma_get_nb(tm, dest, rank, src, nbytes);
+    return (gex_RMA_GetNB)(tm, dest, rank, src, nbytes, flags);
+}
+#define gex_RMA_PutBlocking(tm, rank, dest, src, nbytes, flags) \
+    gasket_gex_RMA_PutBlocking(tm, rank, dest, src, nbytes, flags)
+#define gex_RMA_PutNBI(tm, rank, dest, src, nbytes, lc_opt, flags) \
+    gasket_gex_RMA_PutNBI(tm, rank, dest, src, nbytes, lc_opt, flags)
+#define gex_RMA_PutNB(tm, rank, dest, src, nbytes, lc_opt, flags) \
+    gasket_gex_RMA_PutNB(tm, rank, dest, src, nbytes, lc_opt, flags)
+#define gex_RMA_GetBlocking(tm, dest, rank, src, nbytes, flags) \
+    gasket_gex_RMA_GetBlocking(tm, dest, rank, src, nbytes, flags)
+#define gex_RMA_GetNBI(tm, dest, rank, src, nbytes, flags) gasket_gex_RMA_GetNBI(tm, dest, rank, src, nbytes, flags)
+#define gex_RMA_GetNB(tm, dest, rank, src, nbytes, flags) gasket_gex_RMA_GetNB(tm, dest, rank, src, nbytes, flags)
+
 /* ---- NBI access regions (= gasnet_{begin,end}_nbi_accessregion) ------
  * The NBI operations the calling thread starts between Begin and End are
  * synchronized by the event End returns (GEX_EVENT_INVALID when there were

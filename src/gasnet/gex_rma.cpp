@@ -156,42 +156,64 @@ using gasnet::Sync;
 
 extern "C" {
 
-// ---- puts ----
-int gex_RMA_PutBlocking(gex_TM_t tm, gex_Rank_t rank, void* dest, const void* src, size_t nbytes,
-                        gex_Flags_t flags) noexcept {
-    const char* routine = "gex_RMA_PutBlocking";
-    gasnet::put_at<Sync::blocking>(routine, tm, rank, dest, src, nbytes, false, flags);
+// ---- puts and gets: the functions check everything; the gasket_gex_rma_*
+// entry points are what gasnetex.h's inline forms call once they have found
+// flags (and lc_opt) acceptable, so only the team, rank and range are left.
+// The names are parenthesized: gasnetex.h defines them as macros.
+int(gex_RMA_PutBlocking)(gex_TM_t tm, gex_Rank_t rank, void* dest, const void* src, size_t nbytes,
+                         gex_Flags_t flags) noexcept {
+    gasnet::put_at<Sync::blocking>("gex_RMA_PutBlocking", tm, rank, dest, src, nbytes, false, flags);
     return 0;
 }
-int gex_RMA_PutNBI(gex_TM_t tm, gex_Rank_t rank, void* dest, const void* src, size_t nbytes, gex_Event_t* lc_opt,
-                   gex_Flags_t flags) noexcept {
+int(gex_RMA_PutNBI)(gex_TM_t tm, gex_Rank_t rank, void* dest, const void* src, size_t nbytes, gex_Event_t* lc_opt,
+                    gex_Flags_t flags) noexcept {
     const char* routine = "gex_RMA_PutNBI";
     gasnet::put_at<Sync::implicit>(routine, tm, rank, dest, src, nbytes, gasnet::nbi_bulk(routine, lc_opt), flags);
     return 0;
 }
-gex_Event_t gex_RMA_PutNB(gex_TM_t tm, gex_Rank_t rank, void* dest, const void* src, size_t nbytes, gex_Event_t* lc_opt,
-                          gex_Flags_t flags) noexcept {
+gex_Event_t(gex_RMA_PutNB)(gex_TM_t tm, gex_Rank_t rank, void* dest, const void* src, size_t nbytes,
+                           gex_Event_t* lc_opt, gex_Flags_t flags) noexcept {
     const char* routine = "gex_RMA_PutNB";
     const bool bulk = gasnet::nb_bulk(routine, lc_opt);
     return gasnet::put_at<Sync::explicit_handle>(routine, tm, rank, dest, src, nbytes, bulk, flags);
 }
+int(gex_RMA_GetBlocking)(gex_TM_t tm, void* dest, gex_Rank_t rank, void* src, size_t nbytes,
+                         gex_Flags_t flags) noexcept {
+    gasnet::get_at<Sync::blocking>("gex_RMA_GetBlocking", tm, rank, dest, src, nbytes, flags);
+    return 0;
+}
+int(gex_RMA_GetNBI)(gex_TM_t tm, void* dest, gex_Rank_t rank, void* src, size_t nbytes, gex_Flags_t flags) noexcept {
+    gasnet::get_at<Sync::implicit>("gex_RMA_GetNBI", tm, rank, dest, src, nbytes, flags);
+    return 0;
+}
+gex_Event_t(gex_RMA_GetNB)(gex_TM_t tm, void* dest, gex_Rank_t rank, void* src, size_t nbytes,
+                           gex_Flags_t flags) noexcept {
+    return gasnet::get_at<Sync::explicit_handle>("gex_RMA_GetNB", tm, rank, dest, src, nbytes, flags);
+}
 
-// ---- gets ----
-int gex_RMA_GetBlocking(gex_TM_t tm, void* dest, gex_Rank_t rank, void* src, size_t nbytes,
-                        gex_Flags_t flags) noexcept {
-    const char* routine = "gex_RMA_GetBlocking";
-    gasnet::get_at<Sync::blocking>(routine, tm, rank, dest, src, nbytes, flags);
+int gasket_gex_rma_put_blocking(gex_TM_t tm, gex_Rank_t rank, void* dest, const void* src, size_t nbytes) noexcept {
+    gasnet::put_at<Sync::blocking>("gex_RMA_PutBlocking", tm, rank, dest, src, nbytes, false, 0);
     return 0;
 }
-int gex_RMA_GetNBI(gex_TM_t tm, void* dest, gex_Rank_t rank, void* src, size_t nbytes, gex_Flags_t flags) noexcept {
-    const char* routine = "gex_RMA_GetNBI";
-    gasnet::get_at<Sync::implicit>(routine, tm, rank, dest, src, nbytes, flags);
+int gasket_gex_rma_put_nbi(gex_TM_t tm, gex_Rank_t rank, void* dest, const void* src, size_t nbytes,
+                           int defer) noexcept {
+    gasnet::put_at<Sync::implicit>("gex_RMA_PutNBI", tm, rank, dest, src, nbytes, defer != 0, 0);
     return 0;
 }
-gex_Event_t gex_RMA_GetNB(gex_TM_t tm, void* dest, gex_Rank_t rank, void* src, size_t nbytes,
-                          gex_Flags_t flags) noexcept {
-    const char* routine = "gex_RMA_GetNB";
-    return gasnet::get_at<Sync::explicit_handle>(routine, tm, rank, dest, src, nbytes, flags);
+gex_Event_t gasket_gex_rma_put_nb(gex_TM_t tm, gex_Rank_t rank, void* dest, const void* src, size_t nbytes,
+                                  int defer) noexcept {
+    return gasnet::put_at<Sync::explicit_handle>("gex_RMA_PutNB", tm, rank, dest, src, nbytes, defer != 0, 0);
+}
+int gasket_gex_rma_get_blocking(gex_TM_t tm, void* dest, gex_Rank_t rank, void* src, size_t nbytes) noexcept {
+    gasnet::get_at<Sync::blocking>("gex_RMA_GetBlocking", tm, rank, dest, src, nbytes, 0);
+    return 0;
+}
+int gasket_gex_rma_get_nbi(gex_TM_t tm, void* dest, gex_Rank_t rank, void* src, size_t nbytes) noexcept {
+    gasnet::get_at<Sync::implicit>("gex_RMA_GetNBI", tm, rank, dest, src, nbytes, 0);
+    return 0;
+}
+gex_Event_t gasket_gex_rma_get_nb(gex_TM_t tm, void* dest, gex_Rank_t rank, void* src, size_t nbytes) noexcept {
+    return gasnet::get_at<Sync::explicit_handle>("gex_RMA_GetNB", tm, rank, dest, src, nbytes, 0);
 }
 
 // ---- value forms (the low-order bytes of the value: little-endian) ----

@@ -170,6 +170,38 @@ TEST(GexRma, GetEveryForm) {
     });
 }
 
+// gasnetex.h makes the six contiguous calls inline forms that check lc_opt
+// and flags at the call site (folded away when they are constants, as
+// above) and call the gasket_gex_rma_* entry points.  The functions of the
+// same names, reached by writing the name in parentheses or through a
+// pointer (another language's binding, dlsym), must move the same bytes.
+TEST(GexRma, FunctionsBehindTheInlineForms) {
+    int (*put_nbi)(gex_TM_t, gex_Rank_t, void*, const void*, size_t, gex_Event_t*, gex_Flags_t) = &gex_RMA_PutNBI;
+    unsigned salt = 50;
+    for (gex_Event_t* lc : {GEX_EVENT_NOW, GEX_EVENT_DEFER}) {
+        put_round(salt++, "(gex_RMA_PutBlocking)", [](void* dst, const void* src, std::size_t n) {
+            EXPECT_EQ((gex_RMA_PutBlocking)(g_job.tm, right(), dst, src, n, GEX_FLAG_IMMEDIATE), 0);
+        });
+        put_round(salt++, "&gex_RMA_PutNBI", [&](void* dst, const void* src, std::size_t n) {
+            EXPECT_EQ(put_nbi(g_job.tm, right(), dst, src, n, lc, 0), 0);
+            gex_NBI_Wait(GEX_EC_PUT, 0);
+        });
+        put_round(salt++, "(gex_RMA_PutNB)", [&](void* dst, const void* src, std::size_t n) {
+            gex_Event_Wait((gex_RMA_PutNB)(g_job.tm, right(), dst, src, n, lc, GEX_FLAG_PEER_NEVER_NBRHD));
+        });
+    }
+    get_round(salt++, "(gex_RMA_GetBlocking)", [](void* dst, void* src, std::size_t n) {
+        EXPECT_EQ((gex_RMA_GetBlocking)(g_job.tm, dst, left(), src, n, 0), 0);
+    });
+    get_round(salt++, "(gex_RMA_GetNBI)", [](void* dst, void* src, std::size_t n) {
+        EXPECT_EQ((gex_RMA_GetNBI)(g_job.tm, dst, left(), src, n, GEX_FLAG_IMMEDIATE), 0);
+        gex_NBI_Wait(GEX_EC_GET, 0);
+    });
+    get_round(salt++, "(gex_RMA_GetNB)", [](void* dst, void* src, std::size_t n) {
+        gex_Event_Wait((gex_RMA_GetNB)(gex_TM_Pair(g_job.ep, 0), dst, left(), src, n, 0));
+    });
+}
+
 TEST(GexRma, ValueForms) {
     unsigned char* dst = remote(right(), 0);
     for (std::size_t n = 1; n <= SIZEOF_GEX_RMA_VALUE_T; ++n) {
