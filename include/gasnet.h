@@ -208,7 +208,9 @@ gasnet_handle_t gasnet_memset_nb(gasnet_node_t node, void* dest, int val, size_t
 /* §3.3.3: wait blocks until the operation(s) completed; try returns
  * GASNET_OK when complete (the handle is then dead) or GASNET_ERR_NOT_READY.
  * The list forms overwrite completed entries with GASNET_INVALID_HANDLE;
- * some = at least one valid handle completed (or none was valid). */
+ * some = at least one valid handle completed (or none was valid).  A list
+ * holding GEX_EVENT_NO_OP (a handle no operation returns; gasnet_handle_t is
+ * gex_Event_t) ends the job naming the routine. */
 void gasnet_wait_syncnb(gasnet_handle_t handle) GASKET_NOEXCEPT;
 int gasnet_try_syncnb(gasnet_handle_t handle) GASKET_NOEXCEPT;
 void gasnet_wait_syncnb_all(gasnet_handle_t* handles, size_t numhandles) GASKET_NOEXCEPT;

@@ -911,7 +911,8 @@ gex_Event_t gex_NBI_EndAccessRegion(gex_Flags_t flags) GASKET_NOEXCEPT;
  * and Wait serves Active Messages meanwhile.  The array forms set every
  * event they complete to GEX_EVENT_INVALID: Wait* complete them all;
  * TestAll returns 0 when all are complete, TestSome when one completed in
- * the call (or none was valid); flags must be 0.  GASNet-1 handles are
+ * the call (or none was valid); flags must be 0.  GEX_EVENT_NO_OP, alone
+ * or in an array, ends the job naming the call.  GASNet-1 handles are
  * events (gasnet_try_syncnb* behave as Test*). */
 int gex_Event_Test(gex_Event_t event) GASKET_NOEXCEPT;
 void gex_Event_Wait(gex_Event_t event) GASKET_NOEXCEPT;

@@ -42,16 +42,16 @@ GASKET_TRANSFERS(_nbi, void, Sync::implicit)
 void gasnet_wait_syncnb(gasnet_handle_t handle) noexcept { gasnet::sync_one(handle, GASP_GASNET_SYNC_WAIT_NB); }
 int gasnet_try_syncnb(gasnet_handle_t handle) noexcept { return gasnet::try_one(handle, GASP_GASNET_SYNC_TRY_NB); }
 void gasnet_wait_syncnb_all(gasnet_handle_t* handles, size_t numhandles) noexcept {
-    gasnet::complete_all(handles, numhandles, GASP_GASNET_SYNC_WAIT_NB_ALL);
+    gasnet::complete_all("gasnet_wait_syncnb_all", handles, numhandles, GASP_GASNET_SYNC_WAIT_NB_ALL);
 }
 int gasnet_try_syncnb_all(gasnet_handle_t* handles, size_t numhandles) noexcept {
-    return gasnet::try_all(handles, numhandles, GASP_GASNET_SYNC_TRY_NB_ALL, false);
+    return gasnet::try_all("gasnet_try_syncnb_all", handles, numhandles, GASP_GASNET_SYNC_TRY_NB_ALL, false);
 }
 void gasnet_wait_syncnb_some(gasnet_handle_t* handles, size_t numhandles) noexcept {
-    gasnet::complete_all(handles, numhandles, GASP_GASNET_SYNC_WAIT_NB_SOME);
+    gasnet::complete_all("gasnet_wait_syncnb_some", handles, numhandles, GASP_GASNET_SYNC_WAIT_NB_SOME);
 }
 int gasnet_try_syncnb_some(gasnet_handle_t* handles, size_t numhandles) noexcept {
-    return gasnet::try_all(handles, numhandles, GASP_GASNET_SYNC_TRY_NB_SOME, true);
+    return gasnet::try_all("gasnet_try_syncnb_some", handles, numhandles, GASP_GASNET_SYNC_TRY_NB_SOME, true);
 }
 
 // ---- §3.3.5 implicit synchronization ----

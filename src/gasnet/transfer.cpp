@@ -361,55 +361,73 @@ void complete(gasnet_handle_t h) {
 // Completes handles[0, n) and marks them invalid: what the valid handles
 // stand for when they are all the same (one node's flush, or one fence),
 // else everything (kAll).  After the first valid handle, one pass of plain
-// arithmetic, which vectorizes: collectives' handles are taken out first,
+// arithmetic (no branch per handle): collectives' handles are taken out first,
 // so a handle is valid exactly when its low two bits are not 0.
-void complete_from(gasnet_handle_t* handles, std::size_t n, std::size_t i);
-[[gnu::noinline, gnu::cold]] void complete_all_traced(gasnet_handle_t* handles, std::size_t n, std::size_t i,
-                                                      int kind) {
+void complete_from(const char* routine, gasnet_handle_t* handles, std::size_t n, std::size_t i);
+[[gnu::noinline, gnu::cold]] void complete_all_traced(const char* routine, gasnet_handle_t* handles, std::size_t n,
+                                                      std::size_t i, int kind) {
     sync_event(GASP_START, static_cast<void*>(handles), kind, n);
-    complete_from(handles, n, i);
+    complete_from(routine, handles, n, i);
     sync_event(GASP_END, static_cast<void*>(handles), kind, n);
 }
-void complete_all(gasnet_handle_t* handles, std::size_t n, int kind) {
+void complete_all(const char* routine, gasnet_handle_t* handles, std::size_t n, int kind) {
     static_assert(sizeof(gasnet_handle_t) == sizeof(std::uintptr_t) && kNode == 1 && kAll == 2 && kFence == 3);
     std::size_t i = 0;
     while (i < n && handles[i] == GASNET_INVALID_HANDLE) ++i;
     if (i == n) return;
     if (gasp::on()) [[unlikely]]
-        return complete_all_traced(handles, n, i, kind);
-    complete_from(handles, n, i);
+        return complete_all_traced(routine, handles, n, i, kind);
+    complete_from(routine, handles, n, i);
 }
 namespace {
 
-// Whether handles[i, n) hold a collective's event (one pass of plain
-// arithmetic, which vectorizes).
-bool any_collective(const gasnet_handle_t* handles, std::size_t n, std::size_t i) {
+// Whether handles[i, n) hold a handle that the common case does not: a
+// collective's event, or GEX_EVENT_NO_OP (3: no operation returns it, so in
+// either API it is the caller's error, found in the same pass).  One pass
+// of plain arithmetic, no early exit.
+bool any_unusual(const gasnet_handle_t* handles, std::size_t n, std::size_t i) {
     std::uintptr_t found = 0;
     for (; i < n; ++i) {
         const auto v = reinterpret_cast<std::uintptr_t>(handles[i]);
-        found |= (v & 3) == 0 ? v : 0;
+        found |= ((v & 3) == 0 ? v : 0) | std::uintptr_t(v == 3);
     }
     return found != 0;
 }
 
-// complete_from when some handles are collectives': each waited for on its
-// own, then the rest as usual.
-[[gnu::cold, gnu::noinline]] void complete_with_collectives(gasnet_handle_t* handles, std::size_t n, std::size_t i) {
+}  // namespace
+
+void no_op_event(const char* routine) {
+    rt::fatal(routine, "GEX_EVENT_NO_OP is not an event to synchronize (it reports an operation never injected)");
+}
+
+namespace {
+
+// Fatal, naming `routine`, when handles[i, n) hold GEX_EVENT_NO_OP.
+void check_no_op(const char* routine, const gasnet_handle_t* handles, std::size_t n, std::size_t i) {
+    for (; i < n; ++i)
+        if (handles[i] == GEX_EVENT_NO_OP) no_op_event(routine);
+}
+
+// complete_from when some handles are unusual: fatal for GEX_EVENT_NO_OP;
+// else each collective's event waited for on its own, then the rest as usual.
+[[gnu::cold, gnu::noinline]] void complete_unusual(const char* routine, gasnet_handle_t* handles, std::size_t n,
+                                                   std::size_t i) {
+    check_no_op(routine, handles, n, i);
     for (std::size_t j = i; j < n; ++j)
         if (is_collective(handles[j])) {
             complete(handles[j]);
             handles[j] = GASNET_INVALID_HANDLE;
         }
     while (i < n && handles[i] == GASNET_INVALID_HANDLE) ++i;
-    if (i < n) complete_from(handles, n, i);
+    if (i < n) complete_from(routine, handles, n, i);
 }
 
 }  // namespace
 
 // complete_all from handles[i], the first valid one.
-void complete_from(gasnet_handle_t* handles, std::size_t n, std::size_t i) {
-    if (any_collective(handles, n, i)) [[unlikely]]
-        return complete_with_collectives(handles, n, i);
+void complete_from(const char* routine, gasnet_handle_t* handles, std::size_t n, std::size_t i) {
+    if (any_unusual(handles, n, i)) [[unlikely]]
+        return complete_unusual(routine, handles, n, i);
     const auto first = reinterpret_cast<std::uintptr_t>(handles[i]);
     std::uintptr_t differ = 0;
     for (; i < n; ++i) {
@@ -504,13 +522,14 @@ int try_one(gasnet_handle_t h, int kind) {
     return try_collective(h);
 }
 
-int try_all(gasnet_handle_t* handles, std::size_t n, int kind, bool some) {
+int try_all(const char* routine, gasnet_handle_t* handles, std::size_t n, int kind, bool some) {
     std::size_t i = 0;
     while (i < n && handles[i] == GASNET_INVALID_HANDLE) ++i;
-    if (i == n || !any_collective(handles, n, i)) [[likely]] {
-        complete_all(handles, n, kind);
+    if (i == n || !any_unusual(handles, n, i)) [[likely]] {
+        complete_all(routine, handles, n, kind);
         return GASNET_OK;
     }
+    check_no_op(routine, handles, n, i);
     if (gasp::on()) [[unlikely]]
         return try_traced(handles, n, kind, some);
     return try_untraced(handles, n, some);

@@ -165,10 +165,14 @@ void complete(gasnet_handle_t h);
 // every handle is complete (each complete one set invalid); `some` true,
 // GASNET_OK when one completed in this call or none was valid.
 int try_one(gasnet_handle_t h, int kind);
-int try_all(gasnet_handle_t* handles, std::size_t n, int kind, bool some);
+// An array holding GEX_EVENT_NO_OP is fatal, naming `routine`.
+int try_all(const char* routine, gasnet_handle_t* handles, std::size_t n, int kind, bool some);
 // Completes handles[0, n) and sets them to GASNET_INVALID_HANDLE; `kind`
-// as for complete_traced.
-void complete_all(gasnet_handle_t* handles, std::size_t n, int kind);
+// as for complete_traced.  Fatal, naming `routine`, when one of them is
+// GEX_EVENT_NO_OP (checked in the pass that looks for collectives' events).
+void complete_all(const char* routine, gasnet_handle_t* handles, std::size_t n, int kind);
+// Fatal, naming `routine`: GEX_EVENT_NO_OP was given to synchronize.
+[[noreturn, gnu::cold, gnu::noinline]] void no_op_event(const char* routine);
 // The calling thread's implicit-handle operations (§3.3.5); fatal inside
 // an access region, naming `routine`.
 void sync_implicit(const char* routine, int kind);

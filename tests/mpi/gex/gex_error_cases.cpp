@@ -182,7 +182,17 @@ int main(int argc, char** argv) {
         gex_TM_Pair(ep, GASNET_MAXEPS);
     else if (g_case == "wait_no_op")
         gex_Event_Wait(GEX_EVENT_NO_OP);
-    else if (g_case == "empty_event_mask")
+    else if (g_case == "wait_all_no_op") {  // after a real event, found in the pass for collectives' events
+        gex_Event_t events[3] = {GEX_EVENT_INVALID, gex_RMA_PutNB(tm, 1, remote, buf, 8, GEX_EVENT_NOW, 0),
+                                 GEX_EVENT_NO_OP};
+        gex_Event_WaitAll(events, 3, 0);
+    } else if (g_case == "test_some_no_op") {
+        gex_Event_t events[2] = {GEX_EVENT_NO_OP, gex_RMA_GetNB(tm, buf, 1, remote, 8, 0)};
+        gex_Event_TestSome(events, 2, 0);
+    } else if (g_case == "gasnet_wait_all_no_op") {  // the same handle type: as erroneous in GASNet-1
+        gasnet_handle_t handles[2] = {gasnet_put_nb(1, remote, buf, 8), GEX_EVENT_NO_OP};
+        gasnet_wait_syncnb_all(handles, 2);
+    } else if (g_case == "empty_event_mask")
         gex_NBI_Wait(0, 0);
     else if (g_case == "am_wrong_category")
         gex_AM_RequestShort1(tm, 1, 200, 0, 5);
