@@ -824,7 +824,7 @@ int gex_RMA_PutNBIVal(gex_TM_t tm, gex_Rank_t rank, void* dest, gex_RMA_Value_t 
 gex_Event_t gex_RMA_PutNBVal(gex_TM_t tm, gex_Rank_t rank, void* dest, gex_RMA_Value_t value, size_t nbytes,
                              gex_Flags_t flags) GASKET_NOEXCEPT;
 
-/* Inline forms of the six contiguous calls above (gasnet-ex-api.txt,
+/* Inline forms of the ten contiguous calls above (gasnet-ex-api.txt,
  * "RMA"), as GASNet-EX's own headers have them.  A call site's lc_opt and
  * flags are almost always constants, so the tests below fold away when the
  * client is compiled with optimization, and the call goes straight to a
@@ -850,6 +850,13 @@ gex_Event_t gasket_gex_rma_put_nb(gex_TM_t tm, gex_Rank_t rank, void* dest, cons
 int gasket_gex_rma_get_blocking(gex_TM_t tm, void* dest, gex_Rank_t rank, void* src, size_t nbytes) GASKET_NOEXCEPT;
 int gasket_gex_rma_get_nbi(gex_TM_t tm, void* dest, gex_Rank_t rank, void* src, size_t nbytes) GASKET_NOEXCEPT;
 gex_Event_t gasket_gex_rma_get_nb(gex_TM_t tm, void* dest, gex_Rank_t rank, void* src, size_t nbytes) GASKET_NOEXCEPT;
+gex_RMA_Value_t gasket_gex_rma_get_blocking_val(gex_TM_t tm, gex_Rank_t rank, void* src, size_t nbytes) GASKET_NOEXCEPT;
+int gasket_gex_rma_put_blocking_val(gex_TM_t tm, gex_Rank_t rank, void* dest, gex_RMA_Value_t value,
+                                    size_t nbytes) GASKET_NOEXCEPT;
+int gasket_gex_rma_put_nbi_val(gex_TM_t tm, gex_Rank_t rank, void* dest, gex_RMA_Value_t value,
+                               size_t nbytes) GASKET_NOEXCEPT;
+gex_Event_t gasket_gex_rma_put_nb_val(gex_TM_t tm, gex_Rank_t rank, void* dest, gex_RMA_Value_t value,
+                                      size_t nbytes) GASKET_NOEXCEPT;
 
 static inline int gasket_gex_RMA_PutBlocking(gex_TM_t tm, gex_Rank_t rank, void* dest, const void* src, size_t nbytes,
                                              gex_Flags_t flags) GASKET_NOEXCEPT {
@@ -883,6 +890,26 @@ static inline gex_Event_t gasket_gex_RMA_GetNB(gex_TM_t tm, void* dest, gex_Rank
     if (GASKET_GEX_RMA_FLAGS_OK(flags)) return gasket_gex_rma_get_nb(tm, dest, rank, src, nbytes);
     return (gex_RMA_GetNB)(tm, dest, rank, src, nbytes, flags);
 }
+static inline gex_RMA_Value_t gasket_gex_RMA_GetBlockingVal(gex_TM_t tm, gex_Rank_t rank, void* src, size_t nbytes,
+                                                            gex_Flags_t flags) GASKET_NOEXCEPT {
+    if (GASKET_GEX_RMA_FLAGS_OK(flags)) return gasket_gex_rma_get_blocking_val(tm, rank, src, nbytes);
+    return (gex_RMA_GetBlockingVal)(tm, rank, src, nbytes, flags);
+}
+static inline int gasket_gex_RMA_PutBlockingVal(gex_TM_t tm, gex_Rank_t rank, void* dest, gex_RMA_Value_t value,
+                                                size_t nbytes, gex_Flags_t flags) GASKET_NOEXCEPT {
+    if (GASKET_GEX_RMA_FLAGS_OK(flags)) return gasket_gex_rma_put_blocking_val(tm, rank, dest, value, nbytes);
+    return (gex_RMA_PutBlockingVal)(tm, rank, dest, value, nbytes, flags);
+}
+static inline int gasket_gex_RMA_PutNBIVal(gex_TM_t tm, gex_Rank_t rank, void* dest, gex_RMA_Value_t value,
+                                           size_t nbytes, gex_Flags_t flags) GASKET_NOEXCEPT {
+    if (GASKET_GEX_RMA_FLAGS_OK(flags)) return gasket_gex_rma_put_nbi_val(tm, rank, dest, value, nbytes);
+    return (gex_RMA_PutNBIVal)(tm, rank, dest, value, nbytes, flags);
+}
+static inline gex_Event_t gasket_gex_RMA_PutNBVal(gex_TM_t tm, gex_Rank_t rank, void* dest, gex_RMA_Value_t value,
+                                                  size_t nbytes, gex_Flags_t flags) GASKET_NOEXCEPT {
+    if (GASKET_GEX_RMA_FLAGS_OK(flags)) return gasket_gex_rma_put_nb_val(tm, rank, dest, value, nbytes);
+    return (gex_RMA_PutNBVal)(tm, rank, dest, value, nbytes, flags);
+}
 #define gex_RMA_PutBlocking(tm, rank, dest, src, nbytes, flags) \
     gasket_gex_RMA_PutBlocking(tm, rank, dest, src, nbytes, flags)
 #define gex_RMA_PutNBI(tm, rank, dest, src, nbytes, lc_opt, flags) \
@@ -893,6 +920,13 @@ static inline gex_Event_t gasket_gex_RMA_GetNB(gex_TM_t tm, void* dest, gex_Rank
     gasket_gex_RMA_GetBlocking(tm, dest, rank, src, nbytes, flags)
 #define gex_RMA_GetNBI(tm, dest, rank, src, nbytes, flags) gasket_gex_RMA_GetNBI(tm, dest, rank, src, nbytes, flags)
 #define gex_RMA_GetNB(tm, dest, rank, src, nbytes, flags) gasket_gex_RMA_GetNB(tm, dest, rank, src, nbytes, flags)
+#define gex_RMA_GetBlockingVal(tm, rank, src, nbytes, flags) gasket_gex_RMA_GetBlockingVal(tm, rank, src, nbytes, flags)
+#define gex_RMA_PutBlockingVal(tm, rank, dest, value, nbytes, flags) \
+    gasket_gex_RMA_PutBlockingVal(tm, rank, dest, value, nbytes, flags)
+#define gex_RMA_PutNBIVal(tm, rank, dest, value, nbytes, flags) \
+    gasket_gex_RMA_PutNBIVal(tm, rank, dest, value, nbytes, flags)
+#define gex_RMA_PutNBVal(tm, rank, dest, value, nbytes, flags) \
+    gasket_gex_RMA_PutNBVal(tm, rank, dest, value, nbytes, flags)
 
 /* ---- NBI access regions (= gasnet_{begin,end}_nbi_accessregion) ------
  * The NBI operations the calling thread starts between Begin and End are

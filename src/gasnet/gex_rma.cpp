@@ -211,27 +211,49 @@ gex_Event_t gasket_gex_rma_get_nb(gex_TM_t tm, void* dest, gex_Rank_t rank, void
 }
 
 // ---- value forms (the low-order bytes of the value: little-endian) ----
-gex_RMA_Value_t gex_RMA_GetBlockingVal(gex_TM_t tm, gex_Rank_t rank, void* src, size_t nbytes,
-                                       gex_Flags_t flags) noexcept {
+gex_RMA_Value_t(gex_RMA_GetBlockingVal)(gex_TM_t tm, gex_Rank_t rank, void* src, size_t nbytes,
+                                        gex_Flags_t flags) noexcept {
     const char* routine = "gex_RMA_GetBlockingVal";
     gasnet::check_value_size(routine, nbytes);
     gex_RMA_Value_t value = 0;
     gasnet::get_at<Sync::blocking>(routine, tm, rank, &value, src, nbytes, flags);
     return value;
 }
-int gex_RMA_PutBlockingVal(gex_TM_t tm, gex_Rank_t rank, void* dest, gex_RMA_Value_t value, size_t nbytes,
-                           gex_Flags_t flags) noexcept {
+int(gex_RMA_PutBlockingVal)(gex_TM_t tm, gex_Rank_t rank, void* dest, gex_RMA_Value_t value, size_t nbytes,
+                            gex_Flags_t flags) noexcept {
     gasnet::put_value<Sync::blocking>("gex_RMA_PutBlockingVal", tm, rank, dest, value, nbytes, flags);
     return 0;
 }
-int gex_RMA_PutNBIVal(gex_TM_t tm, gex_Rank_t rank, void* dest, gex_RMA_Value_t value, size_t nbytes,
-                      gex_Flags_t flags) noexcept {
+int(gex_RMA_PutNBIVal)(gex_TM_t tm, gex_Rank_t rank, void* dest, gex_RMA_Value_t value, size_t nbytes,
+                       gex_Flags_t flags) noexcept {
     gasnet::put_value<Sync::implicit>("gex_RMA_PutNBIVal", tm, rank, dest, value, nbytes, flags);
     return 0;
 }
-gex_Event_t gex_RMA_PutNBVal(gex_TM_t tm, gex_Rank_t rank, void* dest, gex_RMA_Value_t value, size_t nbytes,
-                             gex_Flags_t flags) noexcept {
+gex_Event_t(gex_RMA_PutNBVal)(gex_TM_t tm, gex_Rank_t rank, void* dest, gex_RMA_Value_t value, size_t nbytes,
+                              gex_Flags_t flags) noexcept {
     return gasnet::put_value<Sync::explicit_handle>("gex_RMA_PutNBVal", tm, rank, dest, value, nbytes, flags);
+}
+
+gex_RMA_Value_t gasket_gex_rma_get_blocking_val(gex_TM_t tm, gex_Rank_t rank, void* src, size_t nbytes) noexcept {
+    const char* routine = "gex_RMA_GetBlockingVal";
+    gasnet::check_value_size(routine, nbytes);
+    gex_RMA_Value_t value = 0;
+    gasnet::get_at<Sync::blocking>(routine, tm, rank, &value, src, nbytes, 0);
+    return value;
+}
+int gasket_gex_rma_put_blocking_val(gex_TM_t tm, gex_Rank_t rank, void* dest, gex_RMA_Value_t value,
+                                    size_t nbytes) noexcept {
+    gasnet::put_value<Sync::blocking>("gex_RMA_PutBlockingVal", tm, rank, dest, value, nbytes, 0);
+    return 0;
+}
+int gasket_gex_rma_put_nbi_val(gex_TM_t tm, gex_Rank_t rank, void* dest, gex_RMA_Value_t value,
+                               size_t nbytes) noexcept {
+    gasnet::put_value<Sync::implicit>("gex_RMA_PutNBIVal", tm, rank, dest, value, nbytes, 0);
+    return 0;
+}
+gex_Event_t gasket_gex_rma_put_nb_val(gex_TM_t tm, gex_Rank_t rank, void* dest, gex_RMA_Value_t value,
+                                      size_t nbytes) noexcept {
+    return gasnet::put_value<Sync::explicit_handle>("gex_RMA_PutNBVal", tm, rank, dest, value, nbytes, 0);
 }
 
 // ---- NBI access regions ----

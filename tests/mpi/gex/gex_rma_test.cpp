@@ -200,6 +200,26 @@ TEST(GexRma, FunctionsBehindTheInlineForms) {
     get_round(salt++, "(gex_RMA_GetNB)", [](void* dst, void* src, std::size_t n) {
         gex_Event_Wait((gex_RMA_GetNB)(gex_TM_Pair(g_job.ep, 0), dst, left(), src, n, 0));
     });
+    // The value forms, through the functions: 3 bytes into each of 3 slots.
+    unsigned char* dst = remote(right(), 0);
+    const gex_RMA_Value_t v = 0xa1b2c3u ^ g_job.me;
+    (gex_RMA_PutBlockingVal)(g_job.tm, right(), dst, v, 3, 0);
+    (gex_RMA_PutNBIVal)(g_job.tm, right(), dst + 16, v, 3, GEX_FLAG_IMMEDIATE);
+    gex_Event_Wait((gex_RMA_PutNBVal)(g_job.tm, right(), dst + 32, v, 3, 0));
+    gex_NBI_Wait(GEX_EC_PUT, 0);
+    barrier();
+    const gex_RMA_Value_t from_left = (0xa1b2c3u ^ left()) & 0xffffff;
+    for (int slot = 0; slot < 3; ++slot) {
+        gex_RMA_Value_t got = 0;
+        std::memcpy(&got, g_job.base + slot * 16, 3);
+        EXPECT_EQ(got, from_left) << "value form, slot " << slot;
+    }
+    const gex_Rank_t l = left();
+    const gex_RMA_Value_t want = (0xa1b2c3u ^ ((l + g_job.n - 1) % g_job.n)) & 0xffffff;
+    EXPECT_EQ((gex_RMA_GetBlockingVal)(g_job.tm, l, remote(l, 16), 3, 0), want);
+    barrier();
+    std::memset(g_job.base, 0, 48);
+    barrier();
 }
 
 TEST(GexRma, ValueForms) {
