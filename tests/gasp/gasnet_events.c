@@ -2,7 +2,8 @@
  * the recorder (recorder.h) linked in: gasp_init once at gasnet_attach with
  * GASP_MODEL_SHMEM; a named split-phase barrier; blocking put and get and an
  * explicit-handle put (GASP_SHMEM_PUT/GET with ctx NULL,
- * GASP_GASNET_NB_PUT_INIT with the handle); an AM Short request whose
+ * GASP_GASNET_NB_PUT_INIT with the handle), and the same through
+ * GASNet-EX's gex_RMA_* (inline forms and functions); an AM Short request whose
  * handler replies (GASP_GASNET_AM_REQUEST / _REPLY / _HANDLER, the handlers
  * perhaps on the progress thread); gasnet_memset (blocking, _nb, _nbi:
  * GASP_GASNET_MEMSET) and the syncs (GASP_GASNET_NB_SYNC when they have
@@ -128,6 +129,33 @@ int main(int argc, char** argv) {
     CHECK(events_of(GASP_GASNET_NB_PUT_INIT, ev, 16) == 2);
     check_args(&ev[0], GASP_START, 8, nb_args);
     check_args(&ev[1], GASP_END, 9, nb_args);
+
+    /* The same transfers through GASNet-EX (gasnetex.h's inline forms, which
+     * call the gasket_gex_rma_* entry points, and the functions behind them)
+     * raise the same events with the same arguments: one route.  No AM has
+     * been sent yet (the peers are before the next barrier): clear. */
+    gasp_recorder_clear();
+    gex_Client_t client;
+    gex_EP_t ep;
+    gex_TM_t tm;
+    gex_Segment_t segment;
+    gasnet_QueryGexObjects(&client, &ep, &tm, &segment);
+    memset(back, 0, sizeof back);
+    gex_RMA_PutBlocking(tm, peer, remote, buf, 64, 0);
+    (gex_RMA_PutBlocking)(tm, peer, remote, buf, 64, 0);
+    gex_RMA_GetBlocking(tm, back, peer, remote, 64, 0);
+    gex_Event_t e = gex_RMA_PutNB(tm, peer, remote + 64, buf, 32, GEX_EVENT_NOW, 0);
+    gex_Event_Wait(e);
+    CHECK(memcmp(buf, back, 64) == 0);
+    const uint64_t ex_nb_args[9] = {0, peer, P(remote + 64), P(buf), 32, 1, 1, 32, P(e)};
+    CHECK(events_of(GASP_SHMEM_PUT, ev, 16) == 4);
+    for (int i = 0; i < 4; ++i) check_args(&ev[i], i % 2 ? GASP_END : GASP_START, 8, put_args);
+    CHECK(events_of(GASP_SHMEM_GET, ev, 16) == 2);
+    check_args(&ev[0], GASP_START, 8, get_args);
+    check_args(&ev[1], GASP_END, 8, get_args);
+    CHECK(events_of(GASP_GASNET_NB_PUT_INIT, ev, 16) == 2);
+    check_args(&ev[0], GASP_START, 8, ex_nb_args);
+    check_args(&ev[1], GASP_END, 9, ex_nb_args);
     gasnet_barrier_notify(0, GASNET_BARRIERFLAG_ANONYMOUS);
     CHECK(gasnet_barrier_wait(0, GASNET_BARRIERFLAG_ANONYMOUS) == GASNET_OK);
     /* No clear here: a faster node's request may already run its handler
