@@ -18,6 +18,7 @@
 #include "gex_dt.hpp"
 #include "src/gex/objects.hpp"
 #include "src/runtime/amo.hpp"
+#include "src/runtime/fence.hpp"
 #include "transfer.hpp"
 
 struct gasket_gex_ad {
@@ -214,12 +215,12 @@ template <class T, bool kNbi>
                                                    gex_EP_Index_t index, gex_Rank_t rank, T* result_p, gex_OP_t opcode,
                                                    T op1, T op2, gex_Flags_t flags) {
     const Mapped m = map_op<T>(opcode, op1, op2);
-    if (flags & GEX_FLAG_AD_REL) std::atomic_thread_fence(std::memory_order_seq_cst);
+    if (flags & GEX_FLAG_AD_REL) rt::full_fence();
     const bool fetching = opcode & kFetching;
     if (direct) {
         const std::uint64_t old = rt::apply_atomic(direct + offset, sizeof(T), m.op, m.value, m.cond);
         if (fetching) std::memcpy(result_p, &old, sizeof(T));
-        if (flags & GEX_FLAG_AD_ACQ) std::atomic_thread_fence(std::memory_order_seq_cst);
+        if (flags & GEX_FLAG_AD_ACQ) rt::full_fence();
         return GEX_EVENT_INVALID;
     }
     rt::Job& j = *rt::g_job;

@@ -12,6 +12,7 @@
 
 #include "ep_segments.hpp"
 #include "src/runtime/device_staging.hpp"
+#include "src/runtime/fence.hpp"
 #include "src/runtime/nb_collective.hpp"
 #include "src/runtime/progress.hpp"
 
@@ -286,7 +287,7 @@ gasnet_handle_t memset_untraced(const char* routine, gasnet_node_t node, void* d
     if (nbytes == 0) return GASNET_INVALID_HANDLE;
     if (t.direct) {
         std::memset(t.direct, val, nbytes);
-        std::atomic_thread_fence(std::memory_order_seq_cst);
+        rt::full_fence();
         return GASNET_INVALID_HANDLE;
     }
     thread_local std::vector<unsigned char> fill;
@@ -347,13 +348,13 @@ void complete(gasnet_handle_t h) {
     } else if ((v & 3) == kNode) {
         g_routes.ctx->flush(int(v >> 2));
     } else if ((v & 3) == kFence) {
-        std::atomic_thread_fence(std::memory_order_seq_cst);
+        rt::full_fence();
     } else {
         ThreadState& t = t_self;
         t.bounce.issue_run();
         g_routes.ctx->flush_all();
         t.bounce.completed();
-        std::atomic_thread_fence(std::memory_order_seq_cst);  // direct transfers (an access region's)
+        rt::full_fence();  // direct transfers (an access region's)
         wait_amos("GASNet synchronization");
     }
 }
@@ -453,7 +454,7 @@ static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "value put/get copy the
 void flush_implicit(ThreadState& t) {
     t.bounce.issue_run();  // the flush completes puts too, so none may stay unsent
     g_routes.ctx->flush_all();
-    if (t.direct) std::atomic_thread_fence(std::memory_order_seq_cst);  // transfer.hpp: put, get
+    if (t.direct) rt::full_fence();  // transfer.hpp: put, get
     t.issued = t.direct = false;
     t.bounce.completed();
     wait_amos("GASNet synchronization");

@@ -16,6 +16,7 @@
 
 #include "copy.hpp"
 #include "error.hpp"
+#include "fence.hpp"
 #include "node_broadcast.hpp"
 #include "progress.hpp"
 #include "sync.hpp"
@@ -91,7 +92,7 @@ private:
 // and under oversubscription it cost as much as the collective itself.)
 void after_collective(Job& j) {
     (void)j;
-    std::atomic_thread_fence(std::memory_order_seq_cst);
+    rt::full_fence();
 }
 
 }  // namespace
@@ -135,7 +136,7 @@ void synchronize(const char* routine, const Team& team, bool quiet_first) {
     if (quiet_first)
         quiet(*j.default_ctx, routine);
     else
-        std::atomic_thread_fence(std::memory_order_seq_cst);
+        rt::full_fence();
     // Every member on this node and every access a load/store: the node
     // barrier (bench-coll: 2-4x faster than MPI_Barrier here), nothing to
     // serve and no window to synchronize.  Else the network barrier,
@@ -165,7 +166,7 @@ void synchronize(const char* routine, const Team& team, bool quiet_first) {
         if (max[0]) j.sync_windows();
         team.agree_collectives_serve(max[1] != 0);
     }
-    std::atomic_thread_fence(std::memory_order_seq_cst);
+    rt::full_fence();
 }
 
 void make_barrier(Job& j, const Team& team) { team.barrier(every_pe_mapped(j)); }

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "error.hpp"
+#include "fence.hpp"
 #include "mpi-bridge/nb_collective.hpp"
 #include "progress.hpp"
 
@@ -119,7 +120,7 @@ public:
         if (!g.mpi) return false;
         if (!g.delivered) {
             if (!g.mpi->test()) return false;
-            std::atomic_thread_fence(std::memory_order_seq_cst);
+            rt::full_fence();
             if (!g.gathered.empty()) combine_in_order(g);
             if (g.shape.kind != Shape::Kind::barrier)
                 for (void* d : g.dst)
@@ -149,7 +150,7 @@ private:
         const Shape& s = g.shape;
         switch (s.kind) {
             case Shape::Kind::barrier:
-                std::atomic_thread_fence(std::memory_order_seq_cst);  // the barrier's release
+                rt::full_fence();  // the barrier's release
                 g.mpi = mpi::NbCollective::barrier(comm);
                 break;
             case Shape::Kind::broadcast:
@@ -193,7 +194,7 @@ NbCollective* wrap(std::unique_ptr<mpi::NbCollective> c) { return new NbCollecti
 
 // After completion: what MPI wrote is seen by later loads; a barrier's acquire.
 bool finish(NbCollective* c) {
-    std::atomic_thread_fence(std::memory_order_seq_cst);
+    rt::full_fence();
     delete c;
     return true;
 }
@@ -202,7 +203,7 @@ bool finish(NbCollective* c) {
 
 NbCollective* start_barrier(const char* routine, const Team& team) {
     (void)routine;
-    std::atomic_thread_fence(std::memory_order_seq_cst);  // the barrier's release
+    rt::full_fence();  // the barrier's release
     return wrap(mpi::NbCollective::barrier(team.comm()));
 }
 

@@ -11,6 +11,7 @@
 
 #include "copy.hpp"
 #include "error.hpp"
+#include "fence.hpp"
 #include "job.hpp"
 #include "mpi-bridge/node_memory.hpp"
 #include "progress.hpp"
@@ -130,7 +131,7 @@ void node_broadcast(const char* routine, Job& j, const Team& team, void* dest, c
         copy_direct(dest, from, bytes);
         mine.finished.store(s, std::memory_order_release);
     }
-    std::atomic_thread_fence(std::memory_order_seq_cst);
+    rt::full_fence();
 }
 
 }  // namespace gasket::rt

@@ -12,6 +12,7 @@
 #include "bounce.hpp"
 #include "context.hpp"
 #include "copy.hpp"
+#include "fence.hpp"
 #include "job.hpp"
 
 namespace gasket::rt {
@@ -59,7 +60,7 @@ template <bool Serialized = false>
     if (t.direct) {
         copy_direct(t.direct, src, bytes);
         if (c == Completion::remote)
-            std::atomic_thread_fence(std::memory_order_seq_cst);  // visible now
+            rt::full_fence();  // visible now
         else if (c != Completion::caller_fences)
             ctx.note_direct_store();
         return;
@@ -102,7 +103,7 @@ template <bool Serialized = false>
 [[gnu::always_inline]] inline void get_from(const Target& t, void* dest, std::size_t bytes, int pe, Completion c) {
     if (t.direct) {
         copy_direct(dest, t.direct, bytes);
-        if (c == Completion::remote) std::atomic_thread_fence(std::memory_order_seq_cst);
+        if (c == Completion::remote) rt::full_fence();
         return;
     }
     Window& w = *t.window;

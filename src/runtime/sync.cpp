@@ -5,7 +5,7 @@ namespace gasket::rt {
 
 void pe_quiet(Context& ctx, const char* routine, const int* pes, std::size_t npes) {
     Job& j = ctx.job();
-    std::atomic_thread_fence(std::memory_order_seq_cst);
+    rt::full_fence();
     for (std::size_t i = 0; i < npes; ++i) {
         const int pe = ctx.world_pe(routine, pes[i]);
         j.check_pe(routine, pe);

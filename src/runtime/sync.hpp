@@ -7,6 +7,7 @@
 #include <cstddef>
 
 #include "context.hpp"
+#include "fence.hpp"
 #include "job.hpp"
 #include "progress.hpp"
 
@@ -19,7 +20,7 @@ namespace gasket::rt {
 // context is SHMEM_CTX_NOSTORE (the default context counts as one), to
 // order the program's stores.
 inline void quiet(Context& ctx, const char* routine) {
-    if (ctx.take_direct_stores() || !ctx.nostore()) std::atomic_thread_fence(std::memory_order_seq_cst);
+    if (ctx.take_direct_stores() || !ctx.nostore()) rt::full_fence();
     ctx.flush_all();
     if (ctx.pending_am_ops.load(std::memory_order_acquire)) [[unlikely]]
         wait_pending(ctx.job(), routine, ctx.pending_am_ops);
