@@ -68,19 +68,62 @@ inline double median(std::vector<double> v) {
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
+// Stack placement.  A loop of nanosecond operations can run at one of two
+// speeds depending only on where its stack frames fall within a 64-byte
+// cache line: before src/runtime/fence.hpp, bench-gex's value rows took
+// 6.0 or 7.6 ns per call as the size of the environment moved the stack in
+// 16-byte steps, the same binary and library, ASLR off (docs/performance.md,
+// "A full fence off the stack pointer").  Where the stack falls is set by
+// the environment and ASLR, not by the code under test, so one process's
+// figure for such a row is one draw of two, and a ratio of two rows can be
+// off by 25% either way.  measure() runs rounds 2j and 2j + 1 with the
+// stack moved down by 16 * (j % 4) bytes more, the four placements covering
+// one cache line whatever the process's own, and each figure is the mean
+// over placements of the median over that placement's rounds.
+inline constexpr int kPlacements = 4;
+inline constexpr std::size_t kPlacementStep = 16;  // bytes: the stack's alignment
+inline int placement_of_round(int round) { return round / 2 % kPlacements; }
+
+// Runs `loop` with the stack `bytes` lower (rounded up to 16) than a plain
+// call would.
+[[gnu::noinline]] inline double run_placed(const Loop& loop, std::size_t bytes) {
+    char* pad = static_cast<char*>(__builtin_alloca(bytes + 1));
+    asm volatile("" : : "r"(pad) : "memory");  // keeps the pad
+    const double figure = loop();
+    asm volatile("" : : "r"(pad) : "memory");
+    return figure;
+}
+
+// The mean over placements of the median of each placement's values
+// (v[r] measured in round r); 0 for none.
+inline double placed_median(const std::vector<double>& v) {
+    double sum = 0;
+    int placements = 0;
+    for (int j = 0; j < kPlacements; ++j) {
+        std::vector<double> at;
+        for (std::size_t r = 0; r < v.size(); ++r)
+            if (placement_of_round(int(r)) == j) at.push_back(v[r]);
+        if (at.empty()) continue;
+        sum += median(std::move(at));
+        ++placements;
+    }
+    return placements ? sum / placements : 0;
+}
+
 // Figures of several loops measured round by round: figure[k][r] is loop
 // k's figure in round r.
 struct Rounds {
     std::vector<std::vector<double>> figure;
-    // Loop k's median figure.
-    double median_of(std::size_t k) const { return median(figure[k]); }
-    // Median over rounds of loop a's figure / loop b's in the same round:
-    // the loops of one round run back to back, so this pairs measurements
-    // taken under the same load.
+    // Loop k's figure: the mean over stack placements of its median.
+    double median_of(std::size_t k) const { return placed_median(figure[k]); }
+    // Loop a's figure / loop b's, from the ratios of the same round: the
+    // loops of one round run back to back at one stack placement, so this
+    // pairs measurements taken under the same load and placement (mean over
+    // placements of the median ratio).
     double ratio(std::size_t a, std::size_t b) const {
         std::vector<double> q;
         for (std::size_t r = 0; r < figure[a].size(); ++r) q.push_back(figure[a][r] / figure[b][r]);
-        return median(std::move(q));
+        return placed_median(q);
     }
 };
 
@@ -88,16 +131,19 @@ struct Rounds {
 // timed rounds, so drifts in the machine's load hit all loops of a row
 // alike.  Odd rounds run the loops in reverse order: a loop's figure
 // depends a little on what the loop before it left in the caches, and
-// alternating gives each loop both neighbours.
+// alternating gives each loop both neighbours.  Each pair of rounds runs
+// at the next stack placement (above).
 inline Rounds measure(int reps, const std::vector<Loop>& loops) {
     for (const Loop& l : loops) (void)l();
     Rounds out;
     out.figure.resize(loops.size());
-    for (int r = 0; r < reps; ++r)
+    for (int r = 0; r < reps; ++r) {
+        const std::size_t pad = kPlacementStep * std::size_t(placement_of_round(r));
         for (std::size_t i = 0; i < loops.size(); ++i) {
             const std::size_t k = r % 2 ? loops.size() - 1 - i : i;
-            out.figure[k].push_back(loops[k]());
+            out.figure[k].push_back(run_placed(loops[k], pad));
         }
+    }
     return out;
 }
 
@@ -122,12 +168,17 @@ inline std::string mpi_library() {
     return first_line(lib);
 }
 
-// Prints the header line about the machine: host, CPUs, load average.
+// Prints the header lines: the machine (host, CPUs, load average) and how
+// figures combine stack placements.
 inline void print_machine() {
     char host[256] = {};
     gethostname(host, sizeof host - 1);
     std::printf("- host %s, %ld online CPUs, load average at start %s\n", host, sysconf(_SC_NPROCESSORS_ONLN),
                 loadavg().c_str());
+    std::printf(
+        "- a loop's median, a ratio's median: the median of each stack placement's rounds, averaged over %d "
+        "placements %zu bytes apart (tests/bench/README.md, \"Stack placement\")\n",
+        kPlacements, kPlacementStep);
 }
 
 // Runs op(i) for i = 0..n-1; returns µs per call.
