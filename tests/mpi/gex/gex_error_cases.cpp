@@ -68,11 +68,21 @@ void medium_handler(gex_Token_t, void*, size_t, gex_AM_Arg_t) {}
 gex_TM_t g_tm = GEX_TM_INVALID;                                                // for handler 204
 void translate_handler(gex_Token_t) { gex_TM_TranslateRankToEP(g_tm, 0, 0); }  // may communicate: fatal here
 void short_reply_handler(gex_Token_t) {}
+// Handler 205: replies against the registration, as the case says: with 1
+// argument to handler 201 (registered with 0), or to handler 204 (a
+// request handler).
+void bad_reply_handler(gex_Token_t token) {
+    if (g_case == "am_reply_nargs_mismatch")
+        gex_AM_ReplyShort1(token, 201, 0, 7);
+    else
+        gex_AM_ReplyShort0(token, 204, 0);
+}
 void medium_reply_handler(gex_Token_t, void*, size_t) {}
 
 // Handlers of the AM cases: 200 a Medium request handler of 1 argument,
 // 201 a Short reply handler, 204 a Short request handler that calls
-// gex_TM_TranslateRankToEP.
+// gex_TM_TranslateRankToEP, 205 a Short request handler whose reply does
+// not fit its handler's registration.
 void register_handlers(gex_EP_t ep) {
     gex_AM_Entry_t table[] = {
         {200, reinterpret_cast<gex_AM_Fn_t>(&medium_handler), GEX_FLAG_AM_MEDIUM | GEX_FLAG_AM_REQUEST, 1, nullptr,
@@ -81,8 +91,10 @@ void register_handlers(gex_EP_t ep) {
          "short_reply_handler"},
         {204, reinterpret_cast<gex_AM_Fn_t>(&translate_handler), GEX_FLAG_AM_SHORT | GEX_FLAG_AM_REQUEST, 0, nullptr,
          "translate_handler"},
+        {205, reinterpret_cast<gex_AM_Fn_t>(&bad_reply_handler), GEX_FLAG_AM_SHORT | GEX_FLAG_AM_REQUEST, 0, nullptr,
+         "bad_reply_handler"},
     };
-    if (gex_EP_RegisterHandlers(ep, table, 3) != GASNET_OK) {
+    if (gex_EP_RegisterHandlers(ep, table, sizeof table / sizeof table[0]) != GASNET_OK) {
         say("FAILED: gex_EP_RegisterHandlers");
         gasnet_exit(3);
     }
@@ -200,7 +212,13 @@ int main(int argc, char** argv) {
         gex_AM_RequestShort0(tm, 1, 201, 0);
     else if (g_case == "am_nargs_mismatch")
         gex_AM_RequestMedium0(tm, 1, 200, buf, 8, GEX_EVENT_NOW, 0);
-    else if (g_case == "am_lc_defer")
+    else if (g_case == "am_bad_flags")
+        gex_AM_RequestMedium1(tm, 1, 200, buf, 8, GEX_EVENT_NOW, GEX_FLAG_PEER_NEVER_SELF, 5);
+    else if (g_case == "am_reply_nargs_mismatch" || g_case == "am_reply_to_request_handler") {
+        gex_AM_RequestShort0(tm, 0, 205, 0);   // to itself: the handler runs in a poll below
+        const double deadline = now_s() + 30;  // the handler ends the job
+        GASNET_BLOCKUNTIL(now_s() > deadline);
+    } else if (g_case == "am_lc_defer")
         gex_AM_RequestMedium1(tm, 1, 200, buf, 8, GEX_EVENT_DEFER, 0, 5);
     else if (g_case == "am_medium_too_big") {
         static char big[65537];
