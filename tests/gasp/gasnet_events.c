@@ -67,6 +67,26 @@ static void check_args(const gasp_recorded_event* e, int type, int nargs, const 
         }
 }
 
+/* Checks that `tag` was recorded as `pairs` START/END pairs, in order, every
+ * START with the first `start_nargs` of args[] and every END with the first
+ * `end_nargs` (an END may carry one more: a result or a handle).  Reports
+ * the caller's line. */
+static void expect_spans_at(int line, unsigned tag, size_t pairs, int start_nargs, int end_nargs,
+                            const uint64_t* args) {
+    gasp_recorded_event ev[16];
+    const size_t n = events_of(tag, ev, 16);
+    if (n != 2 * pairs) {
+        fprintf(stderr, "gasnet_events: node %u: line %d: tag 0x%x recorded %zu events, want %zu\n", me, line, tag, n,
+                2 * pairs);
+        ++failures;
+        return;
+    }
+    for (size_t i = 0; i < n; ++i)
+        check_args(&ev[i], i % 2 ? GASP_END : GASP_START, i % 2 ? end_nargs : start_nargs, args);
+}
+#define expect_spans(tag, pairs, start_nargs, end_nargs, args) \
+    expect_spans_at(__LINE__, tag, pairs, start_nargs, end_nargs, args)
+
 #define P(x) ((uint64_t)(uintptr_t)(x))
 
 /* Node 1 ends the job while every other node waits for what never comes. */
@@ -99,13 +119,9 @@ int main(int argc, char** argv) {
     gasnet_barrier_notify(5, 0);
     CHECK(gasnet_barrier_wait(5, 0) == GASNET_OK);
     gasp_recorded_event ev[16];
-    CHECK(events_of(GASP_GASNET_BARRIER_NOTIFY, ev, 16) == 2);
     const uint64_t named5[3] = {1, 5, GASNET_OK};
-    check_args(&ev[0], GASP_START, 2, named5);
-    check_args(&ev[1], GASP_END, 2, named5);
-    CHECK(events_of(GASP_GASNET_BARRIER_WAIT, ev, 16) == 2);
-    check_args(&ev[0], GASP_START, 2, named5);
-    check_args(&ev[1], GASP_END, 3, named5);
+    expect_spans(GASP_GASNET_BARRIER_NOTIFY, 1, 2, 2, named5);
+    expect_spans(GASP_GASNET_BARRIER_WAIT, 1, 2, 3, named5);
     gasp_recorder_clear();
 
     /* RMA: blocking put and get, an explicit-handle put. */
@@ -120,15 +136,9 @@ int main(int argc, char** argv) {
     const uint64_t put_args[8] = {0, peer, P(remote), P(buf), 64, 1, 1, 64};
     const uint64_t get_args[8] = {0, peer, P(back), P(remote), 64, 1, 1, 64};
     const uint64_t nb_args[9] = {0, peer, P(remote + 64), P(buf), 32, 1, 1, 32, P(h)};
-    CHECK(events_of(GASP_SHMEM_PUT, ev, 16) == 2);
-    check_args(&ev[0], GASP_START, 8, put_args);
-    check_args(&ev[1], GASP_END, 8, put_args);
-    CHECK(events_of(GASP_SHMEM_GET, ev, 16) == 2);
-    check_args(&ev[0], GASP_START, 8, get_args);
-    check_args(&ev[1], GASP_END, 8, get_args);
-    CHECK(events_of(GASP_GASNET_NB_PUT_INIT, ev, 16) == 2);
-    check_args(&ev[0], GASP_START, 8, nb_args);
-    check_args(&ev[1], GASP_END, 9, nb_args);
+    expect_spans(GASP_SHMEM_PUT, 1, 8, 8, put_args);
+    expect_spans(GASP_SHMEM_GET, 1, 8, 8, get_args);
+    expect_spans(GASP_GASNET_NB_PUT_INIT, 1, 8, 9, nb_args);
 
     /* The same transfers through GASNet-EX (gasnetex.h's inline forms, which
      * call the gasket_gex_rma_* entry points, and the functions behind them)
@@ -148,14 +158,9 @@ int main(int argc, char** argv) {
     gex_Event_Wait(e);
     CHECK(memcmp(buf, back, 64) == 0);
     const uint64_t ex_nb_args[9] = {0, peer, P(remote + 64), P(buf), 32, 1, 1, 32, P(e)};
-    CHECK(events_of(GASP_SHMEM_PUT, ev, 16) == 4);
-    for (int i = 0; i < 4; ++i) check_args(&ev[i], i % 2 ? GASP_END : GASP_START, 8, put_args);
-    CHECK(events_of(GASP_SHMEM_GET, ev, 16) == 2);
-    check_args(&ev[0], GASP_START, 8, get_args);
-    check_args(&ev[1], GASP_END, 8, get_args);
-    CHECK(events_of(GASP_GASNET_NB_PUT_INIT, ev, 16) == 2);
-    check_args(&ev[0], GASP_START, 8, ex_nb_args);
-    check_args(&ev[1], GASP_END, 9, ex_nb_args);
+    expect_spans(GASP_SHMEM_PUT, 2, 8, 8, put_args);
+    expect_spans(GASP_SHMEM_GET, 1, 8, 8, get_args);
+    expect_spans(GASP_GASNET_NB_PUT_INIT, 1, 8, 9, ex_nb_args);
     gasnet_barrier_notify(0, GASNET_BARRIERFLAG_ANONYMOUS);
     CHECK(gasnet_barrier_wait(0, GASNET_BARRIERFLAG_ANONYMOUS) == GASNET_OK);
     /* No clear here: a faster node's request may already run its handler
@@ -175,12 +180,8 @@ int main(int argc, char** argv) {
         gasnet_AMPoll();
     const uint64_t req_args[5] = {GASP_GASNET_AM_SHORT, kRequest, peer, 0, 1};
     const uint64_t rep_args[5] = {GASP_GASNET_AM_SHORT, kReply, pred, 0, 0};
-    CHECK(events_of(GASP_GASNET_AM_REQUEST, ev, 16) == 2);
-    check_args(&ev[0], GASP_START, 5, req_args);
-    check_args(&ev[1], GASP_END, 5, req_args);
-    CHECK(events_of(GASP_GASNET_AM_REPLY, ev, 16) == 2);
-    check_args(&ev[0], GASP_START, 5, rep_args);
-    check_args(&ev[1], GASP_END, 5, rep_args);
+    expect_spans(GASP_GASNET_AM_REQUEST, 1, 5, 5, req_args);
+    expect_spans(GASP_GASNET_AM_REPLY, 1, 5, 5, rep_args);
     /* Two handlers ran here: the request from pred, the reply from peer
      * (in either order), each S/E; the reply is sent inside the request's. */
     const size_t handlers = events_of(GASP_GASNET_AM_HANDLER, ev, 16);
