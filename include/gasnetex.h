@@ -826,89 +826,105 @@ gex_Event_t gex_RMA_PutNBVal(gex_TM_t tm, gex_Rank_t rank, void* dest, gex_RMA_V
 
 /* Inline forms of the ten contiguous calls above (gasnet-ex-api.txt,
  * "RMA"), as GASNet-EX's own headers have them.  A call site's lc_opt and
- * flags are almost always constants, so the tests below fold away when the
- * client is compiled with optimization, and the call goes straight to a
- * gasket_gex_rma_* entry point, which takes the call's other arguments
- * (nbytes in bytes) and checks only the team, the rank and the remote
- * range (a bad one ends the job naming the gex_RMA_* call, as the call
- * does).  `defer` is 1 for GEX_EVENT_DEFER (the source may be read until
- * the operation is synchronized), else 0 (GEX_EVENT_NOW); each returns what
- * its call returns.  Whatever the tests do not take -- a flag other than
- * GEX_FLAG_IMMEDIATE, _PEER_NEVER_SELF and _PEER_NEVER_NBRHD; an NBI put's
- * GEX_EVENT_GROUP, an NB put's event pointer, a bad lc_opt -- goes to the
- * function, which checks everything.  The functions stay: taking the
- * address, or writing the name in parentheses, reaches them. */
+ * flags are almost always constants, and gasket_gex_primordial_tm (the
+ * primordial team: gex_Client_Init's *tm_p, for the life of the process)
+ * is a constant object, so the tests below fold away or leave one compare
+ * in a loop when the client is compiled with optimization.  A call on the
+ * primordial team (ranks are jobranks) goes straight to a
+ * gasket_gex_primordial_* entry point: the call's other arguments (nbytes
+ * in bytes), one entry point per lc_opt, which checks only the rank and
+ * the remote range (a bad one ends the job naming the gex_RMA_* call, as
+ * the call does) and returns what the call returns but for the int 0.
+ * Whatever the tests do not take -- another team or a TM-pair, a flag
+ * other than GEX_FLAG_IMMEDIATE, _PEER_NEVER_SELF and _PEER_NEVER_NBRHD; an
+ * NBI put's GEX_EVENT_GROUP, an NB put's event pointer, a bad lc_opt --
+ * goes to the function, which checks everything.  The functions stay:
+ * taking the address, or writing the name in parentheses, reaches them. */
 #define GASKET_GEX_RMA_FLAGS_OK(flags) \
     (((flags) & ~(GEX_FLAG_IMMEDIATE | GEX_FLAG_PEER_NEVER_SELF | GEX_FLAG_PEER_NEVER_NBRHD)) == 0)
 #define GASKET_GEX_RMA_LC_OK(lc_opt) ((lc_opt) == GEX_EVENT_NOW || (lc_opt) == GEX_EVENT_DEFER)
-int gasket_gex_rma_put_blocking(gex_TM_t tm, gex_Rank_t rank, void* dest, const void* src,
-                                size_t nbytes) GASKET_NOEXCEPT;
-int gasket_gex_rma_put_nbi(gex_TM_t tm, gex_Rank_t rank, void* dest, const void* src, size_t nbytes,
-                           int defer) GASKET_NOEXCEPT;
-gex_Event_t gasket_gex_rma_put_nb(gex_TM_t tm, gex_Rank_t rank, void* dest, const void* src, size_t nbytes,
-                                  int defer) GASKET_NOEXCEPT;
-int gasket_gex_rma_get_blocking(gex_TM_t tm, void* dest, gex_Rank_t rank, void* src, size_t nbytes) GASKET_NOEXCEPT;
-int gasket_gex_rma_get_nbi(gex_TM_t tm, void* dest, gex_Rank_t rank, void* src, size_t nbytes) GASKET_NOEXCEPT;
-gex_Event_t gasket_gex_rma_get_nb(gex_TM_t tm, void* dest, gex_Rank_t rank, void* src, size_t nbytes) GASKET_NOEXCEPT;
-gex_RMA_Value_t gasket_gex_rma_get_blocking_val(gex_TM_t tm, gex_Rank_t rank, void* src, size_t nbytes) GASKET_NOEXCEPT;
-int gasket_gex_rma_put_blocking_val(gex_TM_t tm, gex_Rank_t rank, void* dest, gex_RMA_Value_t value,
-                                    size_t nbytes) GASKET_NOEXCEPT;
-int gasket_gex_rma_put_nbi_val(gex_TM_t tm, gex_Rank_t rank, void* dest, gex_RMA_Value_t value,
-                               size_t nbytes) GASKET_NOEXCEPT;
-gex_Event_t gasket_gex_rma_put_nb_val(gex_TM_t tm, gex_Rank_t rank, void* dest, gex_RMA_Value_t value,
-                                      size_t nbytes) GASKET_NOEXCEPT;
+extern gex_TM_t const gasket_gex_primordial_tm;
+void gasket_gex_primordial_put_blocking(gex_Rank_t rank, void* dest, const void* src, size_t nbytes) GASKET_NOEXCEPT;
+void gasket_gex_primordial_put_nbi(gex_Rank_t rank, void* dest, const void* src, size_t nbytes) GASKET_NOEXCEPT;
+void gasket_gex_primordial_put_nbi_defer(gex_Rank_t rank, void* dest, const void* src, size_t nbytes) GASKET_NOEXCEPT;
+gex_Event_t gasket_gex_primordial_put_nb(gex_Rank_t rank, void* dest, const void* src, size_t nbytes) GASKET_NOEXCEPT;
+gex_Event_t gasket_gex_primordial_put_nb_defer(gex_Rank_t rank, void* dest, const void* src,
+                                               size_t nbytes) GASKET_NOEXCEPT;
+void gasket_gex_primordial_get_blocking(void* dest, gex_Rank_t rank, void* src, size_t nbytes) GASKET_NOEXCEPT;
+void gasket_gex_primordial_get_nbi(void* dest, gex_Rank_t rank, void* src, size_t nbytes) GASKET_NOEXCEPT;
+gex_Event_t gasket_gex_primordial_get_nb(void* dest, gex_Rank_t rank, void* src, size_t nbytes) GASKET_NOEXCEPT;
+gex_RMA_Value_t gasket_gex_primordial_get_blocking_val(gex_Rank_t rank, void* src, size_t nbytes) GASKET_NOEXCEPT;
+void gasket_gex_primordial_put_blocking_val(gex_Rank_t rank, void* dest, gex_RMA_Value_t value,
+                                            size_t nbytes) GASKET_NOEXCEPT;
+void gasket_gex_primordial_put_nbi_val(gex_Rank_t rank, void* dest, gex_RMA_Value_t value,
+                                       size_t nbytes) GASKET_NOEXCEPT;
+gex_Event_t gasket_gex_primordial_put_nb_val(gex_Rank_t rank, void* dest, gex_RMA_Value_t value,
+                                             size_t nbytes) GASKET_NOEXCEPT;
+/* GASKET_GEX_PRIMORDIAL: tm is the primordial team and flags are accepted
+ * (the lean entry points take neither). */
+#define GASKET_GEX_PRIMORDIAL(tm, flags) ((tm) == gasket_gex_primordial_tm && GASKET_GEX_RMA_FLAGS_OK(flags))
 
 static inline int gasket_gex_RMA_PutBlocking(gex_TM_t tm, gex_Rank_t rank, void* dest, const void* src, size_t nbytes,
                                              gex_Flags_t flags) GASKET_NOEXCEPT {
-    if (GASKET_GEX_RMA_FLAGS_OK(flags)) return gasket_gex_rma_put_blocking(tm, rank, dest, src, nbytes);
-    return (gex_RMA_PutBlocking)(tm, rank, dest, src, nbytes, flags);
+    if (!GASKET_GEX_PRIMORDIAL(tm, flags)) return (gex_RMA_PutBlocking)(tm, rank, dest, src, nbytes, flags);
+    gasket_gex_primordial_put_blocking(rank, dest, src, nbytes);
+    return 0;
 }
 static inline int gasket_gex_RMA_PutNBI(gex_TM_t tm, gex_Rank_t rank, void* dest, const void* src, size_t nbytes,
                                         gex_Event_t* lc_opt, gex_Flags_t flags) GASKET_NOEXCEPT {
-    if (GASKET_GEX_RMA_FLAGS_OK(flags) && GASKET_GEX_RMA_LC_OK(lc_opt))
-        return gasket_gex_rma_put_nbi(tm, rank, dest, src, nbytes, lc_opt == GEX_EVENT_DEFER);
-    return (gex_RMA_PutNBI)(tm, rank, dest, src, nbytes, lc_opt, flags);
+    if (!GASKET_GEX_PRIMORDIAL(tm, flags) || !GASKET_GEX_RMA_LC_OK(lc_opt))
+        return (gex_RMA_PutNBI)(tm, rank, dest, src, nbytes, lc_opt, flags);
+    if (lc_opt == GEX_EVENT_NOW)
+        gasket_gex_primordial_put_nbi(rank, dest, src, nbytes);
+    else
+        gasket_gex_primordial_put_nbi_defer(rank, dest, src, nbytes);
+    return 0;
 }
 static inline gex_Event_t gasket_gex_RMA_PutNB(gex_TM_t tm, gex_Rank_t rank, void* dest, const void* src, size_t nbytes,
                                                gex_Event_t* lc_opt, gex_Flags_t flags) GASKET_NOEXCEPT {
-    if (GASKET_GEX_RMA_FLAGS_OK(flags) && GASKET_GEX_RMA_LC_OK(lc_opt))
-        return gasket_gex_rma_put_nb(tm, rank, dest, src, nbytes, lc_opt == GEX_EVENT_DEFER);
-    return (gex_RMA_PutNB)(tm, rank, dest, src, nbytes, lc_opt, flags);
+    if (!GASKET_GEX_PRIMORDIAL(tm, flags) || !GASKET_GEX_RMA_LC_OK(lc_opt))
+        return (gex_RMA_PutNB)(tm, rank, dest, src, nbytes, lc_opt, flags);
+    if (lc_opt == GEX_EVENT_NOW) return gasket_gex_primordial_put_nb(rank, dest, src, nbytes);
+    return gasket_gex_primordial_put_nb_defer(rank, dest, src, nbytes);
 }
 static inline int gasket_gex_RMA_GetBlocking(gex_TM_t tm, void* dest, gex_Rank_t rank, void* src, size_t nbytes,
                                              gex_Flags_t flags) GASKET_NOEXCEPT {
-    if (GASKET_GEX_RMA_FLAGS_OK(flags)) return gasket_gex_rma_get_blocking(tm, dest, rank, src, nbytes);
-    return (gex_RMA_GetBlocking)(tm, dest, rank, src, nbytes, flags);
+    if (!GASKET_GEX_PRIMORDIAL(tm, flags)) return (gex_RMA_GetBlocking)(tm, dest, rank, src, nbytes, flags);
+    gasket_gex_primordial_get_blocking(dest, rank, src, nbytes);
+    return 0;
 }
 static inline int gasket_gex_RMA_GetNBI(gex_TM_t tm, void* dest, gex_Rank_t rank, void* src, size_t nbytes,
                                         gex_Flags_t flags) GASKET_NOEXCEPT {
-    if (GASKET_GEX_RMA_FLAGS_OK(flags)) return gasket_gex_rma_get_nbi(tm, dest, rank, src, nbytes);
-    return (gex_RMA_GetNBI)(tm, dest, rank, src, nbytes, flags);
+    if (!GASKET_GEX_PRIMORDIAL(tm, flags)) return (gex_RMA_GetNBI)(tm, dest, rank, src, nbytes, flags);
+    gasket_gex_primordial_get_nbi(dest, rank, src, nbytes);
+    return 0;
 }
 static inline gex_Event_t gasket_gex_RMA_GetNB(gex_TM_t tm, void* dest, gex_Rank_t rank, void* src, size_t nbytes,
                                                gex_Flags_t flags) GASKET_NOEXCEPT {
-    if (GASKET_GEX_RMA_FLAGS_OK(flags)) return gasket_gex_rma_get_nb(tm, dest, rank, src, nbytes);
-    return (gex_RMA_GetNB)(tm, dest, rank, src, nbytes, flags);
+    if (!GASKET_GEX_PRIMORDIAL(tm, flags)) return (gex_RMA_GetNB)(tm, dest, rank, src, nbytes, flags);
+    return gasket_gex_primordial_get_nb(dest, rank, src, nbytes);
 }
 static inline gex_RMA_Value_t gasket_gex_RMA_GetBlockingVal(gex_TM_t tm, gex_Rank_t rank, void* src, size_t nbytes,
                                                             gex_Flags_t flags) GASKET_NOEXCEPT {
-    if (GASKET_GEX_RMA_FLAGS_OK(flags)) return gasket_gex_rma_get_blocking_val(tm, rank, src, nbytes);
-    return (gex_RMA_GetBlockingVal)(tm, rank, src, nbytes, flags);
+    if (!GASKET_GEX_PRIMORDIAL(tm, flags)) return (gex_RMA_GetBlockingVal)(tm, rank, src, nbytes, flags);
+    return gasket_gex_primordial_get_blocking_val(rank, src, nbytes);
 }
 static inline int gasket_gex_RMA_PutBlockingVal(gex_TM_t tm, gex_Rank_t rank, void* dest, gex_RMA_Value_t value,
                                                 size_t nbytes, gex_Flags_t flags) GASKET_NOEXCEPT {
-    if (GASKET_GEX_RMA_FLAGS_OK(flags)) return gasket_gex_rma_put_blocking_val(tm, rank, dest, value, nbytes);
-    return (gex_RMA_PutBlockingVal)(tm, rank, dest, value, nbytes, flags);
+    if (!GASKET_GEX_PRIMORDIAL(tm, flags)) return (gex_RMA_PutBlockingVal)(tm, rank, dest, value, nbytes, flags);
+    gasket_gex_primordial_put_blocking_val(rank, dest, value, nbytes);
+    return 0;
 }
 static inline int gasket_gex_RMA_PutNBIVal(gex_TM_t tm, gex_Rank_t rank, void* dest, gex_RMA_Value_t value,
                                            size_t nbytes, gex_Flags_t flags) GASKET_NOEXCEPT {
-    if (GASKET_GEX_RMA_FLAGS_OK(flags)) return gasket_gex_rma_put_nbi_val(tm, rank, dest, value, nbytes);
-    return (gex_RMA_PutNBIVal)(tm, rank, dest, value, nbytes, flags);
+    if (!GASKET_GEX_PRIMORDIAL(tm, flags)) return (gex_RMA_PutNBIVal)(tm, rank, dest, value, nbytes, flags);
+    gasket_gex_primordial_put_nbi_val(rank, dest, value, nbytes);
+    return 0;
 }
 static inline gex_Event_t gasket_gex_RMA_PutNBVal(gex_TM_t tm, gex_Rank_t rank, void* dest, gex_RMA_Value_t value,
                                                   size_t nbytes, gex_Flags_t flags) GASKET_NOEXCEPT {
-    if (GASKET_GEX_RMA_FLAGS_OK(flags)) return gasket_gex_rma_put_nb_val(tm, rank, dest, value, nbytes);
-    return (gex_RMA_PutNBVal)(tm, rank, dest, value, nbytes, flags);
+    if (!GASKET_GEX_PRIMORDIAL(tm, flags)) return (gex_RMA_PutNBVal)(tm, rank, dest, value, nbytes, flags);
+    return gasket_gex_primordial_put_nb_val(rank, dest, value, nbytes);
 }
 #define gex_RMA_PutBlocking(tm, rank, dest, src, nbytes, flags) \
     gasket_gex_RMA_PutBlocking(tm, rank, dest, src, nbytes, flags)

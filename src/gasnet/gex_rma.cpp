@@ -150,10 +150,8 @@ using gasnet::Sync;
 
 extern "C" {
 
-// ---- puts and gets: the functions check everything; the gasket_gex_rma_*
-// entry points are what gasnetex.h's inline forms call once they have found
-// flags (and lc_opt) acceptable, so only the team, rank and range are left.
-// The names are parenthesized: gasnetex.h defines them as macros.
+// ---- puts and gets: the functions check everything (the names are
+// parenthesized: gasnetex.h defines them as macros).
 int(gex_RMA_PutBlocking)(gex_TM_t tm, gex_Rank_t rank, void* dest, const void* src, size_t nbytes,
                          gex_Flags_t flags) noexcept {
     gasnet::put_at<Sync::blocking>("gex_RMA_PutBlocking", tm, rank, dest, src, nbytes, false, flags);
@@ -185,31 +183,6 @@ gex_Event_t(gex_RMA_GetNB)(gex_TM_t tm, void* dest, gex_Rank_t rank, void* src, 
     return gasnet::get_at<Sync::explicit_handle>("gex_RMA_GetNB", tm, rank, dest, src, nbytes, flags);
 }
 
-int gasket_gex_rma_put_blocking(gex_TM_t tm, gex_Rank_t rank, void* dest, const void* src, size_t nbytes) noexcept {
-    gasnet::put_at<Sync::blocking>("gex_RMA_PutBlocking", tm, rank, dest, src, nbytes, false, 0);
-    return 0;
-}
-int gasket_gex_rma_put_nbi(gex_TM_t tm, gex_Rank_t rank, void* dest, const void* src, size_t nbytes,
-                           int defer) noexcept {
-    gasnet::put_at<Sync::implicit>("gex_RMA_PutNBI", tm, rank, dest, src, nbytes, defer != 0, 0);
-    return 0;
-}
-gex_Event_t gasket_gex_rma_put_nb(gex_TM_t tm, gex_Rank_t rank, void* dest, const void* src, size_t nbytes,
-                                  int defer) noexcept {
-    return gasnet::put_at<Sync::explicit_handle>("gex_RMA_PutNB", tm, rank, dest, src, nbytes, defer != 0, 0);
-}
-int gasket_gex_rma_get_blocking(gex_TM_t tm, void* dest, gex_Rank_t rank, void* src, size_t nbytes) noexcept {
-    gasnet::get_at<Sync::blocking>("gex_RMA_GetBlocking", tm, rank, dest, src, nbytes, 0);
-    return 0;
-}
-int gasket_gex_rma_get_nbi(gex_TM_t tm, void* dest, gex_Rank_t rank, void* src, size_t nbytes) noexcept {
-    gasnet::get_at<Sync::implicit>("gex_RMA_GetNBI", tm, rank, dest, src, nbytes, 0);
-    return 0;
-}
-gex_Event_t gasket_gex_rma_get_nb(gex_TM_t tm, void* dest, gex_Rank_t rank, void* src, size_t nbytes) noexcept {
-    return gasnet::get_at<Sync::explicit_handle>("gex_RMA_GetNB", tm, rank, dest, src, nbytes, 0);
-}
-
 // ---- value forms (the low-order bytes of the value: little-endian) ----
 gex_RMA_Value_t(gex_RMA_GetBlockingVal)(gex_TM_t tm, gex_Rank_t rank, void* src, size_t nbytes,
                                         gex_Flags_t flags) noexcept {
@@ -234,26 +207,59 @@ gex_Event_t(gex_RMA_PutNBVal)(gex_TM_t tm, gex_Rank_t rank, void* dest, gex_RMA_
     return gasnet::put_value<Sync::explicit_handle>("gex_RMA_PutNBVal", tm, rank, dest, value, nbytes, flags);
 }
 
-gex_RMA_Value_t gasket_gex_rma_get_blocking_val(gex_TM_t tm, gex_Rank_t rank, void* src, size_t nbytes) noexcept {
+// ---- the primordial team's entry points, which gasnetex.h's inline forms
+// call once they found the team the primordial one and flags (and lc_opt)
+// acceptable: the rank (a jobrank) and the range are left to check, as for
+// GASNet-1's calls, naming the gex_RMA_* call.
+gex_TM_t const gasket_gex_primordial_tm = &gex::g_objects.tm;  // gex::primordial_tm(), constant-initialized
+
+void gasket_gex_primordial_put_blocking(gex_Rank_t rank, void* dest, const void* src, size_t nbytes) noexcept {
+    gasnet::put("gex_RMA_PutBlocking", rank, dest, src, nbytes, Sync::blocking, false);
+}
+void gasket_gex_primordial_put_nbi(gex_Rank_t rank, void* dest, const void* src, size_t nbytes) noexcept {
+    gasnet::put("gex_RMA_PutNBI", rank, dest, src, nbytes, Sync::implicit, false);
+}
+void gasket_gex_primordial_put_nbi_defer(gex_Rank_t rank, void* dest, const void* src, size_t nbytes) noexcept {
+    gasnet::put("gex_RMA_PutNBI", rank, dest, src, nbytes, Sync::implicit, true);
+}
+gex_Event_t gasket_gex_primordial_put_nb(gex_Rank_t rank, void* dest, const void* src, size_t nbytes) noexcept {
+    return gasnet::put("gex_RMA_PutNB", rank, dest, src, nbytes, Sync::explicit_handle, false);
+}
+gex_Event_t gasket_gex_primordial_put_nb_defer(gex_Rank_t rank, void* dest, const void* src, size_t nbytes) noexcept {
+    return gasnet::put("gex_RMA_PutNB", rank, dest, src, nbytes, Sync::explicit_handle, true);
+}
+void gasket_gex_primordial_get_blocking(void* dest, gex_Rank_t rank, void* src, size_t nbytes) noexcept {
+    gasnet::get("gex_RMA_GetBlocking", dest, rank, src, nbytes, Sync::blocking);
+}
+void gasket_gex_primordial_get_nbi(void* dest, gex_Rank_t rank, void* src, size_t nbytes) noexcept {
+    gasnet::get("gex_RMA_GetNBI", dest, rank, src, nbytes, Sync::implicit);
+}
+gex_Event_t gasket_gex_primordial_get_nb(void* dest, gex_Rank_t rank, void* src, size_t nbytes) noexcept {
+    return gasnet::get("gex_RMA_GetNB", dest, rank, src, nbytes, Sync::explicit_handle);
+}
+gex_RMA_Value_t gasket_gex_primordial_get_blocking_val(gex_Rank_t rank, void* src, size_t nbytes) noexcept {
     const char* routine = "gex_RMA_GetBlockingVal";
     gasnet::check_value_size(routine, nbytes);
     gex_RMA_Value_t value = 0;
-    gasnet::get_at<Sync::blocking>(routine, tm, rank, &value, src, nbytes, 0);
+    gasnet::get(routine, &value, rank, src, nbytes, Sync::blocking);
     return value;
 }
-int gasket_gex_rma_put_blocking_val(gex_TM_t tm, gex_Rank_t rank, void* dest, gex_RMA_Value_t value,
-                                    size_t nbytes) noexcept {
-    gasnet::put_value<Sync::blocking>("gex_RMA_PutBlockingVal", tm, rank, dest, value, nbytes, 0);
-    return 0;
+void gasket_gex_primordial_put_blocking_val(gex_Rank_t rank, void* dest, gex_RMA_Value_t value,
+                                            size_t nbytes) noexcept {
+    const char* routine = "gex_RMA_PutBlockingVal";
+    gasnet::check_value_size(routine, nbytes);
+    gasnet::put(routine, rank, dest, &value, nbytes, Sync::blocking, false);
 }
-int gasket_gex_rma_put_nbi_val(gex_TM_t tm, gex_Rank_t rank, void* dest, gex_RMA_Value_t value,
-                               size_t nbytes) noexcept {
-    gasnet::put_value<Sync::implicit>("gex_RMA_PutNBIVal", tm, rank, dest, value, nbytes, 0);
-    return 0;
+void gasket_gex_primordial_put_nbi_val(gex_Rank_t rank, void* dest, gex_RMA_Value_t value, size_t nbytes) noexcept {
+    const char* routine = "gex_RMA_PutNBIVal";
+    gasnet::check_value_size(routine, nbytes);
+    gasnet::put(routine, rank, dest, &value, nbytes, Sync::implicit, false);
 }
-gex_Event_t gasket_gex_rma_put_nb_val(gex_TM_t tm, gex_Rank_t rank, void* dest, gex_RMA_Value_t value,
-                                      size_t nbytes) noexcept {
-    return gasnet::put_value<Sync::explicit_handle>("gex_RMA_PutNBVal", tm, rank, dest, value, nbytes, 0);
+gex_Event_t gasket_gex_primordial_put_nb_val(gex_Rank_t rank, void* dest, gex_RMA_Value_t value,
+                                             size_t nbytes) noexcept {
+    const char* routine = "gex_RMA_PutNBVal";
+    gasnet::check_value_size(routine, nbytes);
+    return gasnet::put(routine, rank, dest, &value, nbytes, Sync::explicit_handle, false);
 }
 
 // ---- NBI access regions ----

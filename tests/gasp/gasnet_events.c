@@ -141,7 +141,7 @@ int main(int argc, char** argv) {
     expect_spans(GASP_GASNET_NB_PUT_INIT, 1, 8, 9, nb_args);
 
     /* The same transfers through GASNet-EX (gasnetex.h's inline forms, which
-     * call the gasket_gex_rma_* entry points, and the functions behind them)
+     * call the gasket_gex_primordial_* entry points, and the functions behind them)
      * raise the same events with the same arguments: one route.  No AM has
      * been sent yet (the peers are before the next barrier): clear. */
     gasp_recorder_clear();

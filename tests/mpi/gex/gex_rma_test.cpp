@@ -172,7 +172,8 @@ TEST(GexRma, GetEveryForm) {
 
 // gasnetex.h makes the six contiguous calls inline forms that check lc_opt
 // and flags at the call site (folded away when they are constants, as
-// above) and call the gasket_gex_rma_* entry points.  The functions of the
+// above) and, on the primordial team, call the gasket_gex_primordial_* entry
+// points; on other teams, the functions.  The functions of the
 // same names, reached by writing the name in parentheses or through a
 // pointer (another language's binding, dlsym), must move the same bytes.
 TEST(GexRma, FunctionsBehindTheInlineForms) {
