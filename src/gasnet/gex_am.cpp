@@ -248,22 +248,6 @@ rt::Job& check_between(const char* routine, gasnet_node_t node, gex_EP_Index_t f
     if (gasp::on()) gasp::notify(GASP_GASNET_AM_REPLY, GASP_END, event, h, peer, nbytes, nargs);
 }
 
-// A request through a tm other than the primordial team and its pair.
-[[gnu::cold, gnu::noinline]] void request_other(const char* routine, gex_TM_t tm, gex_Rank_t rank,
-                                                gasnet_handler_t handler, AmCategory category, const void* source_addr,
-                                                size_t nbytes, void* dest_addr, gex_Event_t* lc_opt, gex_Flags_t flags,
-                                                int nargs, const gasnet_handlerarg_t* args) {
-    const gex_EP_Location_t to = gex::p2p_location(routine, tm, rank);
-    const gex_EP_Index_t from = gex::local_ep_index(routine, tm);
-    if (from != 0 || to.gex_ep_index != 0)
-        return request_between(routine, to.gex_rank, from, to.gex_ep_index, handler, category, source_addr, nbytes,
-                               dest_addr, lc_opt, flags, nargs, args);
-    check_send(routine, 0, handler, category, true, nargs, lc_opt, flags);
-    if (request(routine, gasp_category(category), to.gex_rank, handler, category, source_addr, nbytes, dest_addr, nargs,
-                args) != GASNET_OK)
-        rt::fatal(routine, "refused (the line above says why)");
-}
-
 // Whether a send on the primordial endpoint to `handler`, of the category
 // and direction whose registration flags are `need`, with `nargs`
 // arguments and `flags`, passes check_send (its lc_opt aside: the lean
@@ -275,19 +259,21 @@ rt::Job& check_between(const char* routine, gasnet_node_t node, gex_EP_Index_t f
 [[noreturn, gnu::cold, gnu::noinline]] void refused(const char* routine) {
     rt::fatal(routine, "refused (the line above says why)");
 }
-// The lean path's sends: GASNet-1's, whose own checks (rank, handler
-// index, payload size) still apply.
-[[gnu::always_inline]] inline int lean_request(const char* routine, gex_Rank_t rank, gasnet_handler_t handler,
-                                               AmCategory category, const void* source_addr, size_t nbytes,
-                                               void* dest_addr, int nargs, const gasnet_handlerarg_t* args) {
+// GASNet-1's send under every GASNet-EX request and reply between
+// primordial endpoints, once checked (its own checks -- rank, handler
+// index, payload size -- still apply); fatal, naming `routine`, when it
+// refuses.
+[[gnu::always_inline]] inline int gasnet1_request(const char* routine, gex_Rank_t rank, gasnet_handler_t handler,
+                                                  AmCategory category, const void* source_addr, size_t nbytes,
+                                                  void* dest_addr, int nargs, const gasnet_handlerarg_t* args) {
     if (request(routine, gasp_category(category), rank, handler, category, source_addr, nbytes, dest_addr, nargs,
                 args) != GASNET_OK) [[unlikely]]
         refused(routine);
     return 0;
 }
-[[gnu::always_inline]] inline int lean_reply(const char* routine, gex_Token_t token, gasnet_handler_t handler,
-                                             AmCategory category, const void* source_addr, size_t nbytes,
-                                             void* dest_addr, int nargs, const gasnet_handlerarg_t* args) {
+[[gnu::always_inline]] inline int gasnet1_reply(const char* routine, gex_Token_t token, gasnet_handler_t handler,
+                                                AmCategory category, const void* source_addr, size_t nbytes,
+                                                void* dest_addr, int nargs, const gasnet_handlerarg_t* args) {
     if (reply(routine, gasp_category(category), token, handler, category, source_addr, nbytes, dest_addr, nargs,
               args) != GASNET_OK) [[unlikely]]
         refused(routine);
@@ -297,6 +283,20 @@ rt::Job& check_between(const char* routine, gasnet_node_t node, gex_EP_Index_t f
 // endpoints (whose table check_send, and lean_fits, read).
 [[gnu::always_inline]] inline bool primordial_token(gex_Token_t token) {
     return token && !(token->ep | token->source_ep);
+}
+
+// A request through a tm other than the primordial team and its pair.
+[[gnu::cold, gnu::noinline]] void request_other(const char* routine, gex_TM_t tm, gex_Rank_t rank,
+                                                gasnet_handler_t handler, AmCategory category, const void* source_addr,
+                                                size_t nbytes, void* dest_addr, gex_Event_t* lc_opt, gex_Flags_t flags,
+                                                int nargs, const gasnet_handlerarg_t* args) {
+    const gex_EP_Location_t to = gex::p2p_location(routine, tm, rank);
+    const gex_EP_Index_t from = gex::local_ep_index(routine, tm);
+    if (from != 0 || to.gex_ep_index != 0)
+        return request_between(routine, to.gex_rank, from, to.gex_ep_index, handler, category, source_addr, nbytes,
+                               dest_addr, lc_opt, flags, nargs, args);
+    check_send(routine, 0, handler, category, true, nargs, lc_opt, flags);
+    gasnet1_request(routine, to.gex_rank, handler, category, source_addr, nbytes, dest_addr, nargs, args);
 }
 
 }  // namespace
@@ -309,24 +309,18 @@ int gex_request(const char* routine, gex_TM_t tm, gex_Rank_t rank, gasnet_handle
         return 0;
     }
     check_send(routine, 0, handler, category, true, nargs, lc_opt, flags);
-    if (request(routine, gasp_category(category), rank, handler, category, source_addr, nbytes, dest_addr, nargs,
-                args) != GASNET_OK)
-        rt::fatal(routine, "refused (the line above says why)");
-    return 0;
+    return gasnet1_request(routine, rank, handler, category, source_addr, nbytes, dest_addr, nargs, args);
 }
 
 int gex_reply(const char* routine, gex_Token_t token, gasnet_handler_t handler, AmCategory category,
               const void* source_addr, size_t nbytes, void* dest_addr, gex_Event_t* lc_opt, gex_Flags_t flags,
               int nargs, const gasnet_handlerarg_t* args) {
-    if (token && (token->ep | token->source_ep)) [[unlikely]] {
+    if (token && !primordial_token(token)) [[unlikely]] {
         reply_between(routine, token, handler, category, source_addr, nbytes, dest_addr, lc_opt, flags, nargs, args);
         return 0;
     }
     check_send(routine, 0, handler, category, false, nargs, lc_opt, flags);
-    if (reply(routine, gasp_category(category), token, handler, category, source_addr, nbytes, dest_addr, nargs,
-              args) != GASNET_OK)
-        rt::fatal(routine, "refused (the line above says why)");
-    return 0;
+    return gasnet1_reply(routine, token, handler, category, source_addr, nbytes, dest_addr, nargs, args);
 }
 
 namespace {
@@ -539,8 +533,8 @@ gex_TI_t gex_Token_Info(gex_Token_t token, gex_Token_Info_t* info, gex_TI_t mask
                                gex_Flags_t flags GASKET_AM_PARAMS_##M) noexcept {                                      \
         const gasnet_handlerarg_t args[] = {0 GASKET_AM_VALUES_##M};                                                   \
         if (GASKET_GEX_LEAN_REQUEST(GEX_FLAG_AM_SHORT, M)) [[likely]]                                                  \
-            return gasnet::lean_request("gex_AM_RequestShort" #M, rank, handler, AmCategory::short_am, nullptr, 0,     \
-                                        nullptr, M, args + 1);                                                         \
+            return gasnet::gasnet1_request("gex_AM_RequestShort" #M, rank, handler, AmCategory::short_am, nullptr, 0,  \
+                                           nullptr, M, args + 1);                                                      \
         return gasnet::gex_request("gex_AM_RequestShort" #M, tm, rank, handler, AmCategory::short_am, nullptr, 0,      \
                                    nullptr, nullptr, flags, M, args + 1);                                              \
     }                                                                                                                  \
@@ -548,8 +542,8 @@ gex_TI_t gex_Token_Info(gex_Token_t token, gex_Token_Info_t* info, gex_TI_t mask
                                 size_t nbytes, gex_Event_t* lc_opt, gex_Flags_t flags GASKET_AM_PARAMS_##M) noexcept { \
         const gasnet_handlerarg_t args[] = {0 GASKET_AM_VALUES_##M};                                                   \
         if (lc_opt == GEX_EVENT_NOW && GASKET_GEX_LEAN_REQUEST(GEX_FLAG_AM_MEDIUM, M)) [[likely]]                      \
-            return gasnet::lean_request("gex_AM_RequestMedium" #M, rank, handler, AmCategory::medium, source_addr,     \
-                                        nbytes, nullptr, M, args + 1);                                                 \
+            return gasnet::gasnet1_request("gex_AM_RequestMedium" #M, rank, handler, AmCategory::medium, source_addr,  \
+                                           nbytes, nullptr, M, args + 1);                                              \
         return gasnet::gex_request("gex_AM_RequestMedium" #M, tm, rank, handler, AmCategory::medium, source_addr,      \
                                    nbytes, nullptr, lc_opt, flags, M, args + 1);                                       \
     }                                                                                                                  \
@@ -558,8 +552,8 @@ gex_TI_t gex_Token_Info(gex_Token_t token, gex_Token_Info_t* info, gex_TI_t mask
                               gex_Flags_t flags GASKET_AM_PARAMS_##M) noexcept {                                       \
         const gasnet_handlerarg_t args[] = {0 GASKET_AM_VALUES_##M};                                                   \
         if (lc_opt == GEX_EVENT_NOW && GASKET_GEX_LEAN_REQUEST(GEX_FLAG_AM_LONG, M)) [[likely]]                        \
-            return gasnet::lean_request("gex_AM_RequestLong" #M, rank, handler, AmCategory::long_am, source_addr,      \
-                                        nbytes, dest_addr, M, args + 1);                                               \
+            return gasnet::gasnet1_request("gex_AM_RequestLong" #M, rank, handler, AmCategory::long_am, source_addr,   \
+                                           nbytes, dest_addr, M, args + 1);                                            \
         return gasnet::gex_request("gex_AM_RequestLong" #M, tm, rank, handler, AmCategory::long_am, source_addr,       \
                                    nbytes, dest_addr, lc_opt, flags, M, args + 1);                                     \
     }                                                                                                                  \
@@ -567,8 +561,8 @@ gex_TI_t gex_Token_Info(gex_Token_t token, gex_Token_Info_t* info, gex_TI_t mask
                              gex_Flags_t flags GASKET_AM_PARAMS_##M) noexcept {                                        \
         const gasnet_handlerarg_t args[] = {0 GASKET_AM_VALUES_##M};                                                   \
         if (GASKET_GEX_LEAN_REPLY(GEX_FLAG_AM_SHORT, M)) [[likely]]                                                    \
-            return gasnet::lean_reply("gex_AM_ReplyShort" #M, token, handler, AmCategory::short_am, nullptr, 0,        \
-                                      nullptr, M, args + 1);                                                           \
+            return gasnet::gasnet1_reply("gex_AM_ReplyShort" #M, token, handler, AmCategory::short_am, nullptr, 0,     \
+                                         nullptr, M, args + 1);                                                        \
         return gasnet::gex_reply("gex_AM_ReplyShort" #M, token, handler, AmCategory::short_am, nullptr, 0, nullptr,    \
                                  nullptr, flags, M, args + 1);                                                         \
     }                                                                                                                  \
@@ -576,8 +570,8 @@ gex_TI_t gex_Token_Info(gex_Token_t token, gex_Token_Info_t* info, gex_TI_t mask
                               gex_Event_t* lc_opt, gex_Flags_t flags GASKET_AM_PARAMS_##M) noexcept {                  \
         const gasnet_handlerarg_t args[] = {0 GASKET_AM_VALUES_##M};                                                   \
         if (lc_opt == GEX_EVENT_NOW && GASKET_GEX_LEAN_REPLY(GEX_FLAG_AM_MEDIUM, M)) [[likely]]                        \
-            return gasnet::lean_reply("gex_AM_ReplyMedium" #M, token, handler, AmCategory::medium, source_addr,        \
-                                      nbytes, nullptr, M, args + 1);                                                   \
+            return gasnet::gasnet1_reply("gex_AM_ReplyMedium" #M, token, handler, AmCategory::medium, source_addr,     \
+                                         nbytes, nullptr, M, args + 1);                                                \
         return gasnet::gex_reply("gex_AM_ReplyMedium" #M, token, handler, AmCategory::medium, source_addr, nbytes,     \
                                  nullptr, lc_opt, flags, M, args + 1);                                                 \
     }                                                                                                                  \
@@ -585,8 +579,8 @@ gex_TI_t gex_Token_Info(gex_Token_t token, gex_Token_Info_t* info, gex_TI_t mask
                             void* dest_addr, gex_Event_t* lc_opt, gex_Flags_t flags GASKET_AM_PARAMS_##M) noexcept {   \
         const gasnet_handlerarg_t args[] = {0 GASKET_AM_VALUES_##M};                                                   \
         if (lc_opt == GEX_EVENT_NOW && GASKET_GEX_LEAN_REPLY(GEX_FLAG_AM_LONG, M)) [[likely]]                          \
-            return gasnet::lean_reply("gex_AM_ReplyLong" #M, token, handler, AmCategory::long_am, source_addr, nbytes, \
-                                      dest_addr, M, args + 1);                                                         \
+            return gasnet::gasnet1_reply("gex_AM_ReplyLong" #M, token, handler, AmCategory::long_am, source_addr,      \
+                                         nbytes, dest_addr, M, args + 1);                                              \
         return gasnet::gex_reply("gex_AM_ReplyLong" #M, token, handler, AmCategory::long_am, source_addr, nbytes,      \
                                  dest_addr, lc_opt, flags, M, args + 1);                                               \
     }
