@@ -344,6 +344,12 @@ uintptr_t gasnet_getMaxGlobalSegmentSize(void) noexcept {
 void gasnet_exit(int exitcode) noexcept {
     std::fflush(nullptr);
     if (!g_state.initialized || !rt::g_job) std::exit(exitcode);
+    const bool in_order = rt::am_thread_state().handler_depth == 0 && !gasnet::g_in_terminate_signal;
+    // In order, the progress thread stops first (the exit would stop it
+    // anyway): a handler it runs returns, and its GASP END is raised, before
+    // the tool sees the exit, so a tool that reports at GASP_GASNET_EXIT
+    // counts every handler whose effects the client waited for.
+    if (in_order && rt::g_job->am) rt::g_job->am->stop_progress_thread();
     if (gasp::on()) gasp::notify(GASP_GASNET_EXIT, GASP_ATOMIC, exitcode);  // GASP: A, int status
     // From a handler (perhaps on the progress thread) nothing can be shut
     // down in order: end the job at once.

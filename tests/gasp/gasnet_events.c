@@ -11,7 +11,14 @@
  * arguments and prints each failure; exit status 1 on a failure.
  * `gasnet_events follow`: node 1 has its request served, then calls
  * gasnet_exit(4) while the others wait for nothing; they follow it and
- * their tool sees GASP_GASNET_EXIT with status 4 (the recorder prints it). */
+ * their tool sees GASP_GASNET_EXIT with status 4 (the recorder prints it).
+ *
+ * `gasnet_events exit_after_handler` (GASKET_PROGRESS_THREAD=on): node 1
+ * sends node 0 a request and calls gasnet_exit(0), as do the other nodes;
+ * node 0 waits without polling, so its progress thread runs the handler,
+ * which sets a flag and then takes 200 ms to return.  Node 0 calls
+ * gasnet_exit(0) as soon as the flag is set: its tool must see the
+ * handler's END before GASP_GASNET_EXIT (the recorder prints the counts). */
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -21,7 +28,7 @@
 
 #include "recorder.h"
 
-enum { kRequest = 201, kReply = 202 };
+enum { kRequest = 201, kReply = 202, kSlowRequest = 203 };
 
 static volatile int got_request = 0, got_reply = 0, request_from = -1;
 static int failures = 0;
@@ -102,12 +109,39 @@ static int follow(void) {
     return 1;
 }
 
+static volatile int slow_started = 0;
+static void on_slow_request(gasnet_token_t token) {
+    (void)token;
+    slow_started = 1;
+    const struct timespec wait = {0, 200 * 1000 * 1000};
+    nanosleep(&wait, NULL);
+}
+
+static int exit_after_handler(void) {
+    if (me != 0) {
+        if (me == 1) gasnet_AMRequestShort0(0, kSlowRequest);
+        gasnet_exit(0);
+    }
+    /* No poll here: only the progress thread can run the handler. */
+    const time_t give_up = time(NULL) + 20;
+    while (!slow_started && time(NULL) < give_up) {}
+    if (!slow_started) {
+        fprintf(stderr, "gasnet_events: node 0: the progress thread ran no handler in 20 s\n");
+        gasnet_exit(1);
+    }
+    gasnet_exit(0);
+    return 1;
+}
+
 int main(int argc, char** argv) {
     if (gasnet_init(&argc, &argv) != GASNET_OK) return 2;
-    gasnet_handlerentry_t table[] = {{kRequest, (void (*)())on_request}, {kReply, (void (*)())on_reply}};
-    if (gasnet_attach(table, 2, 16 * GASNET_PAGESIZE, GASNET_PAGESIZE) != GASNET_OK) return 2;
+    gasnet_handlerentry_t table[] = {{kRequest, (void (*)())on_request},
+                                     {kReply, (void (*)())on_reply},
+                                     {kSlowRequest, (void (*)())on_slow_request}};
+    if (gasnet_attach(table, 3, 16 * GASNET_PAGESIZE, GASNET_PAGESIZE) != GASNET_OK) return 2;
     me = gasnet_mynode();
     if (argc == 2 && strcmp(argv[1], "follow") == 0) return follow();
+    if (argc == 2 && strcmp(argv[1], "exit_after_handler") == 0) return exit_after_handler();
     const gasnet_node_t n = gasnet_nodes(), peer = (me + 1) % n, pred = (me + n - 1) % n;
     gasnet_seginfo_t seg[64];
     if (n > 64 || gasnet_getSegmentInfo(seg, (int)n) != GASNET_OK) return 2;

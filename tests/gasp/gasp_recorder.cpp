@@ -138,18 +138,22 @@ void record(gasp_context_t context, unsigned tag, int type, const char* filename
             }
         }
     }
-    std::size_t handler_runs = 0;
+    std::size_t handler_runs = 0, handler_ends = 0;
     {
         std::lock_guard lock(g_lock);
         g_events.push_back(e);
-        for (const gasp_recorded_event& r : g_events)
+        for (const gasp_recorded_event& r : g_events) {
             handler_runs += r.tag == GASP_GASNET_AM_HANDLER && r.type == GASP_START;
+            handler_ends += r.tag == GASP_GASNET_AM_HANDLER && r.type == GASP_END;
+        }
     }
     // The node ends right after this one: say it was delivered, with the
-    // handler runs recorded before it (the gasp_gasnet_exit_* tests).
+    // handler runs (STARTs) and ENDs recorded before it (the
+    // gasp_gasnet_follow and gasp_gasnet_exit_after_handler tests).
     if (tag == GASP_GASNET_EXIT && type == GASP_ATOMIC && e.nargs == 1) {
-        std::fprintf(stderr, "gasp_recorder: node %u: GASP_GASNET_EXIT ATOMIC status %d after %zu handler runs\n",
-                     unsigned(gasnet_mynode()), int(e.args[0]), handler_runs);
+        std::fprintf(stderr,
+                     "gasp_recorder: node %u: GASP_GASNET_EXIT ATOMIC status %d after %zu handler runs, %zu ended\n",
+                     unsigned(gasnet_mynode()), int(e.args[0]), handler_runs, handler_ends);
         std::fflush(stderr);
     }
     // The job ends right after this one: say it was delivered (the
