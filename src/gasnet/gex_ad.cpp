@@ -235,7 +235,7 @@ template <class T, bool kNbi>
         t_self.issued = true;
         return GEX_EVENT_INVALID;
     }
-    return all_handle();
+    return amo_handle();
 }
 
 // ---- Domains over teams of created endpoints (memory kinds §5.3) ----

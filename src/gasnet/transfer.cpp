@@ -349,6 +349,8 @@ void complete(gasnet_handle_t h) {
         g_routes.ctx->flush(int(v >> 2));
     } else if ((v & 3) == kFence) {
         rt::full_fence();
+    } else if (h == amo_handle()) {
+        wait_amos("GASNet synchronization");
     } else {
         ThreadState& t = t_self;
         t.bounce.issue_run();

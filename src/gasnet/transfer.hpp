@@ -9,9 +9,10 @@
 //
 // Handles (no allocation): 0 is GASNET_INVALID_HANDLE; otherwise the low two
 // bits say what completes the operation -- kNode: MPI_Win_flush of the node
-// in the upper bits; kAll: MPI_Win_flush_all, a memory fence and the wait
-// for GASNet-EX's remote atomics in flight (access regions, gex_AD_OpNB
-// through an Active Message); kFence (with upper bits 1: 3 itself is
+// in the upper bits; kAll: with upper bits 0, MPI_Win_flush_all, a memory
+// fence and the wait for GASNet-EX's remote atomics in flight (access
+// regions, several handles of different kinds), with upper bits 1 only that
+// wait (gex_AD_OpNB through an Active Message); kFence (with upper bits 1: 3 itself is
 // GEX_EVENT_NO_OP): a memory fence, for a transfer by load and store to a
 // node peer.  Flushing completes every operation to that node, a superset
 // the spec allows.  Low bits 0 (and not 0): a collective in flight, the
@@ -43,6 +44,7 @@ inline gasnet_handle_t node_handle(gasnet_node_t node) {
     return reinterpret_cast<gasnet_handle_t>((std::uintptr_t(node) << 2) | kNode);
 }
 inline gasnet_handle_t all_handle() { return reinterpret_cast<gasnet_handle_t>(kAll); }
+inline gasnet_handle_t amo_handle() { return reinterpret_cast<gasnet_handle_t>((std::uintptr_t(1) << 2) | kAll); }
 inline gasnet_handle_t fence_handle() { return reinterpret_cast<gasnet_handle_t>((std::uintptr_t(1) << 2) | kFence); }
 inline bool is_collective(gasnet_handle_t h) {
     const auto v = reinterpret_cast<std::uintptr_t>(h);
