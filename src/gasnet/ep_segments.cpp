@@ -23,12 +23,10 @@
 
 namespace gasket::gasnet {
 
+std::array<std::atomic<EpRoute*>, GASNET_MAXEPS> g_routes_of;
+
 namespace {
 
-// Per endpoint index, a route per jobrank, made at the first publication
-// that names the index (all zero: nothing published) and kept for the
-// process: a transfer reads it without a lock.
-std::array<std::atomic<EpRoute*>, GASNET_MAXEPS> g_routes_of;
 std::mutex g_publish_lock;
 
 EpRoute* routes_for(gex_EP_Index_t index, int n) {
@@ -126,11 +124,6 @@ char* map_if_peer(const rt::Job& job, const Published& p) {
 }
 
 }  // namespace
-
-const EpRoute* ep_route(gex_EP_Index_t index, unsigned node) {
-    const EpRoute* r = index < GASNET_MAXEPS ? g_routes_of[index].load(std::memory_order_acquire) : nullptr;
-    return r && r[node].size ? &r[node] : nullptr;
-}
 
 void* local_device_context(gex_EP_Index_t index, const void* p, std::size_t bytes) {
     if (!gex::any_device_segment()) return nullptr;  // host memory only: the usual case, one load

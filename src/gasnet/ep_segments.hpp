@@ -23,6 +23,8 @@
 
 #include <gasnetex.h>
 
+#include <array>
+#include <atomic>
 #include <cstdint>
 
 #include "src/runtime/job.hpp"
@@ -36,10 +38,19 @@ struct EpRoute : rt::Route {
     rt::DeviceMapping mapped;  // device: where a copy reaches it here, and with which context (else unmapped)
 };
 
+// Per endpoint index, a route per jobrank, made at the first publication
+// that names the index (all zero: nothing published) and kept for the
+// process: a transfer reads it without a lock.
+extern std::array<std::atomic<EpRoute*>, GASNET_MAXEPS> g_routes_of;
+
 // The route to the bound segment of endpoint `index` (1 <= index <
 // GASNET_MAXEPS) of jobrank `node` (< the job's size, checked by the
-// caller), or null when none has been published to this process.
-const EpRoute* ep_route(gex_EP_Index_t index, unsigned node);
+// caller), or null when none has been published to this process.  Inline:
+// the TM-pair RMA path (gex_rma.cpp) asks it.
+inline const EpRoute* ep_route(gex_EP_Index_t index, unsigned node) {
+    const EpRoute* r = index < GASNET_MAXEPS ? g_routes_of[index].load(std::memory_order_acquire) : nullptr;
+    return r && r[node].size ? &r[node] : nullptr;
+}
 
 // The context for device copies when [p, +bytes) lies in the device segment
 // bound to this process's endpoint `index` (>= 1); else null (host memory,

@@ -45,6 +45,25 @@ void* local_device(const char* routine, gex_TM_t tm, const void* p, std::size_t 
     return local == 0 ? nullptr : local_device_context(local, p, nbytes);
 }
 
+// Where [addr, +nbytes) (nbytes >= 1) is mapped here when tm is a TM-pair
+// whose remote endpoint is a created one with a host segment that this
+// process maps (its own, or a node peer's under the node fast path), no
+// tool is attached, no device segment exists here (the local buffer could
+// be in one) and the flags are accepted; else null, and the checked path
+// decides.  A TM-pair names jobranks: `rank` is checked as the primordial
+// team's.
+[[gnu::always_inline]] inline char* pair_direct(gex_TM_t tm, gex_Rank_t rank, const void* addr, std::size_t nbytes,
+                                                gex_Flags_t flags) {
+    gex_EP_Index_t local = 0, remote = 0;
+    if (rank >= g_routes.lean_nodes || (flags & ~kRmaFlags) || !gex::pair_ends(tm, &local, &remote) || remote == 0 ||
+        gex::any_device_segment())
+        return nullptr;
+    const EpRoute* r = ep_route(remote, rank);
+    if (!r || !r->direct) return nullptr;
+    const std::uintptr_t offset = reinterpret_cast<std::uintptr_t>(addr) - r->base;
+    return offset < r->size && nbytes - 1 < r->size - offset ? r->direct + offset : nullptr;
+}
+
 // The transfers whose (tm, rank) is not the primordial team's: a made
 // team's member (translated, its rank checked) or a TM-pair's remote
 // endpoint -- the primordial one's segment (the general forms) or a created
@@ -70,20 +89,45 @@ void* local_device(const char* routine, gex_TM_t tm, const void* p, std::size_t 
     return get_ep(routine, dest, at.gex_rank, at.gex_ep_index, src, nbytes, sync);
 }
 
+// Not the primordial team: a direct copy when pair_direct finds the
+// TM-pair's remote segment mapped here (a small function, so that case
+// saves few registers), else put_other / get_other.
+[[gnu::noinline]] gasnet_handle_t put_not_primordial(const char* routine, gex_TM_t tm, gex_Rank_t rank, void* dest,
+                                                     const void* src, std::size_t nbytes, unsigned how,
+                                                     gex_Flags_t flags) {
+    if (char* direct = pair_direct(tm, rank, dest, nbytes, flags)) {
+        const Sync sync = Sync(how & 3);
+        rt::put_to(*g_routes.ctx, nullptr, rt::Target{direct, nullptr, 0}, src, nbytes, int(rank),
+                   direct_completion(sync));
+        return direct_handle(sync);
+    }
+    return put_other(routine, tm, rank, dest, src, nbytes, how, flags);
+}
+[[gnu::noinline]] gasnet_handle_t get_not_primordial(const char* routine, gex_TM_t tm, gex_Rank_t rank, void* dest,
+                                                     const void* src, std::size_t nbytes, Sync sync,
+                                                     gex_Flags_t flags) {
+    if (const char* direct = pair_direct(tm, rank, src, nbytes, flags)) {
+        rt::get_from(rt::Target{const_cast<char*>(direct), nullptr, 0}, dest, nbytes, int(rank),
+                     direct_completion(sync));
+        return direct_handle(sync);
+    }
+    return get_other(routine, tm, rank, dest, src, nbytes, sync, flags);
+}
+
 // A put or get of (tm, rank): the lean forms for the primordial team.
 template <Sync S>
 [[gnu::always_inline]] inline gasnet_handle_t put_at(const char* routine, gex_TM_t tm, gex_Rank_t rank, void* dest,
                                                      const void* src, std::size_t nbytes, bool bulk,
                                                      gex_Flags_t flags) {
     if (!primordial(tm, flags)) [[unlikely]]
-        return put_other(routine, tm, rank, dest, src, nbytes, mode(S, bulk), flags);
+        return put_not_primordial(routine, tm, rank, dest, src, nbytes, mode(S, bulk), flags);
     return put(routine, rank, dest, src, nbytes, S, bulk);
 }
 template <Sync S>
 [[gnu::always_inline]] inline gasnet_handle_t get_at(const char* routine, gex_TM_t tm, gex_Rank_t rank, void* dest,
                                                      const void* src, std::size_t nbytes, gex_Flags_t flags) {
     if (!primordial(tm, flags)) [[unlikely]]
-        return get_other(routine, tm, rank, dest, src, nbytes, S, flags);
+        return get_not_primordial(routine, tm, rank, dest, src, nbytes, S, flags);
     return get(routine, dest, rank, src, nbytes, S);
 }
 

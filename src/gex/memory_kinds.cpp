@@ -59,17 +59,13 @@ rt::MemoryKind* kind_object(gex_MK_t kind) {
     return kinds().live.count(kind) ? kind->kind.get() : nullptr;
 }
 
-namespace {
 std::atomic<long> g_device_segments{0};  // live segments of every device kind
-}  // namespace
 
 void count_segment(gex_MK_t kind, int delta) {
     if (kind == GEX_MK_HOST) return;
     kind->segments.fetch_add(delta, std::memory_order_relaxed);
     g_device_segments.fetch_add(delta, std::memory_order_relaxed);
 }
-
-bool any_device_segment() { return g_device_segments.load(std::memory_order_relaxed) != 0; }
 
 }  // namespace gasket::gex
 

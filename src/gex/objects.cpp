@@ -15,6 +15,10 @@ namespace gasket::gex {
 
 Objects g_objects;
 
+// The TM-pairs other than the primordial one (make_pair): a slot's address
+// | 1.  Two bytes a slot, so each address is even.
+std::uint16_t g_pair_slots[GASNET_MAXEPS * GASNET_MAXEPS];
+
 namespace {
 
 std::atomic<bool> g_verbose{true};
@@ -24,10 +28,6 @@ const void* raw(const void* h) { return h; }
 [[noreturn, gnu::cold]] void not_made(const char* routine) {
     rt::fatal(routine, "called before gex_Client_Init (or gasnet_init)");
 }
-
-// The TM-pairs other than the primordial one (make_pair): a slot's address
-// | 1.  Two bytes a slot, so each address is even.
-std::uint16_t g_pair_slots[GASNET_MAXEPS * GASNET_MAXEPS];
 
 bool is_pair(gex_TM_t tm) { return pair_ends(tm, nullptr, nullptr); }
 
@@ -104,21 +104,6 @@ gex_TM_t make_pair(gex_EP_Index_t local, gex_EP_Index_t remote) {
     if (local == 0 && remote == 0) return primordial_pair();
     const auto slot = reinterpret_cast<std::uintptr_t>(&g_pair_slots[std::size_t(local) * GASNET_MAXEPS + remote]);
     return reinterpret_cast<gex_TM_t>(slot | 1);
-}
-
-bool pair_ends(gex_TM_t tm, gex_EP_Index_t* local, gex_EP_Index_t* remote) {
-    gex_EP_Index_t l = 0, r = 0;
-    if (tm != primordial_pair()) {
-        const auto v = reinterpret_cast<std::uintptr_t>(tm);
-        const auto first = reinterpret_cast<std::uintptr_t>(&g_pair_slots[0]);
-        if (!(v & 1) || v - 1 < first || v - 1 >= first + sizeof g_pair_slots) return false;
-        const std::size_t n = (v - 1 - first) / sizeof g_pair_slots[0];
-        l = gex_EP_Index_t(n / GASNET_MAXEPS);
-        r = gex_EP_Index_t(n % GASNET_MAXEPS);
-    }
-    if (local) *local = l;
-    if (remote) *remote = r;
-    return true;
 }
 
 namespace {

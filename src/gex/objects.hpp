@@ -231,8 +231,9 @@ rt::MemoryKind* kind_object(gex_MK_t kind);
 void count_segment(gex_MK_t kind, int delta);
 // Whether this process has a live segment of device memory (of any kind):
 // one relaxed load, so transfers that only might involve device memory ask
-// this before looking further.
-bool any_device_segment();
+// this before looking further.  The count is count_segment's.
+extern std::atomic<long> g_device_segments;
+inline bool any_device_segment() { return g_device_segments.load(std::memory_order_relaxed) != 0; }
 
 // A non-fatal error's line, naming `routine`, unless
 // gex_System_SetVerboseErrors(0).
@@ -259,8 +260,23 @@ inline gex_TM_t primordial_pair() {
 // table with its low bit set: equal arguments give equal handles, and none
 // is a team's address.  make_pair gives the handle (the primordial pair for
 // (0, 0)); pair_ends says whether tm is a TM-pair and, if so, its indices.
+// Inline: the TM-pair RMA path (gasnet/gex_rma.cpp) asks it first.
 gex_TM_t make_pair(gex_EP_Index_t local, gex_EP_Index_t remote);
-bool pair_ends(gex_TM_t tm, gex_EP_Index_t* local, gex_EP_Index_t* remote);
+extern std::uint16_t g_pair_slots[GASNET_MAXEPS * GASNET_MAXEPS];
+inline bool pair_ends(gex_TM_t tm, gex_EP_Index_t* local, gex_EP_Index_t* remote) {
+    gex_EP_Index_t l = 0, r = 0;
+    if (tm != primordial_pair()) {
+        const auto v = reinterpret_cast<std::uintptr_t>(tm);
+        const auto first = reinterpret_cast<std::uintptr_t>(&g_pair_slots[0]);
+        if (!(v & 1) || v - 1 < first || v - 1 >= first + sizeof g_pair_slots) return false;
+        const std::size_t n = (v - 1 - first) / sizeof g_pair_slots[0];
+        l = gex_EP_Index_t(n / GASNET_MAXEPS);
+        r = gex_EP_Index_t(n % GASNET_MAXEPS);
+    }
+    if (local) *local = l;
+    if (remote) *remote = r;
+    return true;
+}
 
 // The endpoint a point-to-point RMA call names by (tm, rank), as (jobrank,
 // endpoint index): a team's member (a made team's rank checked against its
