@@ -146,22 +146,35 @@ int gasp_category(AmCategory c) {
 // a segment is left to the caller: `target` is kLateReply and *late_ctx
 // the source's device context (null: host memory).  Fatal, naming `routine`.
 constexpr rt::Target kLateReply{nullptr, nullptr, 0};
-rt::Job& check_between(const char* routine, gasnet_node_t node, gex_EP_Index_t from, gex_EP_Index_t to,
-                       gasnet_handler_t handler, AmCategory category, const void*& source_addr, size_t nbytes,
-                       void* dest_addr, const rt::Target*& target, rt::Target& resolved, std::size_t& offset,
-                       void** late_ctx = nullptr) {
+rt::Job& check_long_between(const char* routine, rt::Job* job, gasnet_node_t node, gex_EP_Index_t from,
+                            gex_EP_Index_t to, const void*& source_addr, size_t nbytes, void* dest_addr,
+                            const rt::Target*& target, rt::Target& resolved, std::size_t& offset, void** late_ctx);
+// Inline for what every message needs (a Short one needs no more); a Long
+// one's range and placement out of line (check_long_between).
+[[gnu::always_inline]] inline rt::Job& check_between(const char* routine, gasnet_node_t node, gex_EP_Index_t from,
+                                                     gex_EP_Index_t to, gasnet_handler_t handler, AmCategory category,
+                                                     const void*& source_addr, size_t nbytes, void* dest_addr,
+                                                     const rt::Target*& target, rt::Target& resolved,
+                                                     std::size_t& offset, void** late_ctx = nullptr) {
     rt::Job* job = attached_job(routine);
-    if (!job) rt::fatal(routine, "called before a segment is attached (gex_Segment_Attach)");
-    if (node >= gasnet_node_t(job->n_pes))
+    if (!job) [[unlikely]]
+        rt::fatal(routine, "called before a segment is attached (gex_Segment_Attach)");
+    if (node >= gasnet_node_t(job->n_pes)) [[unlikely]]
         rt::fatal(routine, "rank %u is out of range: the job has ranks 0..%d", unsigned(node), job->n_pes - 1);
-    if (handler < GEX_AM_INDEX_BASE)
+    if (handler < GEX_AM_INDEX_BASE) [[unlikely]]
         rt::fatal(routine, "handler index %u is reserved for GASNet (client handlers are 128..255)", unsigned(handler));
     resolved = rt::Target{nullptr, nullptr, 0};
     target = &resolved;
     offset = 0;
-    if (category == AmCategory::medium && nbytes > size_t(GASKET_AM_MAX_MEDIUM))
+    if (category == AmCategory::medium && nbytes > size_t(GASKET_AM_MAX_MEDIUM)) [[unlikely]]
         rt::fatal(routine, "nbytes %zu is above gex_AM_MaxRequestMedium() = %zu", nbytes, size_t(GASKET_AM_MAX_MEDIUM));
     if (category != AmCategory::long_am) return *job;
+    return check_long_between(routine, job, node, from, to, source_addr, nbytes, dest_addr, target, resolved, offset,
+                              late_ctx);
+}
+rt::Job& check_long_between(const char* routine, rt::Job* job, gasnet_node_t node, gex_EP_Index_t from,
+                            gex_EP_Index_t to, const void*& source_addr, size_t nbytes, void* dest_addr,
+                            const rt::Target*& target, rt::Target& resolved, std::size_t& offset, void** late_ctx) {
     if (nbytes > GASKET_AM_MAX_LONG)
         rt::fatal(routine, "nbytes %zu is above gex_AM_MaxRequestLong() = %zu", nbytes, size_t(GASKET_AM_MAX_LONG));
     // locate / route_ep check the range (fatal outside the segment)
@@ -290,6 +303,11 @@ rt::Job& check_between(const char* routine, gasnet_node_t node, gex_EP_Index_t f
                                                 gasnet_handler_t handler, AmCategory category, const void* source_addr,
                                                 size_t nbytes, void* dest_addr, gex_Event_t* lc_opt, gex_Flags_t flags,
                                                 int nargs, const gasnet_handlerarg_t* args) {
+    // A TM-pair names its endpoints (its rank is checked with the message)
+    gex_EP_Index_t pair_from = 0, pair_to = 0;
+    if (gex::pair_ends(tm, &pair_from, &pair_to) && (pair_from | pair_to) != 0)
+        return request_between(routine, rank, pair_from, pair_to, handler, category, source_addr, nbytes, dest_addr,
+                               lc_opt, flags, nargs, args);
     const gex_EP_Location_t to = gex::p2p_location(routine, tm, rank);
     const gex_EP_Index_t from = gex::local_ep_index(routine, tm);
     if (from != 0 || to.gex_ep_index != 0)
