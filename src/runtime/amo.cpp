@@ -22,9 +22,18 @@ struct Completion {
     std::atomic<long>* pending = nullptr;  // deferred: the count to decrement
 };
 
-// Cookie of a non-waiting, non-fetching AMO: its context's count with the
-// low bit set (a Completion* has it clear).
+// The cookie an AMO's request carries and its reply returns, told apart by
+// its low two bits:
+//   0: a Completion* (8-byte aligned);
+//   kCountTag: a non-waiting, non-fetching AMO: its context's count;
+//   kFetch4Tag, kFetch8Tag: a fetching AMO of the default context whose
+//     result goes to 4 (8) bytes at the cookie's address (4-byte aligned),
+//     counted in the default context's count -- no record to allocate
+//     and free (GASNet-EX's gex_AD_OpNB, OpenSHMEM's fetching nbi AMOs).
 constexpr std::uint64_t kCountTag = 1;
+constexpr std::uint64_t kFetch4Tag = 2;
+constexpr std::uint64_t kFetch8Tag = 3;
+constexpr std::uint64_t kTagMask = 3;
 
 constexpr int kRequestArgs = 9;
 constexpr int kReplyArgs = 4;
@@ -37,7 +46,7 @@ constexpr int kReplyArgs = 4;
 }
 
 // Request arguments: [0] op | width << 8 | segment << 16, [1,2] offset,
-// [3,4] value, [5,6] cond, [7,8] the origin's Completion (or 0).  segment:
+// [3,4] value, [5,6] cond, [7,8] the origin's cookie (above).  segment:
 // 0 the heap, 1 the data segment, 1 + e the bound segment of created
 // GASNet-EX endpoint e (AmEngine::endpoint_segment).  Every field is
 // checked: the object must lie inside the segment, aligned.
@@ -75,15 +84,22 @@ void on_request(gasket_am_token* token, const AmMessage& m) {
     j.am->reply("AMO handler", token, AmCategory::short_am, kAmoReply, 4, reply, nullptr, 0, 0);
 }
 
-// Reply arguments: [0,1] the Completion (or 0), [2,3] the old value.
+// Reply arguments: [0,1] the request's cookie, [2,3] the old value.
 void on_reply(gasket_am_token* token, const AmMessage& m) {
     if (m.category != AmCategory::short_am || m.nargs != kReplyArgs || token->request) [[unlikely]]
         bad_amo_message(token, "argument count", unsigned(m.nargs));
     const std::uint64_t cookie = arg_join(m.args[0], m.args[1]);
     const std::uint64_t old = arg_join(m.args[2], m.args[3]);
-    if (cookie & kCountTag) {
-        reinterpret_cast<std::atomic<long>*>(static_cast<std::uintptr_t>(cookie & ~kCountTag))
+    const std::uint64_t tag = cookie & kTagMask;
+    if (tag == kCountTag) {
+        reinterpret_cast<std::atomic<long>*>(static_cast<std::uintptr_t>(cookie & ~kTagMask))
             ->fetch_sub(1, std::memory_order_release);
+        return;
+    }
+    if (tag != 0) {  // kFetch4Tag, kFetch8Tag
+        std::memcpy(reinterpret_cast<void*>(static_cast<std::uintptr_t>(cookie & ~kTagMask)), &old,
+                    tag == kFetch8Tag ? 8 : 4);
+        g_job->default_ctx->pending_am_ops.fetch_sub(1, std::memory_order_release);
         return;
     }
     auto* c = reinterpret_cast<Completion*>(static_cast<std::uintptr_t>(cookie));
@@ -157,6 +173,9 @@ std::uint64_t amo_send(const char* routine, Job& j, unsigned segment, std::size_
     std::uint64_t cookie = 0;
     if (result == AmoResult::wait) {
         c = &local;
+    } else if (result == AmoResult::deferred && &pending == &j.default_ctx->pending_am_ops &&
+               (reinterpret_cast<std::uintptr_t>(fetch) & kTagMask) == 0) [[likely]] {
+        cookie = std::uint64_t(reinterpret_cast<std::uintptr_t>(fetch)) | (width == 8 ? kFetch8Tag : kFetch4Tag);
     } else if (result == AmoResult::deferred) {
         c = new Completion;
         c->result = AmoResult::deferred;
