@@ -953,13 +953,17 @@ gex_Event_t gex_NBI_EndAccessRegion(gex_Flags_t flags) GASKET_NOEXCEPT;
 
 /* ---- events ----------------------------------------------------------
  * Test: 0 (GASNET_OK) when complete (the event is consumed), else
- * GASNET_ERR_NOT_READY; Wait: returns when complete.  Completing an RMA,
- * VIS or atomic event is an MPI flush, which needs nothing from the
- * target, so Test always completes those; a collective's event
- * (gex_Coll_*NB) completes only once the other members have done their
- * part, so Test may answer GASNET_ERR_NOT_READY (the event stays valid),
- * and Wait serves Active Messages meanwhile.  The array forms set every
- * event they complete to GEX_EVENT_INVALID: Wait* complete them all;
+ * GASNET_ERR_NOT_READY; Wait: returns when complete ("Event test/wait
+ * operations").  Completing an RMA or VIS event is an MPI flush, which
+ * needs nothing from the target, so Test always completes those.  Two
+ * kinds need another process: a collective's event (gex_Coll_*NB), once
+ * the other members have done their part, and a remote atomic's
+ * (gex_AD_OpNB, or an access region holding gex_AD_OpNBI), once its reply
+ * has come -- for atomics of the default context, once no such reply is
+ * awaited.  Test never waits or polls for them: GASNET_ERR_NOT_READY (the
+ * event stays valid); Wait serves Active Messages meanwhile.  The array
+ * forms set every event they complete to GEX_EVENT_INVALID: Wait* complete
+ * them all;
  * TestAll returns 0 when all are complete, TestSome when one completed in
  * the call (or none was valid); flags must be 0.  GEX_EVENT_NO_OP, alone
  * or in an array, ends the job naming the call.  GASNet-1 handles are
@@ -973,7 +977,8 @@ void gex_Event_WaitAll(gex_Event_t* pevent, size_t numevents, gex_Flags_t flags)
 
 /* The calling thread's NBI operations of the categories in `event_mask`
  * (a nonzero OR of GEX_EC_*): Test returns 0 once they are complete
- * (GASNET_ERR_NOT_READY otherwise), Wait returns then.  Gasket completes
+ * (GASNET_ERR_NOT_READY otherwise, without polling: with GEX_EC_RMW while
+ * a remote atomic awaits its reply), Wait returns then.  Gasket completes
  * gets, puts and their local completion together.  Fatal inside an access
  * region; flags must be 0. */
 int gex_NBI_Test(gex_EC_t event_mask, gex_Flags_t flags) GASKET_NOEXCEPT;

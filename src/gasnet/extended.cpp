@@ -37,8 +37,10 @@ GASKET_TRANSFERS(_nbi, void, Sync::implicit)
 
 // ---- §3.3.3 explicit synchronization.  Completing is an MPI flush, which
 // needs nothing from the target, so try completes too and returns
-// GASNET_OK -- except for a GASNet-EX collective's event (the handles are
-// GASNet-EX events), which may not be complete yet: GASNET_ERR_NOT_READY.
+// GASNET_OK -- except for the GASNet-EX events a client may give here (the
+// handles are GASNet-EX events) that wait for another process: a
+// collective's, or a remote atomic's before its reply has come:
+// GASNET_ERR_NOT_READY (transfer.hpp, try_one).
 void gasnet_wait_syncnb(gasnet_handle_t handle) noexcept { gasnet::sync_one(handle, GASP_GASNET_SYNC_WAIT_NB); }
 int gasnet_try_syncnb(gasnet_handle_t handle) noexcept { return gasnet::try_one(handle, GASP_GASNET_SYNC_TRY_NB); }
 void gasnet_wait_syncnb_all(gasnet_handle_t* handles, size_t numhandles) noexcept {
@@ -65,16 +67,13 @@ void gasnet_wait_syncnbi_all(void) noexcept {
     gasnet::sync_implicit("gasnet_wait_syncnbi_all", GASP_GASNET_SYNC_WAIT_NBI_ALL);
 }
 int gasnet_try_syncnbi_gets(void) noexcept {
-    gasnet::sync_implicit("gasnet_try_syncnbi_gets", GASP_GASNET_SYNC_TRY_NBI_GETS);
-    return GASNET_OK;
+    return gasnet::try_implicit("gasnet_try_syncnbi_gets", GASP_GASNET_SYNC_TRY_NBI_GETS, false);
 }
 int gasnet_try_syncnbi_puts(void) noexcept {
-    gasnet::sync_implicit("gasnet_try_syncnbi_puts", GASP_GASNET_SYNC_TRY_NBI_PUTS);
-    return GASNET_OK;
+    return gasnet::try_implicit("gasnet_try_syncnbi_puts", GASP_GASNET_SYNC_TRY_NBI_PUTS, false);
 }
 int gasnet_try_syncnbi_all(void) noexcept {
-    gasnet::sync_implicit("gasnet_try_syncnbi_all", GASP_GASNET_SYNC_TRY_NBI_ALL);
-    return GASNET_OK;
+    return gasnet::try_implicit("gasnet_try_syncnbi_all", GASP_GASNET_SYNC_TRY_NBI_ALL, true);
 }
 
 // ---- §3.3.6 access regions ----

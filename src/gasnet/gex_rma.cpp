@@ -317,7 +317,10 @@ gex_Event_t gex_NBI_EndAccessRegion(gex_Flags_t flags) noexcept {
 }
 
 // ---- events: completing one is a flush, which needs nothing from the
-// target, so Test completes as Wait does.
+// target, so Test completes as Wait does -- except an event that waits for
+// a remote atomic's reply (or a collective), which Test leaves for later:
+// GASNET_ERR_NOT_READY, without polling (gasnet-ex-api.txt: "_Test: no
+// Poll call is made").
 int gex_Event_Test(gex_Event_t event) noexcept {
     if (event == GEX_EVENT_NO_OP) [[unlikely]]
         gasnet::no_op_event("gex_Event_Test");
@@ -349,8 +352,7 @@ void gex_Event_WaitAll(gex_Event_t* pevent, size_t numevents, gex_Flags_t flags)
 int gex_NBI_Test(gex_EC_t event_mask, gex_Flags_t flags) noexcept {
     const char* routine = "gex_NBI_Test";
     gasnet::check_mask(routine, event_mask, flags);
-    gasnet::sync_implicit(routine, GASP_GASNET_SYNC_TRY_NBI_ALL);
-    return GASNET_OK;
+    return gasnet::try_implicit(routine, GASP_GASNET_SYNC_TRY_NBI_ALL, (event_mask & GEX_EC_RMW) != 0);
 }
 void gex_NBI_Wait(gex_EC_t event_mask, gex_Flags_t flags) noexcept {
     const char* routine = "gex_NBI_Wait";

@@ -337,6 +337,27 @@ void wait_amos(const char* routine) {
     if (pending.load(std::memory_order_acquire)) [[unlikely]]
         rt::wait_pending(*rt::g_job, routine, pending);
 }
+namespace {
+
+// Whether such an AMO still waits for its reply, which only the target's
+// handler sends: the try forms (gasnet_try_*, gex_Event_Test*,
+// gex_NBI_Test) then return GASNET_ERR_NOT_READY rather than wait.
+bool amos_in_flight() { return g_routes.ctx->pending_am_ops.load(std::memory_order_acquire) != 0; }
+// Whether completing h would wait for such a reply now: the events of
+// "every operation" and of the atomics (kAll).
+bool awaits_replies(gasnet_handle_t h) { return (reinterpret_cast<std::uintptr_t>(h) & 3) == kAll && amos_in_flight(); }
+
+// The everything handle's part that needs nothing from a target: this
+// thread's bounce ring sent, both windows flushed, direct transfers fenced.
+void flush_everything() {
+    ThreadState& t = t_self;
+    t.bounce.issue_run();
+    g_routes.ctx->flush_all();
+    t.bounce.completed();
+    rt::full_fence();  // direct transfers (an access region's)
+}
+
+}  // namespace
 
 // Completes what handle h stands for.  A valid handle was made by an MPI
 // transfer, so the job is attached.
@@ -352,11 +373,7 @@ void complete(gasnet_handle_t h) {
     } else if (h == amo_handle()) {
         wait_amos("GASNet synchronization");
     } else {
-        ThreadState& t = t_self;
-        t.bounce.issue_run();
-        g_routes.ctx->flush_all();
-        t.bounce.completed();
-        rt::full_fence();  // direct transfers (an access region's)
+        flush_everything();
         wait_amos("GASNet synchronization");
     }
 }
@@ -453,12 +470,15 @@ static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "value put/get copy the
 // segment window (both kinds), and with a memory fence this thread's
 // transfers by load and store, if this thread issued an implicit-handle
 // operation since its last synchronization.
-void flush_implicit(ThreadState& t) {
+void flush_rma_implicit(ThreadState& t) {
     t.bounce.issue_run();  // the flush completes puts too, so none may stay unsent
     g_routes.ctx->flush_all();
     if (t.direct) rt::full_fence();  // transfer.hpp: put, get
     t.issued = t.direct = false;
     t.bounce.completed();
+}
+void flush_implicit(ThreadState& t) {
+    flush_rma_implicit(t);
     wait_amos("GASNet synchronization");
 }
 [[gnu::noinline, gnu::cold]] void flush_implicit_traced(ThreadState& t, int kind) {
@@ -478,6 +498,38 @@ void sync_implicit(const char* routine, int kind) {
 
 namespace {
 
+// try_implicit's completion: the RMA part at once; AMOs whose replies have
+// not arrived keep the thread's operations unsynchronized (a later sync
+// waits for them) and, when `amos` (the try covers atomics), make it
+// GASNET_ERR_NOT_READY.
+int try_flush_implicit(ThreadState& t, bool amos) {
+    flush_rma_implicit(t);
+    if (!amos_in_flight()) [[likely]]
+        return GASNET_OK;
+    t.issued = true;
+    return amos ? GASNET_ERR_NOT_READY : GASNET_OK;
+}
+[[gnu::noinline, gnu::cold]] int try_implicit_traced(ThreadState& t, int kind, bool amos) {
+    sync_event(GASP_START, GASP_NB_TRIVIAL, kind, 0);
+    const int rc = try_flush_implicit(t, amos);
+    gasp::notify(GASP_GASNET_NB_SYNC, GASP_END, GASP_NB_TRIVIAL, kind, std::size_t(0), rc);
+    return rc;
+}
+
+}  // namespace
+
+int try_implicit(const char* routine, int kind, bool amos) {
+    ThreadState& t = t_self;
+    if (t.in_region) [[unlikely]]
+        rt::fatal(routine, "called inside an access region (GASNet 1.8 §3.3.6)");
+    if (!t.issued) return GASNET_OK;
+    if (gasp::on()) [[unlikely]]
+        return try_implicit_traced(t, kind, amos);
+    return try_flush_implicit(t, amos);
+}
+
+namespace {
+
 // One try of a collective's event: GASNET_OK once complete (then freed).
 int try_collective(gasnet_handle_t h) {
     return rt::test("GASNet synchronization (a collective's event)", reinterpret_cast<rt::NbCollective*>(h))
@@ -485,19 +537,30 @@ int try_collective(gasnet_handle_t h) {
                : GASNET_ERR_NOT_READY;
 }
 
-// try_all with a collective among the handles: each collective tried, every
-// other handle completed (a flush needs nothing from the target).
+// Completes h unless that would wait for an AMO's reply (awaits_replies):
+// false then, with what needs no target done (h stays valid).
+bool complete_unless_replies(gasnet_handle_t h) {
+    if ((reinterpret_cast<std::uintptr_t>(h) & 3) != kAll) {
+        complete(h);
+        return true;
+    }
+    if (h != amo_handle()) flush_everything();
+    return !amos_in_flight();
+}
+
+// try_all with a collective or an AMO's wait among the handles: each
+// collective tried, every other handle completed unless it waits for an
+// AMO's reply (a flush needs nothing from the target).
 int try_untraced(gasnet_handle_t* handles, std::size_t n, bool some) {
     bool valid = false, completed = false, pending = false;
     for (std::size_t j = 0; j < n; ++j) {
         const gasnet_handle_t h = handles[j];
         if (h == GASNET_INVALID_HANDLE) continue;
         valid = true;
-        if (is_collective(h) && try_collective(h) != GASNET_OK) {
+        if (is_collective(h) ? try_collective(h) != GASNET_OK : !complete_unless_replies(h)) {
             pending = true;
             continue;
         }
-        if (!is_collective(h)) complete(h);
         handles[j] = GASNET_INVALID_HANDLE;
         completed = true;
     }
@@ -516,19 +579,19 @@ int try_untraced(gasnet_handle_t* handles, std::size_t n, bool some) {
 }  // namespace
 
 int try_one(gasnet_handle_t h, int kind) {
-    if (!is_collective(h)) [[likely]] {
+    if (!is_collective(h) && !awaits_replies(h)) [[likely]] {
         sync_one(h, kind);
         return GASNET_OK;
     }
     if (gasp::on()) [[unlikely]]
         return try_traced(&h, 1, kind, false);
-    return try_collective(h);
+    return try_untraced(&h, 1, false);
 }
 
 int try_all(const char* routine, gasnet_handle_t* handles, std::size_t n, int kind, bool some) {
     std::size_t i = 0;
     while (i < n && handles[i] == GASNET_INVALID_HANDLE) ++i;
-    if (i == n || !any_unusual(handles, n, i)) [[likely]] {
+    if (i == n || (!any_unusual(handles, n, i) && !amos_in_flight())) [[likely]] {
         complete_all(routine, handles, n, kind);
         return GASNET_OK;
     }

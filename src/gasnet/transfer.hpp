@@ -162,7 +162,9 @@ void complete(gasnet_handle_t h);
 // As complete, with GASP_GASNET_NB_SYNC of kind `kind` (gasp_gasnet_sync_t) around it.
 [[gnu::noinline, gnu::cold]] void complete_traced(gasnet_handle_t h, int kind);
 // The try forms (gasnet_try_syncnb*, gex_Event_Test*): as the waits, except
-// that a collective not yet complete stays (GASNET_ERR_NOT_READY).  One
+// that a collective not yet complete, or an event that would wait for the
+// reply of a GASNet-EX atomic (gex_AD_OpNB's, or "every operation" while
+// one is in flight), stays (GASNET_ERR_NOT_READY); they never poll.  One
 // handle: GASNET_OK once complete.  An array: `some` false, GASNET_OK when
 // every handle is complete (each complete one set invalid); `some` true,
 // GASNET_OK when one completed in this call or none was valid.
@@ -178,6 +180,14 @@ void complete_all(const char* routine, gasnet_handle_t* handles, std::size_t n, 
 // The calling thread's implicit-handle operations (§3.3.5); fatal inside
 // an access region, naming `routine`.
 void sync_implicit(const char* routine, int kind);
+// The try forms of it (gasnet_try_syncnbi_*, gex_NBI_Test): the same
+// completion, except that GASNet-EX atomics (gex_AD_OpNBI) whose replies
+// have not arrived are not waited for -- they stay for a later sync, and
+// make the result GASNET_ERR_NOT_READY when `amos` (the try covers
+// atomics: gasnet_try_syncnbi_all, gex_NBI_Test with GEX_EC_RMW), else
+// GASNET_OK.  No poll: the reply comes with the progress thread or a
+// later poll or wait.  Fatal inside an access region, naming `routine`.
+int try_implicit(const char* routine, int kind, bool amos);
 // §3.3.6 access regions of the calling thread; fatal when nested / none open.
 void begin_region();
 gasnet_handle_t end_region();

@@ -11,9 +11,11 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <limits>
 #include <numeric>
+#include <thread>
 #include <type_traits>
 #include <vector>
 
@@ -331,6 +333,80 @@ TEST(GexAd, AccessRegionAndEventArrays) {
         uint64_t got = 0;
         std::memcpy(&got, g_job.base + kRegion + 256 + 8 * i, 8);
         EXPECT_EQ(got, word) << "put " << i;
+    }
+    barrier();
+    gex_AD_Destroy(ad);
+    clear_region();
+}
+
+// The try forms never wait for a remote atomic's reply (gasnet-ex-api.txt,
+// "_Test: no Poll call is made"; GASNet 1.8 §3.3.3: a try "always returns
+// immediately"): rank 0's atomics to rank 1 while rank 1 sleeps without
+// entering GASNet.  Where they travel as Active Messages and no process has
+// a progress thread (gex_progress_off.np2.mpi), every try that covers them
+// says GASNET_ERR_NOT_READY: the replies can only be delivered by a poll,
+// and rank 1 serves the requests only when it wakes.  Elsewhere a try may
+// say either.  Then the waits complete everything, with every old value
+// fetched once, and a try loop that polls ends.
+TEST(GexAd, TryFormsNeverWaitForTheTarget) {
+    if (g_job.n < 2) GTEST_SKIP() << "needs a second process";
+    gex_AD_t ad = GEX_AD_INVALID;
+    gex_AD_Create(&ad, g_job.tm, GEX_DT_U64, GEX_OP_FADD, 0);
+    uint64_t* counter = reinterpret_cast<uint64_t*>(remote(1, 512));
+    const bool no_progress_thread = gex_System_QueryHiddenAMConcurrencyLevel() == 0;
+    constexpr int kOps = 6;
+    uint64_t fetched[kOps];
+    std::fill(fetched, fetched + kOps, ~uint64_t(0));
+    barrier();
+    if (g_job.me == 1) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(500));  // no GASNet call
+    } else if (g_job.me == 0) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));  // rank 1 is asleep
+        gex_Event_t one = gex_AD_OpNB_U64(ad, &fetched[0], 1, counter, GEX_OP_FADD, 1, 0, 0);
+        const bool strict = one != GEX_EVENT_INVALID && no_progress_thread;  // INVALID: done by load/store
+        const int test_one = gex_Event_Test(one);
+        gex_Event_t pair[2] = {gex_AD_OpNB_U64(ad, &fetched[1], 1, counter, GEX_OP_FADD, 1, 0, 0), GEX_EVENT_INVALID};
+        const int test_all = gex_Event_TestAll(pair, 2, 0);
+        const int test_some = gex_Event_TestSome(pair, 2, 0);
+        gex_Event_t gasnet1 = gex_AD_OpNB_U64(ad, &fetched[2], 1, counter, GEX_OP_FADD, 1, 0, 0);
+        const int try_one = gasnet_try_syncnb(gasnet1);
+        gex_AD_OpNBI_U64(ad, &fetched[3], 1, counter, GEX_OP_FADD, 1, 0, 0);
+        const int nbi_rmw = gex_NBI_Test(GEX_EC_RMW, 0);
+        const int nbi_all = gasnet_try_syncnbi_all();
+        const int nbi_puts = gasnet_try_syncnbi_puts();  // atomics are not puts
+        gex_NBI_BeginAccessRegion(0);
+        gex_AD_OpNBI_U64(ad, &fetched[4], 1, counter, GEX_OP_FADD, 1, 0, 0);
+        gex_Event_t region = gex_NBI_EndAccessRegion(0);
+        const int test_region = gex_Event_Test(region);
+        if (strict) {
+            EXPECT_EQ(test_one, GASNET_ERR_NOT_READY) << "gex_Event_Test";
+            EXPECT_EQ(test_all, GASNET_ERR_NOT_READY) << "gex_Event_TestAll";
+            EXPECT_EQ(test_some, GASNET_ERR_NOT_READY) << "gex_Event_TestSome";
+            EXPECT_NE(pair[0], GEX_EVENT_INVALID) << "an event not complete stays valid";
+            EXPECT_EQ(try_one, GASNET_ERR_NOT_READY) << "gasnet_try_syncnb";
+            EXPECT_EQ(nbi_rmw, GASNET_ERR_NOT_READY) << "gex_NBI_Test(GEX_EC_RMW)";
+            EXPECT_EQ(nbi_all, GASNET_ERR_NOT_READY) << "gasnet_try_syncnbi_all";
+            EXPECT_EQ(test_region, GASNET_ERR_NOT_READY) << "gex_Event_Test of an access region";
+        }
+        EXPECT_EQ(nbi_puts, GASNET_OK) << "gasnet_try_syncnbi_puts";
+        if (test_one != GASNET_OK) gex_Event_Wait(one);
+        gex_Event_WaitAll(pair, 2, 0);
+        if (try_one != GASNET_OK) gasnet_wait_syncnb(gasnet1);
+        if (test_region != GASNET_OK) gex_Event_Wait(region);
+        gex_NBI_Wait(GEX_EC_ALL, 0);
+        // With the replies in, a try says GASNET_OK; one that polls sees it.
+        gex_Event_t last = gex_AD_OpNB_U64(ad, &fetched[5], 1, counter, GEX_OP_FADD, 1, 0, 0);
+        while (gex_Event_Test(last) != GASNET_OK) gasnet_AMPoll();
+        EXPECT_EQ(gex_NBI_Test(GEX_EC_ALL, 0), GASNET_OK);
+        std::vector<uint64_t> sorted(fetched, fetched + kOps);
+        std::sort(sorted.begin(), sorted.end());
+        for (int i = 0; i < kOps; ++i) EXPECT_EQ(sorted[std::size_t(i)], uint64_t(i)) << "old value " << i;
+    }
+    barrier();
+    if (g_job.me == 1) {
+        uint64_t now = 0;
+        std::memcpy(&now, g_job.base + kRegion + 512, 8);
+        EXPECT_EQ(now, uint64_t(kOps)) << "rank 1's counter";
     }
     barrier();
     gex_AD_Destroy(ad);
