@@ -1,5 +1,6 @@
-// tests/bench/gex.cpp -- bench-gex: GASNet-EX's contiguous RMA, Active
-// Messages and remote atomics beside the GASNet-1 call that does the same
+// tests/bench/gex.cpp -- bench-gex: GASNet-EX's contiguous RMA (8-byte
+// latency and throughput, bandwidth of 64 B - 256 KiB), Active Messages and
+// remote atomics beside the GASNet-1 call that does the same
 // (for an atomic, which GASNet-1 lacks: the AM a GASNet-1 client sends for
 // one) and beside raw MPI, in one run (issue 17: GASNet-EX within 1.05x of
 // GASNet-1 on both paths); then the same puts, gets and AM round trip to a
@@ -22,6 +23,7 @@
 #include <gasnetex.h>
 #include <mpi.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <cstring>
@@ -69,6 +71,11 @@ void g1_fadd_reply(gasnet_token_t, gasnet_handlerarg_t lo, gasnet_handlerarg_t h
     g_replies.fetch_add(1, std::memory_order_release);
 }
 constexpr uintptr_t kSegment = uintptr_t(4) << 20;
+// Bandwidth: process 1's segment takes the puts at [kBwPut, +kBwMax) and
+// serves the gets from [kBwGet, +kBwMax), which it fills with bw_byte();
+// MPI's puts and gets use [0, kBwMax) of the window.
+constexpr std::size_t kBwMax = 256 * 1024, kBwPut = std::size_t(1) << 20, kBwGet = std::size_t(2) << 20;
+inline char bw_byte(std::size_t i) { return char(i * 13 + 5); }
 constexpr std::size_t kSlots = 8192;       // 8-byte slots of the throughput loops
 constexpr std::size_t kCounters = 10;      // the region of the fetch-add counters (slot 0: EX, 1: GASNet-1)
 constexpr MPI_Aint kMpiCounter = 1 << 19;  // MPI's, in the window (past the throughput loops' 64 KiB)
@@ -98,6 +105,7 @@ struct Bench {
     MPI_Aint dyn_remote = 0;
     std::vector<long> src = std::vector<long>(kSlots), got = std::vector<long>(kSlots);
     std::vector<gex_Event_t> events = std::vector<gex_Event_t>(kSlots);
+    std::vector<char> bw_src = std::vector<char>(kBwMax), bw_dst = std::vector<char>(3 * kBwMax);
     long failures = 0;
 
     void check(const char* what, long value, long want) {
@@ -285,6 +293,75 @@ struct Bench {
         }
         return rows;
     }
+    // Bandwidth: blocking contiguous puts and gets of 64 B to 256 KiB, the
+    // same destination every time; GASNet-1's bulk forms; MPI's call + flush.
+    std::vector<std::pair<std::string, double>> bandwidth() {
+        const gex_TM_t t = tm;  // lambdas capture the copy, not `this`
+        char* const s = bw_src.data();
+        char* const dg = bw_dst.data();
+        char* const dg1 = bw_dst.data() + kBwMax;
+        char* const dm = bw_dst.data() + 2 * kBwMax;
+        char* const put_at = remote + kBwPut;
+        char* const get_at = remote + kBwGet;
+        const MPI_Win w = win;
+        for (std::size_t i = 0; i < kBwMax; ++i) s[i] = char(i * 7 + 1);
+        const std::size_t bytes_per_loop = opt.quick ? std::size_t(1) << 20 : std::size_t(16) << 20;
+        std::vector<Row> rows;
+        std::vector<std::string> names;  // the rows' labels, alive as long as rows
+        names.reserve(3 * 2 * 4);
+        for (bool put : {true, false}) {
+            for (std::size_t size : {std::size_t(64), std::size_t(1024), std::size_t(16384), kBwMax}) {
+                const long n = long(std::max<std::size_t>(16, std::min<std::size_t>(bytes_per_loop / size, 20000)));
+                const int sz = int(size);
+                auto gbps = [n, size](auto op) {
+                    const auto t0 = Clock::now();
+                    for (long i = 0; i < n; ++i) op();
+                    return double(size) * double(n) / bench::seconds_since(t0) / 1e9;
+                };
+                const std::string label = bench::size_label(size);
+                names.push_back((put ? "gex_RMA_PutBlocking " : "gex_RMA_GetBlocking ") + label);
+                names.push_back((put ? "gasnet_put_bulk " : "gasnet_get_bulk ") + label);
+                names.push_back(std::string(put ? "MPI_Put + MPI_Win_flush " : "MPI_Get + MPI_Win_flush ") + label);
+                const char* l[3] = {names[names.size() - 3].c_str(), names[names.size() - 2].c_str(),
+                                    names.back().c_str()};
+                if (put)
+                    rows.push_back({l[0], l[1], l[2],
+                                    [=] { return gbps([=] { gex_RMA_PutBlocking(t, kTarget, put_at, s, size, 0); }); },
+                                    [=] { return gbps([=] { gasnet_put_bulk(kTarget, put_at, s, size); }); },
+                                    [=] {
+                                        return gbps([=] {
+                                            MPI_Put(s, sz, MPI_BYTE, int(kTarget), 0, sz, MPI_BYTE, w);
+                                            MPI_Win_flush(int(kTarget), w);
+                                        });
+                                    }});
+                else
+                    rows.push_back({l[0], l[1], l[2],
+                                    [=] { return gbps([=] { gex_RMA_GetBlocking(t, dg, kTarget, get_at, size, 0); }); },
+                                    [=] { return gbps([=] { gasnet_get_bulk(dg1, kTarget, get_at, size); }); },
+                                    [=] {
+                                        return gbps([=] {
+                                            MPI_Get(dm, sz, MPI_BYTE, int(kTarget), 0, sz, MPI_BYTE, w);
+                                            MPI_Win_flush(int(kTarget), w);
+                                        });
+                                    }});
+            }
+        }
+        auto slow = table("Bandwidth of blocking transfers, the same destination each time", "GB/s", true, rows);
+        // The largest put landed whole; the largest gets brought process 1's bytes.
+        std::vector<char> back(kBwMax);
+        gex_RMA_GetBlocking(t, back.data(), kTarget, put_at, kBwMax, 0);
+        long bad_put = 0, bad_ex = 0, bad_g1 = 0;
+        for (std::size_t i = 0; i < kBwMax; ++i) {
+            bad_put += back[i] != s[i];
+            bad_ex += dg[i] != bw_byte(i);
+            bad_g1 += dg1[i] != bw_byte(i);
+        }
+        check("bandwidth puts: bytes differing at the target", bad_put, 0);
+        check("gex_RMA_GetBlocking: bytes differing from the source", bad_ex, 0);
+        check("gasnet_get_bulk: bytes differing from the source", bad_g1, 0);
+        return slow;
+    }
+
     // AM round trips: a Short request, its handler replies Short, the sender
     // waits for the reply (GASNET_BLOCKUNTIL); MPI: MPI_Send of 0 bytes,
     // process 1 echoes it back (its polling loop), MPI_Recv.
@@ -536,6 +613,7 @@ int main(int argc, char** argv) {
     std::memcpy(b.win_base + 32, "abcdefgh", 8);
     std::memset(b.win_base + kMpiCounter, 0, 8);
     std::memset(static_cast<char*>(gex_Segment_QueryAddr(b.seg)) + kCounters * kSlots * 8, 0, 16);
+    for (std::size_t i = 0; i < kBwMax; ++i) static_cast<char*>(gex_Segment_QueryAddr(b.seg))[kBwGet + i] = bw_byte(i);
     MPI_Win_sync(b.win);
     MPI_Win_sync(b.dyn);
     MPI_Barrier(MPI_COMM_WORLD);
@@ -567,6 +645,8 @@ int main(int argc, char** argv) {
         slow.insert(slow.end(), am.begin(), am.end());
         auto fadd = b.fetch_add();
         slow.insert(slow.end(), fadd.begin(), fadd.end());
+        auto bw = b.bandwidth();
+        slow.insert(slow.end(), bw.begin(), bw.end());
         b.endpoints();  // not in the EX / GASNet-1 target
         double worst = 0;
         std::string which;
