@@ -221,7 +221,8 @@ int gasnet_try_syncnb_some(gasnet_handle_t* handles, size_t numhandles) GASKET_N
 /* §3.3.4 implicit-handle operations, synchronized per thread by §3.3.5:
  * wait_* return when this thread's outstanding nbi gets / puts / both
  * (outside access regions) are complete; try_* return GASNET_OK then, or
- * GASNET_ERR_NOT_READY. */
+ * GASNET_ERR_NOT_READY, at once (try_syncnbi_all also while a GASNet-EX
+ * atomic, gex_AD_OpNBI, awaits its reply: gasnet_ratomic.h). */
 void gasnet_get_nbi(void* dest, gasnet_node_t node, void* src, size_t nbytes) GASKET_NOEXCEPT;
 void gasnet_put_nbi(gasnet_node_t node, void* dest, void* src, size_t nbytes) GASKET_NOEXCEPT;
 void gasnet_get_nbi_bulk(void* dest, gasnet_node_t node, void* src, size_t nbytes) GASKET_NOEXCEPT;

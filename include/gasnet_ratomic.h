@@ -19,12 +19,15 @@
  * Completion: an operation on a mapped target is complete when its call
  * returns (NB: GEX_EVENT_INVALID).  One through an Active Message is
  * complete when its reply arrives: NB returns an event whose
- * gex_Event_{Wait,Test} (and the Some/All forms) wait for every such
- * operation of the process; NBI counts it for the calling thread's
- * gex_NBI_{Wait,Test} (any GEX_EC_* mask: they complete every category) and,
- * inside an NBI access region, for the region's event.  GASNET_OK is
- * returned by Test once complete; Test waits for the reply (one round trip)
- * rather than return GASNET_ERR_NOT_READY.
+ * gex_Event_Wait (and the Some/All forms) waits for every such operation
+ * of the default context; NBI counts it for the calling thread's
+ * gex_NBI_Wait (any GEX_EC_* mask: it completes every category) and,
+ * inside an NBI access region, for the region's event.  The test forms
+ * (gex_Event_Test*, gex_NBI_Test with GEX_EC_RMW, gasnet_try_*) never wait
+ * or poll for a reply: GASNET_OK once no such operation awaits its reply,
+ * else GASNET_ERR_NOT_READY (the event stays valid; the progress thread, a
+ * poll or a wait delivers the replies) -- gasnet-ex-api.txt, "Event
+ * test/wait operations".
  *
  * Errors (each ends the job, naming the call and the value): an AD Gasket
  * did not make or one destroyed; a call whose type is not the domain's; an
