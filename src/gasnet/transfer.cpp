@@ -343,9 +343,6 @@ namespace {
 // handler sends: the try forms (gasnet_try_*, gex_Event_Test*,
 // gex_NBI_Test) then return GASNET_ERR_NOT_READY rather than wait.
 bool amos_in_flight() { return g_routes.ctx->pending_am_ops.load(std::memory_order_acquire) != 0; }
-// Whether completing h would wait for such a reply now: the events of
-// "every operation" and of the atomics (kAll).
-bool awaits_replies(gasnet_handle_t h) { return (reinterpret_cast<std::uintptr_t>(h) & 3) == kAll && amos_in_flight(); }
 
 // The everything handle's part that needs nothing from a target: this
 // thread's bounce ring sent, both windows flushed, direct transfers fenced.
@@ -537,8 +534,11 @@ int try_collective(gasnet_handle_t h) {
                : GASNET_ERR_NOT_READY;
 }
 
-// Completes h unless that would wait for an AMO's reply (awaits_replies):
-// false then, with what needs no target done (h stays valid).
+// Completes h unless that would wait for an AMO's reply (h is an event of
+// "every operation" or of the atomics, kAll, and one is in flight): false then, with what needs no target done (h stays valid).  The look
+// at the AMOs in flight comes after the flushes and nothing waits for them,
+// so an AMO that another thread issues meanwhile (GASNET_PAR) makes the
+// answer false, never a wait.
 bool complete_unless_replies(gasnet_handle_t h) {
     if ((reinterpret_cast<std::uintptr_t>(h) & 3) != kAll) {
         complete(h);
@@ -546,6 +546,23 @@ bool complete_unless_replies(gasnet_handle_t h) {
     }
     if (h != amo_handle()) flush_everything();
     return !amos_in_flight();
+}
+
+// try_all's common case (no collective's event, no GEX_EVENT_NO_OP among
+// handles[i, n), handles[i] valid): completes them as complete_from does
+// -- one completion for the lot -- unless that would wait for an AMO's
+// reply: false then, with what needs no target done and handles[i, n) as
+// they were.
+bool complete_from_unless_replies(gasnet_handle_t* handles, std::size_t n, std::size_t i) {
+    const auto first = reinterpret_cast<std::uintptr_t>(handles[i]);
+    std::uintptr_t differ = 0;
+    for (std::size_t j = i; j < n; ++j) {
+        const auto v = reinterpret_cast<std::uintptr_t>(handles[j]);
+        differ |= (v ^ first) & (0 - std::uintptr_t((v & 3) != 0));  // valid handles only
+    }
+    if (!complete_unless_replies(differ != 0 ? all_handle() : reinterpret_cast<gasnet_handle_t>(first))) return false;
+    std::fill(handles + i, handles + n, GASNET_INVALID_HANDLE);
+    return true;
 }
 
 // try_all with a collective or an AMO's wait among the handles: each
@@ -576,10 +593,24 @@ int try_untraced(gasnet_handle_t* handles, std::size_t n, bool some) {
     return rc;
 }
 
+// try_all's common case with no AMO in flight when it began: the events
+// of complete_all (the array), the answer of try_untraced.
+[[gnu::cold, gnu::noinline]] int try_common_traced(gasnet_handle_t* handles, std::size_t n, std::size_t i, int kind,
+                                                   bool some) {
+    sync_event(GASP_START, static_cast<void*>(handles), kind, n);
+    const int rc = complete_from_unless_replies(handles, n, i) ? GASNET_OK : try_untraced(handles, n, some);
+    gasp::notify(GASP_GASNET_NB_SYNC, GASP_END, static_cast<void*>(handles), kind, n, rc);
+    return rc;
+}
+
 }  // namespace
 
 int try_one(gasnet_handle_t h, int kind) {
-    if (!is_collective(h) && !awaits_replies(h)) [[likely]] {
+    // A node's flush or a fence needs nothing from a target: completed as
+    // its wait would.  An event of "every operation" (kAll) may cover AMOs
+    // whose replies only their targets send: complete_unless_replies looks
+    // at them after its flushes and waits for none.
+    if ((reinterpret_cast<std::uintptr_t>(h) & 3) != kAll && !is_collective(h)) [[likely]] {
         sync_one(h, kind);
         return GASNET_OK;
     }
@@ -591,9 +622,14 @@ int try_one(gasnet_handle_t h, int kind) {
 int try_all(const char* routine, gasnet_handle_t* handles, std::size_t n, int kind, bool some) {
     std::size_t i = 0;
     while (i < n && handles[i] == GASNET_INVALID_HANDLE) ++i;
-    if (i == n || (!any_unusual(handles, n, i) && !amos_in_flight())) [[likely]] {
-        complete_all(routine, handles, n, kind);
-        return GASNET_OK;
+    if (i == n) return GASNET_OK;
+    if (!any_unusual(handles, n, i)) [[likely]] {
+        const bool amos = amos_in_flight();
+        if (gasp::on()) [[unlikely]]
+            return amos ? try_traced(handles, n, kind, some) : try_common_traced(handles, n, i, kind, some);
+        if (!amos && complete_from_unless_replies(handles, n, i)) [[likely]]
+            return GASNET_OK;
+        return try_untraced(handles, n, some);
     }
     check_no_op(routine, handles, n, i);
     if (gasp::on()) [[unlikely]]
