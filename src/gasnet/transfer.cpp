@@ -535,10 +535,11 @@ int try_collective(gasnet_handle_t h) {
 }
 
 // Completes h unless that would wait for an AMO's reply (h is an event of
-// "every operation" or of the atomics, kAll, and one is in flight): false then, with what needs no target done (h stays valid).  The look
-// at the AMOs in flight comes after the flushes and nothing waits for them,
-// so an AMO that another thread issues meanwhile (GASNET_PAR) makes the
-// answer false, never a wait.
+// "every operation" or of the atomics, kAll, and one is in flight): false
+// then, with what needs no target done (h stays valid).  The look at the
+// AMOs in flight comes after the flushes and nothing waits for them, so an
+// AMO that another thread issues meanwhile (GASNET_PAR) makes the answer
+// false, never a wait.
 bool complete_unless_replies(gasnet_handle_t h) {
     if ((reinterpret_cast<std::uintptr_t>(h) & 3) != kAll) {
         complete(h);
