@@ -370,7 +370,37 @@ void scan_sum(MPI_Comm comm, const void* src, void* dst, std::size_t count, Elem
     }
 }
 
-Communicator create_group(MPI_Comm world, const std::vector<int>& ranks, int tag) {
+namespace {
+
+// Returns once every rank of `ranks` (ranks of `world`, this one among
+// them) has called it: a dissemination of 0-byte messages, ceil(log2 n)
+// rounds, in round k to the rank k places on and from the one k places
+// back, each round completed (MPI_Testall) before the next, polling `w`
+// meanwhile.  Each round has its own source, and a rank sends to this one
+// in one round only, so messages of later meetings (same tag, matched in
+// order per source) cannot be taken for this one's.
+void meet(MPI_Comm world, const std::vector<int>& ranks, int tag, Waiter w) {
+    const int n = int(ranks.size());
+    int rank = 0;
+    check(MPI_Comm_rank(world, &rank), "MPI_Comm_rank");
+    const int me = int(std::find(ranks.begin(), ranks.end(), rank) - ranks.begin());
+    for (int k = 1; k < n; k <<= 1) {
+        MPI_Request requests[2];
+        check(MPI_Irecv(nullptr, 0, MPI_BYTE, ranks[std::size_t((me - k + n) % n)], tag, world, &requests[0]),
+              "MPI_Irecv");
+        check(MPI_Isend(nullptr, 0, MPI_BYTE, ranks[std::size_t((me + k) % n)], tag, world, &requests[1]), "MPI_Isend");
+        for (int done = 0;;) {
+            check(MPI_Testall(2, requests, &done, MPI_STATUSES_IGNORE), "MPI_Testall");
+            if (done) break;
+            if (w.poll) w.poll(w.context);
+        }
+    }
+}
+
+}  // namespace
+
+Communicator create_group(MPI_Comm world, const std::vector<int>& ranks, int tag, Waiter w) {
+    meet(world, ranks, tag + 1, w);
     MPI_Group world_group, group;
     check(MPI_Comm_group(world, &world_group), "MPI_Comm_group");
     check(MPI_Group_incl(world_group, int(ranks.size()), ranks.data(), &group), "MPI_Group_incl");

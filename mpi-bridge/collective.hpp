@@ -102,9 +102,14 @@ void allreduce(MPI_Comm comm, const void* src, void* dst, std::size_t count, Ele
 // nullptr: in place on dst.
 void scan_sum(MPI_Comm comm, const void* src, void* dst, std::size_t count, Elem e, bool inclusive, Waiter w);
 
-// A communicator of the ranks `ranks` of `world` (in that order), created
-// by MPI_Comm_create_group: collective over those ranks only.  `tag`
-// separates concurrent creations.
-Communicator create_group(MPI_Comm world, const std::vector<int>& ranks, int tag);
+// A communicator of the ranks `ranks` of `world` (in that order, this
+// rank among them), created by MPI_Comm_create_group: collective over
+// those ranks only.  MPI_Comm_create_group blocks, so the ranks first meet
+// (0-byte point-to-point messages on `world` with tag `tag` + 1, completed
+// while calling `w`'s poll, if any): a rank that arrives early waits there,
+// serving, and blocks in MPI only once every rank is in the call.  `tag`
+// separates concurrent creations (0 <= tag < 32767).  MPI errors are fatal,
+// naming the MPI call.
+Communicator create_group(MPI_Comm world, const std::vector<int>& ranks, int tag, Waiter w);
 
 }  // namespace gasket::mpi

@@ -177,7 +177,9 @@ int split_strided(const char* routine, shmem_team_t parent_team, int start, int 
         if (entry) give_entry(entry);
         return 3;
     }
-    *new_team = make_handle(entry, parent.split_strided(start, stride, size, num_contexts));
+    std::unique_ptr<rt::Team> team = parent.split_strided(start, stride, size, num_contexts);
+    if (team) rt::make_barrier(rt::job(routine), *team);  // while every member is here (see make_barrier)
+    *new_team = make_handle(entry, std::move(team));
     return 0;
 }
 
@@ -206,6 +208,8 @@ int split_2d(const char* routine, shmem_team_t parent_team, int xrange, const sh
         return 3;
     }
     auto [row, column] = parent.split_2d(xrange, x_contexts, y_contexts);
+    rt::make_barrier(rt::job(routine), *row);  // every PE is in one row and one column (see make_barrier)
+    rt::make_barrier(rt::job(routine), *column);
     *xaxis_team = make_handle(row_entry, std::move(row));
     *yaxis_team = make_handle(column_entry, std::move(column));
     return 0;

@@ -377,8 +377,12 @@ const Team& active_set(const char* routine, int start, int log_stride, int size)
     if (it != sets.teams.end()) return *it->second;
     std::vector<int> pes(static_cast<std::size_t>(size));
     for (int i = 0; i < size; ++i) pes[std::size_t(i)] = int(start + i * stride);
-    mpi::Communicator comm = mpi::create_group(j.world_team->comm(), pes, kActiveSetTag);
+    // Both the communicator and the set's barrier are blocking MPI calls:
+    // the members meet first, serving as the world's collectives do.
+    Serving serving(j, *j.world_team, routine);
+    mpi::Communicator comm = mpi::create_group(j.world_team->comm(), pes, kActiveSetTag, serving.waiter());
     auto team = std::make_unique<Team>(std::move(comm), std::move(pes), 0);
+    make_barrier(j, *team);
     return *sets.teams.emplace(key, std::move(team)).first->second;
 }
 

@@ -67,11 +67,15 @@ constexpr Elem elem_of() {
 // outstanding operations on the default context (shmem_barrier_all,
 // shmem_barrier); otherwise completes nothing (shmem_sync, shmem_sync_all).
 void synchronize(const char* routine, const Team& team, bool quiet_first);
-// quiet on the default context, then a barrier over all PEs (§9.10.1): the
-// world team's synchronize.
 // Makes `team`'s barrier now (collective over the team) instead of at its
-// first rt::synchronize: making it is a blocking MPI call, which a PE
-// waiting for a peer that exited without finalizing could not leave.
+// first rt::synchronize.  Making it is a blocking MPI call (MPI_Comm_dup, or
+// the node barrier's shared window), so it is made where every member is
+// known to be inside the same call: at start for the world and shared teams
+// (a PE waiting there for a peer that exited without finalizing could not
+// leave it), and when a team is split or an active set made.  At a first
+// barrier, a member that arrived early blocked in it without serving Active
+// Messages, and a peer that first waited for an AMO to it never arrived
+// (deadlock without a progress thread, issue 15).
 void make_barrier(Job& j, const Team& team);
 
 // GASNet's barrier (§3.5 of gasnet-1.8-spec.md) over every PE of `j`:
@@ -79,6 +83,8 @@ void make_barrier(Job& j, const Team& team);
 // on, else the network barrier.  Collective.
 std::unique_ptr<SplitPhaseBarrier> job_barrier(Job& j);
 
+// quiet on the default context, then a barrier over all PEs (§9.10.1): the
+// world team's synchronize.
 inline void barrier_all(const char* routine) { synchronize(routine, *job(routine).world_team, true); }
 // A barrier over all PEs; completes nothing (§9.10.2).
 inline void sync_all(const char* routine) { synchronize(routine, *job(routine).world_team, false); }
@@ -119,7 +125,11 @@ void scan(const char* routine, const Team& team, void* dest, const void* source,
 
 // The team of the deprecated active set PE_start, PE_start + 2^log_stride,
 // ... (`size` PEs), made on first use with MPI_Comm_create_group by its
-// members only and kept for the rest of the process.  Fatal, naming
+// members only, with its barrier, and kept for the rest of the process.
+// Both are blocking MPI calls, so the members first meet with messages
+// among themselves, serving Active Messages while they wait (as the data
+// collectives do): a member that arrived early then blocks in them only
+// once every member is there.  Fatal, naming
 // `routine`, when the set is malformed (size < 1, log_stride < 0, a PE out
 // of range) or this PE is not in it.
 const Team& active_set(const char* routine, int start, int log_stride, int size);

@@ -35,9 +35,12 @@ void attach_segments(Job& j, const JobSpec& spec, const char* routine) {
     register_amo_handlers(*j.am);
     register_staging_handlers(*j.am);
     register_withdrawal_handlers(*j.am);
-    // OpenSHMEM's world barrier now, while every PE is here (GASNet makes
-    // its own at gasnet_attach).
-    if (spec.api == Api::shmem) make_barrier(j, *j.world_team);
+    // OpenSHMEM's world and shared barriers now, while every PE is here
+    // (GASNet makes its own at gasnet_attach).
+    if (spec.api == Api::shmem) {
+        make_barrier(j, *j.world_team);
+        make_barrier(j, *j.shared_team);
+    }
 }
 
 std::size_t max_heap_bytes(const Job& j, bool node_shared, std::size_t page) {

@@ -70,10 +70,11 @@ public:
     bool all(bool mine) const { return comm_.all(mine); }
 
     // The team's barrier, made at the first call (collective, like every
-    // barrier on the team) as the node barrier when `on_node` (every member
-    // reached by loads and stores), else the network barrier; later calls
-    // return it whatever `on_node` says.  Not for concurrent use (§9.10:
-    // one collective at a time per team).
+    // barrier on the team: rt::make_barrier makes it when the team is made,
+    // where every member is in the same call) as the node barrier when
+    // `on_node` (every member reached by loads and stores), else the
+    // network barrier; later calls return it whatever `on_node` says.  Not
+    // for concurrent use (§9.10: one collective at a time per team).
     SplitPhaseBarrier& barrier(bool on_node) const {
         if (!barrier_) [[unlikely]]
             barrier_ = std::make_unique<SplitPhaseBarrier>(comm(), on_node);

@@ -5,9 +5,10 @@
 // 1..n-1, reversed: team PE numbers differ from world ones); the deprecated active-set forms (broadcast32/64,
 // collect32/64, fcollect32/64, alltoall32/64, alltoalls32/64, shmem_barrier,
 // shmem_sync) on the whole job, the even PEs and PEs 1..n-1; the error
-// returns of the team forms; and AMOs issued before a collective or a team
-// split while the target already waits in it (served, not deadlocked: with
-// the node fast path off the AMOs are Active Messages).
+// returns of the team forms; and AMOs issued before a collective, a team
+// split, a team's first barrier or an active set's first collective while
+// the target already waits in it (served, not deadlocked: with the node
+// fast path off the AMOs are Active Messages).
 //
 // Every PE knows what every PE contributes (value(p, i) depends only on the
 // team PE p and the index), so each checks its own dest completely,
@@ -521,6 +522,61 @@ TEST(CollServe, AmosBeforeTeamSplit) {
     shmem_team_destroy(rows);
     shmem_team_destroy(columns);
     if (evens != SHMEM_TEAM_INVALID) shmem_team_destroy(evens);
+}
+
+// A team's first barrier: every PE but 0 sends AMOs to PE 0 (and waits for
+// each) before its first shmem_team_sync on a team made just before, which
+// PE 0 entered first.  Without a progress thread
+// (shmem_coll_data_nothread), PE 0 made the team's barrier there, in a
+// blocking MPI_Comm_dup, and deadlocked: nobody served the AMOs, so the
+// others never reached the barrier.
+TEST(CollServe, AmosBeforeFirstBarrierOfATeam) {
+    g_counter = 0;
+    shmem_team_t all = SHMEM_TEAM_INVALID, rows = SHMEM_TEAM_INVALID, columns = SHMEM_TEAM_INVALID;
+    ASSERT_EQ(shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, npes(), nullptr, 0, &all), 0);
+    ASSERT_EQ(shmem_team_split_2d(SHMEM_TEAM_WORLD, npes(), nullptr, 0, &rows, nullptr, 0, &columns), 0);
+    shmem_barrier_all();
+    constexpr int kAmos = 200;
+    for (shmem_team_t team : {all, rows}) {  // rows: one row of every PE, made by the 2-D split
+        if (me() != 0) {
+            usleep(50 * 1000);  // PE 0 is in the team's first barrier meanwhile
+            long fetched_sum = 0;
+            for (int i = 0; i < kAmos; ++i) fetched_sum += shmem_long_atomic_fetch_add(&g_counter, 1, 0);
+            EXPECT_GE(fetched_sum, long(kAmos) * (kAmos - 1) / 2);
+        }
+        EXPECT_EQ(shmem_team_sync(team), 0);
+    }
+    shmem_barrier_all();
+    if (me() == 0) EXPECT_EQ(g_counter, 2L * kAmos * (npes() - 1));
+    shmem_team_destroy(columns);
+    shmem_team_destroy(rows);
+    shmem_team_destroy(all);
+}
+
+// An active set's first collective makes its communicator (collective over
+// the set's PEs only): PE 1 enters shmem_barrier on the set {0, 1} first,
+// and PE 0 sends AMOs to PE 1 before entering it.  Without a progress
+// thread PE 1 blocked in MPI_Comm_create_group and deadlocked.  The set
+// must be new to this process (no other test here uses {0, 1}), and at 2
+// PEs it is the whole job, which is the world team: 3 PEs or more.
+TEST(CollServe, AmosBeforeFirstCollectiveOfAnActiveSet) {
+    if (npes() < 3) GTEST_SKIP() << "needs 3 PEs (at 2 the set {0, 1} is the world team, made at start)";
+    g_counter = 0;
+    reset_psync();
+    shmem_barrier_all();
+    constexpr int kAmos = 200;
+    if (me() == 0) {
+        usleep(50 * 1000);  // PE 1 is in the set's first barrier meanwhile
+        long fetched_sum = 0;
+        for (int i = 0; i < kAmos; ++i) fetched_sum += shmem_long_atomic_fetch_add(&g_counter, 1, 1);
+        EXPECT_EQ(fetched_sum, long(kAmos) * (kAmos - 1) / 2);
+    }
+    if (me() < 2) {
+        shmem_barrier(0, 0, 2, g_psync);
+        expect_psync_restored("shmem_barrier on the set {0, 1}");
+    }
+    shmem_barrier_all();
+    if (me() == 1) EXPECT_EQ(g_counter, kAmos);
 }
 
 }  // namespace
