@@ -74,8 +74,14 @@ int find_spare_pu(MPI_Comm node, std::string& why) {
 
 ProgressThread::ProgressThread(Poll poll, void* context, DoorbellLine& bell, MPI_Comm node,
                                std::chrono::microseconds min_sleep, std::chrono::microseconds max_sleep,
-                               std::chrono::microseconds max_nap)
-    : poll_(poll), context_(context), bell_(bell), min_sleep_(min_sleep), max_sleep_(max_sleep), max_nap_(max_nap) {
+                               std::chrono::microseconds max_nap, std::chrono::microseconds max_blocked_sleep)
+    : poll_(poll),
+      context_(context),
+      bell_(bell),
+      min_sleep_(min_sleep),
+      max_sleep_(max_sleep),
+      max_nap_(max_nap),
+      max_blocked_sleep_(max_blocked_sleep) {
     std::string why;
     spare_pu_ = find_spare_pu(node, why);
     placement_ =
@@ -109,7 +115,15 @@ void ProgressThread::run() {
     // on its way through MPI), then a sleep on the doorbell whose timeout
     // doubles while nothing comes.  Only work keeps the thread awake, so it
     // never becomes a spin on the application's core.
-    std::chrono::microseconds sleep = min_sleep_, nap = min_sleep_;
+    //
+    // While the application blocks in MPI (kAppBlocked), its own call may
+    // take a request's message off the wire just as this thread's last poll
+    // before sleeping looks for it (with MPI_THREAD_MULTIPLE one thread at a
+    // time drives Open MPI's transports), so that poll can miss a request
+    // whose sender saw the doorbell unarmed: the sleeps there start at
+    // kAppBlockedMaxSleep again after any work or ring, and double only up
+    // to max_blocked_sleep_ while nothing comes.
+    std::chrono::microseconds sleep = min_sleep_, nap = min_sleep_, blocked_sleep = kAppBlockedMaxSleep;
     bool polled_again = false;
     auto poll = [this] {
         polls_.fetch_add(1, std::memory_order_relaxed);
@@ -119,6 +133,7 @@ void ProgressThread::run() {
         const int n = poll();
         if (n > 0) {
             sleep = nap = min_sleep_;
+            blocked_sleep = kAppBlockedMaxSleep;
             polled_again = false;
             continue;
         }
@@ -128,20 +143,23 @@ void ProgressThread::run() {
             continue;
         }
         nap = min_sleep_;
-        if (n == kAppBlocked) sleep = std::min(sleep, kAppBlockedMaxSleep);  // nobody else polls
         if (!polled_again) {
             polled_again = true;
             continue;
         }
         polled_again = false;
+        const bool app_blocked = n == kAppBlocked;  // nobody else polls
         const std::uint32_t seq = bell_.seq.load(std::memory_order_relaxed);
-        const int found = sleep_until_rung(bell_, sleep, poll);
-        if (bell_.seq.load(std::memory_order_relaxed) != seq)
-            rung_.store(rung_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
-        if (found > 0)
+        const int found = sleep_until_rung(bell_, app_blocked ? std::min(sleep, blocked_sleep) : sleep, poll);
+        const bool rung = bell_.seq.load(std::memory_order_relaxed) != seq;
+        if (rung) rung_.store(rung_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+        if (found > 0) {
             sleep = min_sleep_;
-        else
+            blocked_sleep = kAppBlockedMaxSleep;
+        } else {
             sleep = std::min(sleep * 2, max_sleep_);
+            blocked_sleep = rung ? kAppBlockedMaxSleep : std::min(blocked_sleep * 2, max_blocked_sleep_);
+        }
     }
 }
 

@@ -11,9 +11,11 @@
 // then naps without arming the doorbell (so senders make no wake-up
 // syscalls), doubling up to `max_nap`; and kAppBlocked when it
 // found nothing while the application waits in a blocking MPI call that
-// does not poll: the timeout then stays at most kAppBlockedMaxSleep.  hwloc places it on a hardware thread
-// no rank of this node is bound to, when there is one; otherwise it shares
-// the process's binding (and, mostly asleep, costs the application little).
+// does not poll: the timeout then starts at kAppBlockedMaxSleep after any
+// work or ring and doubles up to `max_blocked_sleep`.  hwloc
+// places it on a hardware thread no rank of this node is bound to, when
+// there is one; otherwise it shares the process's binding (and, mostly
+// asleep, costs the application little).
 #pragma once
 
 #include <mpi.h>
@@ -44,19 +46,27 @@ public:
     // of 512 B - 4 KiB requests through MPI 7-10% of its rate (bench-am,
     // rate table; docs/performance.md).
     static constexpr std::chrono::microseconds kRingingMaxNap{512};
-    // The longest sleep while the application waits in a blocking MPI call
-    // without polling (kAppBlocked): a request waits at most about this long
-    // (plus scheduling) for the thread.  At the shortest sleep (8 µs) the
-    // thread's wake-ups made small blocking collectives 1.3-2x slower on a
-    // node without a spare core.
+    // The sleep while the application waits in a blocking MPI call without
+    // polling (kAppBlocked): always at most this when some peer cannot ring
+    // the doorbell (another node, whose requests wait for the timeout), so
+    // such a request waits at most about this long (plus scheduling) for the
+    // thread.  At the shortest sleep (8 µs) the thread's wake-ups made small
+    // blocking collectives 1.3-2x slower on a node without a spare core, and
+    // at 64 µs still 1.05-1.6x (each wake-up polls MPI beside the
+    // application's blocking call: bench-coll, fast path off).  So where
+    // every peer rings, this is where the sleep starts again after any work
+    // or ring (a request the last poll may have missed: progress_thread.cpp),
+    // doubling up to `max_blocked_sleep` while nothing comes.
     static constexpr std::chrono::microseconds kAppBlockedMaxSleep{64};
 
     // Collective over `node` (ranks of this node exchange their bindings to
     // find a spare hardware thread).  Starts the thread, which sleeps on
     // `bell` (this rank's doorbell) between polls, from `min_sleep` up to
-    // `max_sleep`, and naps up to `max_nap` while the application polls.
+    // `max_sleep` (at most `max_blocked_sleep` while the application blocks),
+    // and naps up to `max_nap` while the application polls.
     ProgressThread(Poll poll, void* context, DoorbellLine& bell, MPI_Comm node, std::chrono::microseconds min_sleep,
-                   std::chrono::microseconds max_sleep, std::chrono::microseconds max_nap);
+                   std::chrono::microseconds max_sleep, std::chrono::microseconds max_nap,
+                   std::chrono::microseconds max_blocked_sleep);
     ~ProgressThread();  // stops and joins the thread
     ProgressThread(const ProgressThread&) = delete;
     ProgressThread& operator=(const ProgressThread&) = delete;
@@ -74,7 +84,7 @@ private:
     Poll poll_;
     void* context_;
     DoorbellLine& bell_;
-    std::chrono::microseconds min_sleep_, max_sleep_, max_nap_;
+    std::chrono::microseconds min_sleep_, max_sleep_, max_nap_, max_blocked_sleep_;
     int spare_pu_ = -1;  // OS index of the PU to bind to, or -1
     std::string placement_;
     std::atomic<bool> stop_{false};

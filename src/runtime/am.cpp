@@ -71,13 +71,18 @@ AmEngine::AmEngine(const mpi::Environment& env, const Config& config, Segment& s
     // +16-20% to the compute loop).  Peers on other nodes cannot ring: their
     // requests wait for the timeout, which then starts short.
     // Naps while the application polls: short when every peer rings (the
-    // doorbell is not armed during a nap), else as long as a sleep.
+    // doorbell is not armed during a nap), else as long as a sleep.  Sleeps
+    // while the application blocks in an MPI collective (Serving): short
+    // after a request, then growing as long as any when every peer rings;
+    // always short else, for the requests of peers that cannot.
     const bool rings = transport_.every_peer_rings();
     const auto min_sleep = rings ? kProgressMaxSleep : kProgressMinSleep;
     const auto max_nap = rings ? mpi::ProgressThread::kRingingMaxNap : kProgressMaxSleep;
+    const auto max_blocked_sleep = rings ? kProgressMaxSleep : mpi::ProgressThread::kAppBlockedMaxSleep;
     if (env.all_min(start ? 1 : 0))
-        progress_ = std::make_unique<mpi::ProgressThread>(&AmEngine::progress_poll, this, transport_.doorbell(),
-                                                          env.node(), min_sleep, kProgressMaxSleep, max_nap);
+        progress_ =
+            std::make_unique<mpi::ProgressThread>(&AmEngine::progress_poll, this, transport_.doorbell(), env.node(),
+                                                  min_sleep, kProgressMaxSleep, max_nap, max_blocked_sleep);
     // A program that initialized MPI itself below MPI_THREAD_MULTIPLE gets
     // no progress thread, and MPI gives no hook into its own progress: an
     // AMO or Active Message that travels through MPI is served only while

@@ -52,8 +52,10 @@ bool every_pe_mapped(const Job& j) {
 // or while the team agrees that none of its PEs has sent an Active Message
 // and all have a progress thread (Team::collectives_serve, voted at the
 // team's network barriers: see synchronize).  Meanwhile a request sent since
-// that barrier is served by the progress thread, which the blocking wait
-// keeps polling at least every 64 µs (AmEngine::blocking_wait_begin).
+// that barrier is served by the progress thread: woken by the doorbell
+// when the request came from this node, and polling at least every 64 µs
+// while the wait blocks when some peer is on another node
+// (AmEngine::blocking_wait_begin).
 // The choice must be the same on every member (MPI never matches a blocking
 // collective with a nonblocking one: a member that chose by what it alone
 // had seen, e.g. whether requests had arrived here, hung the job), and these
