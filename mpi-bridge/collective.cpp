@@ -150,6 +150,27 @@ void broadcast(MPI_Comm comm, void* buf, std::size_t bytes, int root, Waiter w) 
     }
 }
 
+void broadcast_copying(MPI_Comm comm, void* buf, std::size_t bytes, int root, void* copy_to, Waiter w) {
+    char* p = static_cast<char*>(buf);
+    char* to = static_cast<char*>(copy_to);
+    const auto at = [](const char* q) { return reinterpret_cast<std::uintptr_t>(q); };
+    const bool during = to && (at(to) + bytes <= at(p) || at(p) + bytes <= at(to));
+    release_before_send();
+    for (std::size_t done = 0; done < bytes;) {
+        const int n = int(std::min(bytes - done, kMaxInt));
+        MPI_Request request;
+        check(MPI_Ibcast(p + done, n, MPI_BYTE, root, comm, &request), "MPI_Ibcast");
+        if (during) std::memcpy(to + done, p + done, std::size_t(n));  // MPI only reads the root's buffer
+        if (w.poll)
+            wait(request, w);
+        else
+            check(MPI_Wait(&request, MPI_STATUS_IGNORE), "MPI_Wait");
+        done += std::size_t(n);
+    }
+    if (to && !during) std::memmove(to, p, bytes);
+    acquire_before_delivery();
+}
+
 void allgather(MPI_Comm comm, const void* mine, void* all, std::size_t bytes, Waiter w) {
     if (bytes == 0) return;
     Bytes b(bytes);

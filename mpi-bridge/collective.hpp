@@ -61,6 +61,14 @@ struct Waiter {
 
 // MPI_Bcast of `bytes` at `buf` from rank `root`.
 void broadcast(MPI_Comm comm, void* buf, std::size_t bytes, int root, Waiter w);
+// The same, and on the root a copy of the `bytes` at `buf` to `copy_to`
+// (null: none; ignored on other ranks), made while MPI broadcasts when the
+// two do not overlap (MPI-3 lets a pending send buffer be read), else after
+// it.  The broadcast is MPI_Ibcast on every rank, waited for by MPI_Test
+// and `w`'s poll, or by MPI_Wait without one: every rank of comm must call
+// this, not broadcast(), for one broadcast (MPI matches no blocking
+// collective with a nonblocking one).
+void broadcast_copying(MPI_Comm comm, void* buf, std::size_t bytes, int root, void* copy_to, Waiter w);
 
 // MPI_Allgather: every rank's `bytes` at `mine` into `all` (size * bytes, rank
 // order).  mine == nullptr: in place (this rank's block is already in all).

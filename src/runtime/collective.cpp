@@ -178,6 +178,14 @@ std::unique_ptr<SplitPhaseBarrier> job_barrier(Job& j) {
                                                j.config.node_fastpath && j.env->node_size() == j.n_pes);
 }
 
+namespace {
+// Bytes from which a team broadcast's root copies source to dest during
+// the MPI broadcast (bench-coll, fast path off: at 32 KiB the nonblocking
+// broadcast and the copy beside it cost what the blocking one and the copy
+// after it do; at 16 KiB more, at 64 KiB - 1 MiB less, by the copy).
+constexpr std::size_t kCopyDuringBroadcast = std::size_t(32) << 10;
+}  // namespace
+
 void broadcast(const char* routine, const Team& team, void* dest, const void* source, std::size_t bytes, int root,
                bool root_writes_dest) {
     Job& j = job(routine);
@@ -187,13 +195,22 @@ void broadcast(const char* routine, const Team& team, void* dest, const void* so
     if (bytes == 0) return;
     // Every member mapped: peers copy from the root in node-shared memory.
     if (every_pe_mapped(j)) return node_broadcast(routine, j, team, dest, source, bytes, root, root_writes_dest);
-    // The root sends from source (MPI_Bcast only reads the root's buffer)
-    // and copies source to dest afterwards: copying first made a 1 MiB
-    // broadcast on 2 PEs 2x slower than copying after.
+    // The root sends from source (MPI_Bcast only reads the root's buffer).
+    // A team form's root writes dest too: from kCopyDuringBroadcast bytes on
+    // while MPI broadcasts (the nonblocking broadcast on every member, a
+    // choice they all make alike from `bytes`), below that after the
+    // blocking one, which is cheaper there.  Copying first made a 1 MiB
+    // broadcast on 2 PEs 2x slower than copying after, and copying after
+    // 1.25x slower than copying during (docs/performance.md).
     void* buf = is_root ? const_cast<void*>(source) : dest;
     Serving serving(j, team, routine);
-    mpi::broadcast(team.comm(), buf, bytes, root, serving.waiter());
-    if (is_root && root_writes_dest && dest != source) std::memmove(dest, source, bytes);
+    if (root_writes_dest && bytes >= kCopyDuringBroadcast) {
+        mpi::broadcast_copying(team.comm(), buf, bytes, root, is_root && dest != source ? dest : nullptr,
+                               serving.waiter());
+    } else {
+        mpi::broadcast(team.comm(), buf, bytes, root, serving.waiter());
+        if (is_root && root_writes_dest && dest != source) std::memmove(dest, source, bytes);
+    }
     after_collective(j);
 }
 
