@@ -97,10 +97,14 @@ public:
     // then the target is empty (null direct and window: nothing to do).
     [[gnu::always_inline]] Translation locate(const char* routine, const void* addr, std::size_t bytes, int pe) {
         Job& j = job_;
+        // One object returned on every path (named return value): with a
+        // second, temporary one GCC built `t` on the stack and copied it out
+        // with `rep movs`, which made a fast-path fetch_add 27 ns instead of 7.
         Translation t = translate(j.heap, j.data, j.n_pes, addr, bytes, pe);
         if (t.fault != Fault::none) [[unlikely]] {
             j.report_unless_empty(routine, t, addr, bytes, pe);
-            return {{}, nullptr, 0, Fault::none};
+            t = Translation{{}, nullptr, 0, Fault::none};
+            return t;
         }
         t.target.window = t.segment == &j.heap ? heap_window_ : data_window_;
         return t;
