@@ -192,16 +192,17 @@ Job::~Job() {
     env.reset();
 }
 
-void Job::report(const char* routine, const Translation& t, const void* addr, std::size_t bytes, int pe) const {
-    if (t.fault == Fault::bad_pe) bad_pe(routine, pe);
-    if (t.fault == Fault::not_symmetric) not_symmetric(routine, addr, pe);
-    out_of_bounds(routine, *t.segment, t.segment->offset_of(addr), bytes);
+void Job::report(const char* routine, Fault fault, const Segment* segment, const void* addr, std::size_t bytes,
+                 int pe) const {
+    if (fault == Fault::bad_pe) bad_pe(routine, pe);
+    if (fault == Fault::not_symmetric) not_symmetric(routine, addr, pe);
+    out_of_bounds(routine, *segment, segment->offset_of(addr), bytes);
 }
 
-void Job::report_unless_empty(const char* routine, const Translation& t, const void* addr, std::size_t bytes,
-                              int pe) const {
-    if (bytes == 0 && t.fault != Fault::bad_pe) return;
-    report(routine, t, addr, bytes, pe);
+void Job::report_unless_empty(const char* routine, Fault fault, const Segment* segment, const void* addr,
+                              std::size_t bytes, int pe) const {
+    if (bytes == 0 && fault != Fault::bad_pe) return;
+    report(routine, fault, segment, addr, bytes, pe);
 }
 
 void Job::bad_pe(const char* routine, int pe) const {

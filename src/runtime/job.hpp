@@ -83,7 +83,7 @@ public:
     Target resolve(const char* routine, const void* addr, std::size_t bytes, int pe) {
         const Translation t = translate(heap, data, n_pes, addr, bytes, pe);
         if (t.fault != Fault::none) [[unlikely]]
-            report(routine, t, addr, bytes, pe);
+            report(routine, t.fault, t.segment, addr, bytes, pe);
         return t.target;
     }
     // The segment holding `addr`, or nullptr.
@@ -113,12 +113,16 @@ public:
         if (data.window) data.window->sync();
     }
 
-    [[noreturn]] void report(const char* routine, const Translation& t, const void* addr, std::size_t bytes,
-                             int pe) const;
+    // Fatal, naming `routine`: the error `fault` (not Fault::none) found
+    // translating `addr` (in `segment`, where the fault is out_of_bounds) for
+    // `bytes` to `pe`.  The translation's parts come by value, so that a
+    // caller's Translation never needs an address on its hot path.
+    [[noreturn]] void report(const char* routine, Fault fault, const Segment* segment, const void* addr,
+                             std::size_t bytes, int pe) const;
     // As report, but returns for an empty transfer (bytes == 0) to a valid
     // PE, whatever the address (OpenSHMEM 1.6 Annex C: a null or
     // non-symmetric address with length 0 is legal).  Cold.
-    [[gnu::cold]] void report_unless_empty(const char* routine, const Translation& t, const void* addr,
+    [[gnu::cold]] void report_unless_empty(const char* routine, Fault fault, const Segment* segment, const void* addr,
                                            std::size_t bytes, int pe) const;
     // Fatal, naming `routine` and (OpenSHMEM) SHMEM_SYMMETRIC_SIZE and its
     // value, when this node cannot give each of its PEs `bytes` of `shared`
