@@ -59,8 +59,9 @@ private:
     bool owned_ = false;
 };
 
-// Completes `request`, polling between tests.
+// Completes `request`, polling between tests; by MPI_Wait without a poll.
 void wait(MPI_Request& request, Waiter w) {
+    if (!w.poll) return check(MPI_Wait(&request, MPI_STATUS_IGNORE), "MPI_Wait");
     for (int done = 0;;) {
         check(MPI_Test(&request, &done, MPI_STATUS_IGNORE), "MPI_Test");
         if (done) return;
@@ -161,10 +162,7 @@ void broadcast_copying(MPI_Comm comm, void* buf, std::size_t bytes, int root, vo
         MPI_Request request;
         check(MPI_Ibcast(p + done, n, MPI_BYTE, root, comm, &request), "MPI_Ibcast");
         if (during) std::memcpy(to + done, p + done, std::size_t(n));  // MPI only reads the root's buffer
-        if (w.poll)
-            wait(request, w);
-        else
-            check(MPI_Wait(&request, MPI_STATUS_IGNORE), "MPI_Wait");
+        wait(request, w);
         done += std::size_t(n);
     }
     if (to && !during) std::memmove(to, p, bytes);

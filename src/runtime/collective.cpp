@@ -201,7 +201,8 @@ void broadcast(const char* routine, const Team& team, void* dest, const void* so
     // choice they all make alike from `bytes`), below that after the
     // blocking one, which is cheaper there.  Copying first made a 1 MiB
     // broadcast on 2 PEs 2x slower than copying after, and copying after
-    // 1.25x slower than copying during (docs/performance.md).
+    // 102-110 µs against 80-90 copying during (docs/cluster-path.md, part 3,
+    // "The collectives through MPI").
     void* buf = is_root ? const_cast<void*>(source) : dest;
     Serving serving(j, team, routine);
     if (root_writes_dest && bytes >= kCopyDuringBroadcast) {
