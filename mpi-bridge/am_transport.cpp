@@ -38,6 +38,25 @@ constexpr unsigned kIdleReturnPolls = 16;
 
 std::size_t args_bytes(int nargs) { return (std::size_t(nargs) * 4 + 15) & ~std::size_t(15); }
 
+// AmWire as it travels: the Long fields follow only when `has_long`.
+struct PackedHead {
+    std::uint32_t nbytes;
+    std::uint8_t handler, category, nargs, flags;
+    std::uint32_t credits;
+    std::uint8_t dest_ep, source_ep;
+    std::uint8_t has_long;  // 1: long_offset and long_bytes (8 bytes each) follow
+    std::uint8_t batch;     // 1: `nbytes` bytes of packed requests follow, each padded to 16
+};
+static_assert(sizeof(PackedHead) == 16);
+struct PackedLong {
+    std::uint64_t offset, bytes;
+};
+static_assert(sizeof(PackedLong) == 16);
+
+bool has_long(const AmWire& wire) { return (wire.long_offset | wire.long_bytes) != 0; }
+
+std::size_t padded16(std::size_t n) { return (n + 15) & ~std::size_t(15); }
+
 }  // namespace
 
 AmTransport::AmTransport(const Environment& env, bool node_shared, std::size_t max_payload, Deliver deliver,
@@ -58,6 +77,8 @@ AmTransport::AmTransport(const Environment& env, bool node_shared, std::size_t m
     while (return_threshold_ > 1 && (size_ - 1) * (return_threshold_ - 1) >= reply_slots_) --return_threshold_;
 
     credits_ = std::make_unique<std::atomic<int>[]>(size_);
+    last_epoch_ = std::make_unique<std::atomic<unsigned>[]>(size_);
+    for (int i = 0; i < size_; ++i) last_epoch_[i].store(~0u, std::memory_order_relaxed);
     for (int i = 0; i < size_; ++i) credits_[i].store(credits_per_peer_, std::memory_order_relaxed);
     owed_.assign(size_, 0);
     send_slots_.resize(kSendSlots);
@@ -138,6 +159,7 @@ void AmTransport::make_ring(Ring& ring, int tag, int slots) {
 void AmTransport::post(Ring& ring, int slot) { check(MPI_Start(&ring.requests[slot]), "MPI_Start"); }
 
 int AmTransport::poll(int mpi_batch, bool until_reply) {
+    poll_epoch_.store(poll_epoch_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
     std::unique_lock lock(recv_mutex_, std::try_to_lock);
     if (!lock.owns_lock()) return 0;
     int delivered = shm_memory_ ? poll_shm() : 0;
@@ -146,6 +168,7 @@ int AmTransport::poll(int mpi_batch, bool until_reply) {
     if (delivered == 0 || (++polls_ & 15) == 0) delivered += poll_mpi(mpi_batch, until_reply);
     idle_polls_ = delivered ? 0 : idle_polls_ + 1;
     return_credits(idle_polls_ >= kIdleReturnPolls);
+    if (pending_batches_.load(std::memory_order_relaxed)) flush_batches();
     return delivered;
 }
 
@@ -185,17 +208,102 @@ int AmTransport::poll_mpi(int batch, bool until_reply) {
     return delivered;
 }
 
+std::size_t AmTransport::head_bytes(const AmWire& wire) {
+    return sizeof(PackedHead) + (has_long(wire) ? sizeof(PackedLong) : 0) + args_bytes(wire.nargs);
+}
+
+void AmTransport::pack(char* out, const AmWire& wire, const std::int32_t* args, const void* payload) {
+    const PackedHead head{wire.nbytes,
+                          wire.handler,
+                          wire.category,
+                          wire.nargs,
+                          wire.flags,
+                          wire.credits,
+                          wire.dest_ep,
+                          wire.source_ep,
+                          std::uint8_t(has_long(wire)),
+                          0};
+    std::memcpy(out, &head, sizeof head);
+    char* next = out + sizeof head;
+    if (head.has_long) {
+        const PackedLong extra{wire.long_offset, wire.long_bytes};
+        std::memcpy(next, &extra, sizeof extra);
+        next += sizeof extra;
+    }
+    if (wire.nargs) std::memcpy(next, args, std::size_t(wire.nargs) * 4);
+    if (wire.nbytes) std::memcpy(next + args_bytes(wire.nargs), payload, wire.nbytes);
+}
+
 void AmTransport::deliver_message(char* base, int source, bool reply) {
     acquire_before_delivery();  // ThreadSanitizer builds only (happens_before.hpp)
-    const auto* wire = reinterpret_cast<const AmWire*>(base);
-    if (reply && wire->credits) {
-        credits_[source].fetch_add(int(wire->credits), std::memory_order_release);
-        unreturned_.fetch_sub(int(wire->credits), std::memory_order_release);
+    PackedHead head;
+    std::memcpy(&head, base, sizeof head);
+    if (reply && head.credits) {
+        credits_[source].fetch_add(int(head.credits), std::memory_order_release);
+        unreturned_.fetch_sub(int(head.credits), std::memory_order_release);
     }
-    if (wire->flags & kCreditOnly) return;
+    if (head.flags & kCreditOnly) return;
+    // One credit per message, a batch's too (counted before its handlers
+    // run, so a reply from one of them returns it).
     if (!reply && owed_[source]++ == 0) owed_sources_.push_back(source);
-    AmInbound in{wire, reinterpret_cast<const std::int32_t*>(base + sizeof(AmWire)),
-                 base + sizeof(AmWire) + args_bytes(wire->nargs), source, reply};
+    if (!head.batch) return deliver_packed(base, source, reply);
+    // A batch of requests: the replies its handlers send leave together.
+    if (!reply) {
+        reply_batch_source_ = source;
+        reply_batch_.used = sizeof(PackedHead);
+        reply_batch_.count = 0;
+    }
+    for (char *p = base + sizeof head, *end = p + head.nbytes; p < end;) {
+        PackedHead inner;
+        std::memcpy(&inner, p, sizeof inner);
+        deliver_packed(p, source, reply);
+        p +=
+            padded16(sizeof inner + (inner.has_long ? sizeof(PackedLong) : 0) + args_bytes(inner.nargs) + inner.nbytes);
+    }
+    if (!reply) {
+        flush_replies();
+        reply_batch_source_ = -1;
+    }
+}
+
+// The replies gathered from a batch's handlers, as one message returning
+// the credits owed.
+void AmTransport::flush_replies() {
+    if (reply_batch_.count == 0) return;
+    const int dest = reply_batch_source_;
+    PackedHead head{};
+    head.nbytes = std::uint32_t(reply_batch_.used - sizeof head);
+    head.batch = 1;
+    head.credits = std::uint32_t(owed_[dest]);
+    owed_[dest] = 0;
+    std::memcpy(reply_batch_.bytes, &head, sizeof head);
+    release_before_send();  // ThreadSanitizer builds only (happens_before.hpp)
+    check(MPI_Send(reply_batch_.bytes, int(reply_batch_.used), MPI_BYTE, dest, kReplyTag, replies_.comm), "MPI_Send");
+    reply_batch_.used = sizeof head;
+    reply_batch_.count = 0;
+}
+
+void AmTransport::deliver_packed(char* base, int source, bool reply) {
+    PackedHead head;
+    std::memcpy(&head, base, sizeof head);
+    AmWire wire;
+    wire.nbytes = head.nbytes;
+    wire.handler = head.handler;
+    wire.category = head.category;
+    wire.nargs = head.nargs;
+    wire.flags = head.flags;
+    wire.credits = head.credits;
+    wire.dest_ep = head.dest_ep;
+    wire.source_ep = head.source_ep;
+    char* args = base + sizeof head;
+    if (head.has_long) {
+        PackedLong extra;
+        std::memcpy(&extra, args, sizeof extra);
+        wire.long_offset = extra.offset;
+        wire.long_bytes = extra.bytes;
+        args += sizeof extra;
+    }
+    AmInbound in{&wire, reinterpret_cast<const std::int32_t*>(args), args + args_bytes(head.nargs), source, reply};
     deliver_(context_, in);
 }
 
@@ -243,16 +351,133 @@ void AmTransport::take_credit(int dest) {
     }
 }
 
+bool AmTransport::try_take_credit(int dest) {
+    for (int n = unreturned_.load(std::memory_order_relaxed);;) {
+        if (n >= reply_slots_) return false;
+        if (unreturned_.compare_exchange_weak(n, n + 1, std::memory_order_acquire)) break;
+    }
+    std::atomic<int>& credit = credits_[dest];
+    for (int c = credit.load(std::memory_order_relaxed);;) {
+        if (c <= 0) {
+            unreturned_.fetch_sub(1, std::memory_order_relaxed);
+            return false;
+        }
+        if (credit.compare_exchange_weak(c, c - 1, std::memory_order_acquire)) return true;
+    }
+}
+
 void AmTransport::send_request(int dest, AmWire wire, const std::int32_t* args, const void* payload) {
     const unsigned sent = requests_sent_.load(std::memory_order_relaxed) + 1;
     requests_sent_.store(sent, std::memory_order_relaxed);
     if (sent % kRequestsPerPoll == 0) poll(1);
+    if (coalescing_.load(std::memory_order_relaxed) && !peer_requests_[dest]) {
+        // Requests to `dest` with no poll between them are a stream:
+        // batched from the second on (and any while a batch waits).
+        const std::size_t total = head_bytes(wire) + wire.nbytes;
+        const unsigned epoch = poll_epoch_.load(std::memory_order_relaxed);
+        std::atomic<unsigned>& last = last_epoch_[std::size_t(dest)];  // a racy stamp is fine
+        const bool stream = last.load(std::memory_order_relaxed) == epoch && total <= kBatchBytes / 2;
+        last.store(epoch, std::memory_order_relaxed);
+        if (stream || batches_pending()) return send_coalescing(dest, wire, args, payload, total, stream);
+    }
     take_credit(dest);
     send(dest, kRequestTag, wire, args, payload, true);
     if (DoorbellLine* bell = peer_bells_[dest]) ring(*bell);  // its progress thread may sleep
 }
 
+// A request through MPI in a stream (or while some batch waits): it joins
+// dest's batch when it fits and is part of a stream, else waits for that
+// batch to leave (sending it when a credit returns) and is sent on its own.
+void AmTransport::send_coalescing(int dest, const AmWire& wire, const std::int32_t* args, const void* payload,
+                                  std::size_t total, bool stream) {
+    const std::size_t room = padded16(total);
+    const bool fits = stream && sizeof(PackedHead) + room <= kBatchBytes;
+    for (Backoff backoff;;) {
+        {
+            std::lock_guard lock(batch_mutex_);
+            if (batches_.empty()) batches_.resize(std::size_t(size_));
+            std::unique_ptr<Batch>& slot = batches_[std::size_t(dest)];
+            if (!slot) slot = std::make_unique<Batch>();
+            Batch& b = *slot;
+            if (b.count == 0 && !fits && try_take_credit(dest)) {
+                send(dest, kRequestTag, wire, args, payload, true);
+                if (DoorbellLine* bell = peer_bells_[dest]) ring(*bell);
+                return;
+            }
+            if (fits && (b.count == 0 || b.used + room <= kBatchBytes)) {
+                if (b.count == 0) {
+                    b.used = sizeof(PackedHead);
+                    batch_dests_.push_back(dest);
+                    pending_batches_.fetch_add(1, std::memory_order_relaxed);
+                }
+                pack(b.bytes + b.used, wire, args, payload);
+                b.used += room;
+                ++b.count;
+                return;
+            }
+            if (b.count > 0 && try_take_credit(dest)) {  // full (or this one is too large): send it
+                send_batch(dest, b);
+                batch_dests_.erase(std::find(batch_dests_.begin(), batch_dests_.end(), dest));
+                continue;
+            }
+        }
+        backoff.served(poll());  // takes the credits that came back (and may send the batch)
+    }
+}
+
+void AmTransport::send_batch(int dest, Batch& b) {
+    release_before_send();  // ThreadSanitizer builds only (happens_before.hpp)
+    PackedHead head{};
+    head.nbytes = std::uint32_t(b.used - sizeof head);
+    head.batch = 1;
+    std::memcpy(b.bytes, &head, sizeof head);
+    if (b.used <= kSmallMessage) {
+        check(MPI_Send(b.bytes, int(b.used), MPI_BYTE, dest, kRequestTag, requests_.comm), "MPI_Send");
+    } else {
+        const int slot = acquire_send_slot(true);  // send_mutex_ now held
+        std::lock_guard lock(send_mutex_, std::adopt_lock);
+        SendSlot& s = send_slots_[std::size_t(slot)];
+        s.buffer.assign(b.bytes, b.bytes + b.used);
+        check(MPI_Isend(s.buffer.data(), int(b.used), MPI_BYTE, dest, kRequestTag, requests_.comm, &s.request),
+              "MPI_Isend");
+    }
+    b.count = 0;
+    b.used = 0;
+    pending_batches_.fetch_sub(1, std::memory_order_relaxed);
+    if (DoorbellLine* bell = peer_bells_[dest]) ring(*bell);
+}
+
+void AmTransport::end_coalescing(bool may_poll) {
+    coalescing_.store(false, std::memory_order_relaxed);
+    for (Backoff backoff; may_poll && batches_pending();) backoff.served(poll());
+}
+
+void AmTransport::flush_batches() {
+    std::unique_lock lock(batch_mutex_, std::try_to_lock);
+    if (!lock.owns_lock()) return;
+    std::size_t keep = 0;
+    for (int dest : batch_dests_) {
+        if (try_take_credit(dest))
+            send_batch(dest, *batches_[std::size_t(dest)]);
+        else
+            batch_dests_[keep++] = dest;
+    }
+    batch_dests_.resize(keep);
+}
+
 void AmTransport::send_reply(int dest, AmWire wire, const std::int32_t* args, const void* payload) {
+    if (dest == reply_batch_source_) {  // from a handler of a batch: gathered (deliver_message)
+        const std::size_t room = padded16(head_bytes(wire) + wire.nbytes);
+        if (sizeof(PackedHead) + room <= kSmallMessage) {  // a reply batch is sent with MPI_Send
+            if (reply_batch_.used + room > kSmallMessage) flush_replies();
+            wire.credits = 0;
+            pack(reply_batch_.bytes + reply_batch_.used, wire, args, payload);
+            reply_batch_.used += room;
+            ++reply_batch_.count;
+            return;
+        }
+        flush_replies();  // the replies before it go first
+    }
     wire.credits = std::uint32_t(owed_[dest]);
     owed_[dest] = 0;
     send(dest, kReplyTag, wire, args, payload, false);
@@ -261,19 +486,16 @@ void AmTransport::send_reply(int dest, AmWire wire, const std::int32_t* args, co
 void AmTransport::send(int dest, int tag, const AmWire& wire, const std::int32_t* args, const void* payload,
                        bool may_poll) {
     release_before_send();  // ThreadSanitizer builds only (happens_before.hpp)
-    const std::size_t head = sizeof(AmWire) + args_bytes(wire.nargs);
-    const std::size_t total = head + wire.nbytes;
+    const std::size_t total = head_bytes(wire) + wire.nbytes;
     if (peer_requests_[dest] && total <= ShmInbox::kCapacity &&
-        send_shm(dest, tag == kReplyTag, wire, args, payload, head, total))
+        send_shm(dest, tag == kReplyTag, wire, args, payload, total))
         return;
     MPI_Comm comm = tag == kReplyTag ? replies_.comm : requests_.comm;
     if (total <= kSmallMessage) {
         // Small enough for every MPI's eager protocol: MPI_Send returns once
         // the bytes are copied out, without a request to track.
         alignas(16) char small[kSmallMessage];
-        std::memcpy(small, &wire, sizeof(AmWire));
-        if (wire.nargs) std::memcpy(small + sizeof(AmWire), args, std::size_t(wire.nargs) * 4);
-        if (wire.nbytes) std::memcpy(small + head, payload, wire.nbytes);
+        pack(small, wire, args, payload);
         check(MPI_Send(small, int(total), MPI_BYTE, dest, tag, comm), "MPI_Send");
         return;
     }
@@ -282,14 +504,12 @@ void AmTransport::send(int dest, int tag, const AmWire& wire, const std::int32_t
     SendSlot& s = send_slots_[slot];
     s.buffer.resize(total);
     char* out = s.buffer.data();
-    std::memcpy(out, &wire, sizeof(AmWire));
-    if (wire.nargs) std::memcpy(out + sizeof(AmWire), args, std::size_t(wire.nargs) * 4);
-    if (wire.nbytes) std::memcpy(out + head, payload, wire.nbytes);
+    pack(out, wire, args, payload);
     check(MPI_Isend(out, int(total), MPI_BYTE, dest, tag, comm, &s.request), "MPI_Isend");
 }
 
 bool AmTransport::send_shm(int dest, bool reply, const AmWire& wire, const std::int32_t* args, const void* payload,
-                           std::size_t head, std::size_t total) {
+                           std::size_t total) {
     ShmInbox* inbox = reply ? peer_replies_[dest] : peer_requests_[dest];
     std::uint64_t position = 0;
     ShmInbox::Slot* slot;
@@ -302,9 +522,7 @@ bool AmTransport::send_shm(int dest, bool reply, const AmWire& wire, const std::
         else
             backoff.served(poll());
     }
-    std::memcpy(slot->data, &wire, sizeof(AmWire));
-    if (wire.nargs) std::memcpy(slot->data + sizeof(AmWire), args, std::size_t(wire.nargs) * 4);
-    if (wire.nbytes) std::memcpy(slot->data + head, payload, wire.nbytes);
+    pack(slot->data, wire, args, payload);
     slot->source = rank_;
     slot->bytes = std::uint32_t(total);
     ShmInbox::publish(slot, position);
@@ -354,12 +572,12 @@ bool AmTransport::reclaim_sends() {
 
 void AmTransport::drain_sends() {
     for (Backoff backoff;;) {
-        {
+        if (!batches_pending()) {
             std::lock_guard lock(send_mutex_);
             reclaim_sends();
             if (free_send_slots_.size() == send_slots_.size()) return;
         }
-        backoff.served(poll());
+        backoff.served(poll());  // sends the batches whose credits returned
     }
 }
 

@@ -6,8 +6,12 @@
 // every message (a slot holds the largest Medium) goes through a ShmInbox
 // in node-shared memory (one for requests, one for replies, per rank).
 //
-// Wire format: a 32-byte AmWire header, `nargs` 32-bit arguments padded to
-// 16 bytes, then the payload (16-byte aligned in the receive slot).
+// Wire format: a 16-byte head (AmWire's fields but the Long ones), the two
+// Long fields (16 bytes) only when either is nonzero, `nargs` 32-bit
+// arguments padded to 16 bytes, then the payload (16-byte aligned in the
+// receive slot).  A Medium2 request of 8 bytes is 40 bytes on the wire: the
+// message rate of small MPI messages falls with their size (Open MPI's
+// 8-64 byte rates: docs/cluster-path.md, part 3).
 //
 // Flow control (so a flood from every rank at one target cannot exhaust
 // memory or deadlock):
@@ -25,7 +29,17 @@
 //  - A sender may have at most `reply_slots` requests not yet returned, so
 //    every reply and credit message it can be sent has a posted receive
 //    waiting: replies never need credits and always make progress.
-//  - A request that finds no credit polls (runs handlers) until one returns.
+//  - A request that finds no credit polls (runs handlers) until one returns
+//    -- unless coalescing is on (allow_coalescing(): a progress thread
+//    runs) and it is small and bound for MPI: then it joins the
+//    destination's batch, which leaves as one message (one credit, one
+//    receive slot) when a credit returns, found by whichever poll comes
+//    first (the sender's next request or wait, or the progress thread,
+//    which polls every kSoon while a batch waits).  A lone request never
+//    waits for company: only requests that would have waited for a credit
+//    are batched, so the receiver, when it is what limits a stream, takes
+//    several requests per MPI message.  Requests to one destination keep
+//    their order: nothing is sent to it directly while its batch waits.
 // The receive rings are exact while credits x ranks <= request_slots (256);
 // past that (above 128 ranks), MPI buffers the excess as unexpected
 // messages, bounded by credits x ranks messages (credits shrink to 2 as
@@ -49,7 +63,8 @@
 
 namespace gasket::mpi {
 
-// The header of every message.
+// The header of every message, as the caller fills it and the delivery
+// sees it (the wire carries it packed: see above).
 struct AmWire {
     std::uint32_t nbytes = 0;       // payload bytes carried in this message
     std::uint8_t handler = 0;       // handler index at the destination
@@ -101,6 +116,13 @@ public:
     // A sender polls once every this many requests, so the credits coming
     // back (and requests to it) are taken before its credits run out.
     static constexpr unsigned kRequestsPerPoll = 16;
+    // The largest batch of coalesced requests, in bytes on the wire (sent
+    // like a request of its size: MPI_Send up to kSmallMessage, else
+    // MPI_Isend from the send pool; under every MPI's eager limit).  A
+    // request joins a batch when it takes at most half of this.  Replies
+    // gathered from a batch's handlers leave in messages of at most
+    // kSmallMessage.
+    static constexpr std::size_t kBatchBytes = 2048;
 
     // Called for each arriving request or reply, on the polling thread.
     using Deliver = void (*)(void* context, const AmInbound& message);
@@ -115,7 +137,21 @@ public:
 
     // Sends a request to `dest`: waits (polling) for a credit, copies
     // header, args and payload out, starts the send.  nbytes <= max_payload.
+    // With coalescing on, a small request to a destination reached through
+    // MPI that finds no credit is copied into the destination's batch
+    // instead, and leaves with it (see above).
     void send_request(int dest, AmWire wire, const std::int32_t* args, const void* payload);
+    // Lets requests that find no credit wait in a batch (above).  Only
+    // while some thread polls without the application (a progress thread):
+    // a batch leaves at a poll after its credit returns, and the
+    // application may stop calling in once its request call returned.
+    void allow_coalescing() { coalescing_.store(true, std::memory_order_relaxed); }
+    // Ends that (the progress thread stopped): no new batches; with
+    // `may_poll` (not inside a delivery), polls until the waiting ones left.
+    void end_coalescing(bool may_poll);
+    // Whether a batch waits for its destination's credit: the progress
+    // thread polls again within kSoon (progress_thread.hpp) meanwhile.
+    bool batches_pending() const { return pending_batches_.load(std::memory_order_relaxed) > 0; }
     // Sends a reply to `dest` from inside the delivery of a request from
     // `dest`, returning the credits owed to it.  Never runs handlers.
     void send_reply(int dest, AmWire wire, const std::int32_t* args, const void* payload);
@@ -151,7 +187,8 @@ public:
     int size() const { return size_; }
     int credits_per_peer() const { return credits_per_peer_; }
     std::size_t max_payload() const { return max_payload_; }
-    // Completes all sends (polling) so the payload of every message has left.
+    // Completes all sends (polling) so the payload of every message has
+    // left, batches included.
     void drain_sends();
 
 private:
@@ -166,15 +203,33 @@ private:
         std::vector<char> buffer;
         MPI_Request request = MPI_REQUEST_NULL;
     };
+    // Requests for one destination (coalescing), or the replies of a
+    // delivered batch's handlers: a batch head, then each message packed
+    // and padded to 16 bytes.
+    struct Batch {
+        alignas(16) char bytes[kBatchBytes];
+        std::size_t used = 0;  // bytes, the batch head included
+        int count = 0;         // messages
+    };
 
     void make_ring(Ring& ring, int tag, int slots);
     void post(Ring& ring, int slot);
     void deliver_message(char* base, int source, bool reply);
+    void deliver_packed(char* base, int source, bool reply);
+    void flush_replies();
+    // Writes the message to `out` (head_bytes(wire) + wire.nbytes bytes).
+    static void pack(char* out, const AmWire& wire, const std::int32_t* args, const void* payload);
+    static std::size_t head_bytes(const AmWire& wire);
     int poll_shm();
     int poll_mpi(int batch, bool until_reply);
     bool send_shm(int dest, bool reply, const AmWire& wire, const std::int32_t* args, const void* payload,
-                  std::size_t head, std::size_t total);
+                  std::size_t total);
     void take_credit(int dest);
+    bool try_take_credit(int dest);
+    void send_coalescing(int dest, const AmWire& wire, const std::int32_t* args, const void* payload, std::size_t total,
+                         bool stream);
+    void send_batch(int dest, Batch& batch);  // batch_mutex_ and a credit to dest held
+    void flush_batches();                     // sends every batch whose credit returned
     void send(int dest, int tag, const AmWire& wire, const std::int32_t* args, const void* payload, bool may_poll);
     int acquire_send_slot(bool may_poll);  // locks send_mutex_ on success
     bool reclaim_sends();                  // with send_mutex_ held
@@ -191,6 +246,8 @@ private:
 
     // Receiving side: the poller (recv_mutex_ holder) owns these.
     SpinLock recv_mutex_;
+    Batch reply_batch_;            // replies from the handlers of a batch being delivered
+    int reply_batch_source_ = -1;  // that batch's source (-1: none being delivered)
     Ring requests_, replies_;
     std::vector<int> owed_;          // per source: credits to return
     std::vector<int> owed_sources_;  // sources with owed_ > 0
@@ -222,6 +279,15 @@ private:
     std::atomic<int> unreturned_{0};               // requests whose credit is not back yet
     std::atomic<unsigned> requests_sent_{0};       // for kRequestsPerPoll (a racy count is fine)
     int reply_slots_ = 0;
+
+    // Coalescing: per destination (made at its first batch), under batch_mutex_.
+    std::atomic<bool> coalescing_{false};
+    SpinLock batch_mutex_;
+    std::vector<std::unique_ptr<Batch>> batches_;
+    std::vector<int> batch_dests_;  // destinations whose batch holds requests
+    std::atomic<int> pending_batches_{0};
+    std::atomic<unsigned> poll_epoch_{0};                  // polls begun (a racy count is fine)
+    std::unique_ptr<std::atomic<unsigned>[]> last_epoch_;  // per destination: poll_epoch_ at its last request
 };
 
 }  // namespace gasket::mpi

@@ -137,6 +137,10 @@ void ProgressThread::run() {
             polled_again = false;
             continue;
         }
+        if (n == kSoon) {  // work that waits on a peer: look again shortly
+            std::this_thread::sleep_for(kSoonSleep);
+            continue;
+        }
         if (n == kAppPolling) {  // the application polls: nap, unarmed
             std::this_thread::sleep_for(nap);
             nap = std::min(nap * 2, max_nap_);

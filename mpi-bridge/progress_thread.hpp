@@ -36,6 +36,11 @@ public:
     using Poll = int (*)(void* context);
     static constexpr int kAppPolling = -1;
     static constexpr int kAppBlocked = -2;  // none handled; the application waits without polling
+    // Something waits for this thread's next poll (a batch of requests for
+    // a returning credit: am_transport.hpp): poll again after kSoonSleep,
+    // unarmed.
+    static constexpr int kSoon = -3;
+    static constexpr std::chrono::microseconds kSoonSleep{64};
     // The longest nap while the application polls, when every peer rings
     // the doorbell: when the application stops polling (a wait ended, a
     // compute phase began), a request waits at most this long for the

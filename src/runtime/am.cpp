@@ -79,10 +79,14 @@ AmEngine::AmEngine(const mpi::Environment& env, const Config& config, Segment& s
     const auto min_sleep = rings ? kProgressMaxSleep : kProgressMinSleep;
     const auto max_nap = rings ? mpi::ProgressThread::kRingingMaxNap : kProgressMaxSleep;
     const auto max_blocked_sleep = rings ? kProgressMaxSleep : mpi::ProgressThread::kAppBlockedMaxSleep;
-    if (env.all_min(start ? 1 : 0))
+    if (env.all_min(start ? 1 : 0)) {
         progress_ =
             std::make_unique<mpi::ProgressThread>(&AmEngine::progress_poll, this, transport_.doorbell(), env.node(),
                                                   min_sleep, kProgressMaxSleep, max_nap, max_blocked_sleep);
+        // A request batched behind a missing credit leaves at the thread's
+        // poll if the application stops calling in.
+        transport_.allow_coalescing();
+    }
     // A program that initialized MPI itself below MPI_THREAD_MULTIPLE gets
     // no progress thread, and MPI gives no hook into its own progress: an
     // AMO or Active Message that travels through MPI is served only while
@@ -305,6 +309,11 @@ void AmEngine::run_deferred() {
     running = false;
 }
 
+void AmEngine::stop_progress_thread() {
+    progress_.reset();
+    transport_.end_coalescing(am_thread_state().handler_depth == 0);
+}
+
 int AmEngine::poll(const char* routine) {
     const AmThreadState& t = am_thread_state();
     if (t.handler_depth > 0 || t.nis_depth > 0 || t.held_locks > 0) [[unlikely]]
@@ -324,15 +333,20 @@ int AmEngine::progress_poll(void* self) {
     auto& engine = *static_cast<AmEngine*>(self);
     const unsigned seen =
         engine.app_polls_.load(std::memory_order_relaxed) + engine.app_requests_.load(std::memory_order_relaxed);
+    // A batch of requests waiting for its credit (am_transport.hpp) leaves
+    // at a poll: while one waits, the thread looks again within kSoonSleep
+    // even when the application sends or polls (it may stop at any time).
+    const bool batches = engine.transport_.batches_pending();
     if (seen != engine.app_activity_seen_) {  // the application polls or sends: leave it to it
         engine.app_activity_seen_ = seen;
-        return mpi::ProgressThread::kAppPolling;
+        return batches ? mpi::ProgressThread::kSoon : mpi::ProgressThread::kAppPolling;
     }
     const int n = engine.transport_.poll();
     if (engine.has_deferred_.load(std::memory_order_acquire)) [[unlikely]] {
         engine.run_deferred();
         return n + 1;  // work done: poll again at once
     }
+    if (n == 0 && engine.transport_.batches_pending()) return mpi::ProgressThread::kSoon;
     if (n == 0 && engine.blocked_.load(std::memory_order_relaxed) > 0) return mpi::ProgressThread::kAppBlocked;
     return n;
 }

@@ -242,7 +242,10 @@ public:
     void blocking_wait_end() { blocked_.fetch_sub(1, std::memory_order_relaxed); }
 
     // Stops the progress thread (before an exit that must not race it).
-    void stop_progress_thread() { progress_.reset(); }
+    // Requests batched in the transport leave first, unless this thread is
+    // inside a handler (which may not poll), and no more are batched: with
+    // no thread, none would leave should this rank stop polling.
+    void stop_progress_thread();
     bool progress_thread_running() const { return progress_ != nullptr; }
     // For tests: polls by application threads (waits serving Active
     // Messages), and sleeps of the progress thread a peer's request ended.

@@ -74,10 +74,10 @@ constexpr int kTag = 7;
 // Message-rate table: the payload sizes (bytes), as the issue names them.
 constexpr std::array<std::size_t, 4> kRateSizes = {8, 64, 512, 4096};
 // What a Medium2 request adds to its payload on the wire through MPI: the
-// transport's 32-byte header and two 4-byte arguments padded to 16
+// transport's 16-byte head and two 4-byte arguments padded to 16
 // (mpi-bridge/am_transport.hpp).  The rate table's last columns run raw MPI
 // at payload + this: the floor for a message carrying the request.
-constexpr std::size_t kMedium2Wire = 32 + 16;
+constexpr std::size_t kMedium2Wire = 16 + 16;
 
 struct Options {
     long iters = 20000;                                   // latency: round trips per timed loop (small sizes)

@@ -12,16 +12,28 @@
 // within 10 s, if any payload differs, or if the stop handler ran on the
 // computing thread (it cannot have: that thread made no call).
 //
+// StreamDeliveredWhileSenderComputes: nodes 1..n-1 each send node 0 a
+// stream of small requests back to back (Short2, and Medium2 of 8, 64 and
+// 200 bytes), then compute without GASNet calls.  Through MPI, requests
+// that follow one another with no poll between them leave in batches
+// (mpi-bridge/am_transport.hpp), and the last batch of each stream leaves
+// at a poll of the sender's progress thread.  Node 0 polls until every
+// request came, checking each sender's sequence numbers arrive in order
+// and each payload, then releases the senders.  Fails if a stream is short
+// (a batch never left), out of order, or corrupt.
+//
 // ReplyHandledWhileComputing: the reverse direction for reply handlers:
 // node 0 sends a request to node k (which polls), then spins without GASNet
 // calls until the reply handler, run by node 0's progress thread, sets its
 // flag.
 #include "gasnet_test.hpp"
 
+#include <array>
 #include <atomic>
 #include <cstdio>
 #include <string>
 #include <thread>
+#include <vector>
 
 namespace {
 
@@ -218,6 +230,85 @@ TEST_F(ProgressThread, RequestsServedWhileComputing) {
         std::fflush(stdout);
         EXPECT_EQ(g_work_replies.load(), others * kWork);
     }
+}
+
+constexpr int kStream = 5000;  // requests from each sender
+constexpr std::array<std::size_t, 3> kStreamBytes = {8, 64, 200};
+std::vector<std::atomic<int>> g_stream_next(1024);  // node 0: next sequence number expected per sender
+std::atomic<int> g_stream_bad{0};
+std::atomic<bool> g_stream_released{false};
+gasnet_handler_t h_stream_short, h_stream_medium, h_stream_release;
+
+std::uint64_t stream_pstart(gasnet_node_t k, int seq) { return std::uint64_t(k) * 7919 + std::uint64_t(seq) * 13; }
+
+void note_stream(gasnet_token_t token, int seq, const void* buf, std::size_t nbytes, bool medium) {
+    gasnet_node_t src = 0;
+    if (gasnet_AMGetMsgSource(token, &src) != GASNET_OK || src == 0 || src >= g_stream_next.size()) {
+        handler_failure("stream request: source node " + std::to_string(src));
+        return;
+    }
+    const int want = g_stream_next[src].load(std::memory_order_relaxed);
+    std::string why;
+    if (seq != want) {
+        if (g_stream_bad.fetch_add(1) < 5)
+            handler_failure("stream request from node " + std::to_string(src) + ": sequence number " +
+                            std::to_string(seq) + " arrived where " + std::to_string(want) + " was next");
+    } else if (medium != (seq % 4 != 0) || (medium && nbytes != kStreamBytes[std::size_t(seq % 4 - 1)])) {
+        if (g_stream_bad.fetch_add(1) < 5)
+            handler_failure("stream request " + std::to_string(seq) + " from node " + std::to_string(src) + ": " +
+                            std::to_string(nbytes) + " bytes");
+    } else if (medium && !matches_pattern(buf, nbytes, stream_pstart(src, seq), &why)) {
+        if (g_stream_bad.fetch_add(1) < 5)
+            handler_failure("stream request " + std::to_string(seq) + " from node " + std::to_string(src) + ": " + why);
+    }
+    g_stream_next[src].store(want + 1, std::memory_order_release);
+}
+void stream_short(gasnet_token_t token, gasnet_handlerarg_t seq, gasnet_handlerarg_t) {
+    note_stream(token, seq, nullptr, 0, false);
+}
+void stream_medium(gasnet_token_t token, void* buf, std::size_t nbytes, gasnet_handlerarg_t seq, gasnet_handlerarg_t) {
+    note_stream(token, seq, buf, nbytes, true);
+}
+void stream_release(gasnet_token_t) { g_stream_released.store(true, std::memory_order_release); }
+const HandlerRegistrar r13("progress::stream_short", as_handler(&stream_short), &h_stream_short);
+const HandlerRegistrar r14("progress::stream_medium", as_handler(&stream_medium), &h_stream_medium);
+const HandlerRegistrar r15("progress::stream_release", as_handler(&stream_release), &h_stream_release);
+
+TEST_F(ProgressThread, StreamDeliveredWhileSenderComputes) {
+    ASSERT_LE(nodes(), g_stream_next.size());
+    for (auto& n : g_stream_next) n.store(0);
+    g_stream_bad.store(0);
+    g_stream_released.store(false);
+    barrier();
+    if (me() != 0) {
+        int bad_rc = 0;
+        for (int seq = 0; seq < kStream; ++seq) {
+            if (seq % 4 == 0) {
+                bad_rc += gasnet_AMRequestShort2(0, h_stream_short, seq, 0) != GASNET_OK;
+            } else {
+                const std::size_t n = kStreamBytes[std::size_t(seq % 4 - 1)];
+                void* src = const_cast<unsigned char*>(pattern(stream_pstart(me(), seq)));
+                bad_rc += gasnet_AMRequestMedium2(0, h_stream_medium, src, n, seq, 0) != GASNET_OK;
+            }
+        }
+        EXPECT_EQ(bad_rc, 0) << "node " << me() << ": stream requests that did not return GASNET_OK";
+        const double spent = compute_until(g_stream_released, kComputeSeconds);  // no GASNet calls in here
+        EXPECT_TRUE(g_stream_released.load())
+            << "node " << me() << " computed " << spent << " s without GASNet calls after its stream and node 0 "
+            << "did not release it: node 0 still waits for requests (a batch that never left?)";
+    } else {
+        const auto all_in = [] {
+            for (gasnet_node_t k = 1; k < nodes(); ++k)
+                if (g_stream_next[k].load(std::memory_order_acquire) < kStream) return false;
+            return true;
+        };
+        EXPECT_TRUE(wait_until(all_in, kComputeSeconds)) << "node 0 did not receive every stream request";
+        for (gasnet_node_t k = 1; k < nodes(); ++k)
+            EXPECT_EQ(g_stream_next[k].load(), kStream) << "requests from node " << k;
+        EXPECT_EQ(g_stream_bad.load(), 0) << "stream requests out of order, of the wrong size or corrupt";
+        for (gasnet_node_t k = 1; k < nodes(); ++k) EXPECT_EQ(gasnet_AMRequestShort0(k, h_stream_release), GASNET_OK);
+    }
+    barrier();
 }
 
 std::atomic<bool> g_reply_flag{false};
