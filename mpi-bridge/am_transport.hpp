@@ -29,17 +29,26 @@
 //  - A sender may have at most `reply_slots` requests not yet returned, so
 //    every reply and credit message it can be sent has a posted receive
 //    waiting: replies never need credits and always make progress.
-//  - A request that finds no credit polls (runs handlers) until one returns
-//    -- unless coalescing is on (allow_coalescing(): a progress thread
-//    runs) and it is small and bound for MPI: then it joins the
-//    destination's batch, which leaves as one message (one credit, one
-//    receive slot) when a credit returns, found by whichever poll comes
-//    first (the sender's next request or wait, or the progress thread,
-//    which polls every kSoon while a batch waits).  A lone request never
-//    waits for company: only requests that would have waited for a credit
-//    are batched, so the receiver, when it is what limits a stream, takes
-//    several requests per MPI message.  Requests to one destination keep
-//    their order: nothing is sent to it directly while its batch waits.
+//  - A request that finds no credit polls (runs handlers) until one returns.
+//
+// Batches (only with coalescing on: allow_coalescing(), when a progress
+// thread runs; only to destinations reached through MPI):
+//  - A request with no poll since the previous request to the same
+//    destination is part of a stream: from the second on, requests of at
+//    most kBatchBytes / 2 join the destination's batch, which leaves as one
+//    message (one credit, one receive slot) when the next does not fit, or
+//    at the next poll that finds a credit -- the sender's own (every 16
+//    requests, and in every wait) or the progress thread's, which looks
+//    every ProgressThread::kSoonSleep while a batch waits.  A request of a
+//    stream that finds no credit joins the batch rather than wait.  A lone
+//    request (a poll since the last: a fetching AMO, a round trip) leaves
+//    at once, as without batches.
+//  - Nothing goes to a destination on its own while its batch waits, so
+//    requests to one destination keep their order.
+//  - The replies that a batch's handlers send its source leave together,
+//    in messages of up to kSmallMessage carrying the credits owed.  A
+//    batch is one unreturned request, so when its replies outgrow one
+//    message the excess waits in MPI as unexpected messages.
 // The receive rings are exact while credits x ranks <= request_slots (256);
 // past that (above 128 ranks), MPI buffers the excess as unexpected
 // messages, bounded by credits x ranks messages (credits shrink to 2 as
@@ -137,14 +146,14 @@ public:
 
     // Sends a request to `dest`: waits (polling) for a credit, copies
     // header, args and payload out, starts the send.  nbytes <= max_payload.
-    // With coalescing on, a small request to a destination reached through
-    // MPI that finds no credit is copied into the destination's batch
-    // instead, and leaves with it (see above).
+    // With coalescing on, a request of a stream to a destination reached
+    // through MPI is copied into the destination's batch instead, and
+    // leaves with it (see above).
     void send_request(int dest, AmWire wire, const std::int32_t* args, const void* payload);
-    // Lets requests that find no credit wait in a batch (above).  Only
-    // while some thread polls without the application (a progress thread):
-    // a batch leaves at a poll after its credit returns, and the
-    // application may stop calling in once its request call returned.
+    // Lets requests of a stream wait in a batch (above).  Only while some
+    // thread polls without the application (a progress thread): a batch
+    // leaves at a poll, and the application may stop calling in once its
+    // request call returned.
     void allow_coalescing() { coalescing_.store(true, std::memory_order_relaxed); }
     // Ends that (the progress thread stopped): no new batches; with
     // `may_poll` (not inside a delivery), polls until the waiting ones left.
