@@ -78,8 +78,11 @@ AmTransport::AmTransport(const Environment& env, bool node_shared, std::size_t m
 
     credits_ = std::make_unique<std::atomic<int>[]>(size_);
     last_epoch_ = std::make_unique<std::atomic<unsigned>[]>(size_);
-    for (int i = 0; i < size_; ++i) last_epoch_[i].store(~0u, std::memory_order_relaxed);
-    for (int i = 0; i < size_; ++i) credits_[i].store(credits_per_peer_, std::memory_order_relaxed);
+    for (int i = 0; i < size_; ++i) {
+        credits_[i].store(credits_per_peer_, std::memory_order_relaxed);
+        last_epoch_[i].store(~0u, std::memory_order_relaxed);
+    }
+    batches_.resize(std::size_t(size_));
     owed_.assign(size_, 0);
     send_slots_.resize(kSendSlots);
     for (int i = kSendSlots - 1; i >= 0; --i) {
@@ -246,20 +249,18 @@ void AmTransport::deliver_message(char* base, int source, bool reply) {
     // One credit per message, a batch's too (counted before its handlers
     // run, so a reply from one of them returns it).
     if (!reply && owed_[source]++ == 0) owed_sources_.push_back(source);
-    if (!head.batch) return deliver_packed(base, source, reply);
+    if (!head.batch) {
+        deliver_packed(base, source, reply);
+        return;
+    }
     // A batch of requests: the replies its handlers send leave together.
     if (!reply) {
         reply_batch_source_ = source;
         reply_batch_.used = sizeof(PackedHead);
         reply_batch_.count = 0;
     }
-    for (char *p = base + sizeof head, *end = p + head.nbytes; p < end;) {
-        PackedHead inner;
-        std::memcpy(&inner, p, sizeof inner);
-        deliver_packed(p, source, reply);
-        p +=
-            padded16(sizeof inner + (inner.has_long ? sizeof(PackedLong) : 0) + args_bytes(inner.nargs) + inner.nbytes);
-    }
+    for (char *p = base + sizeof head, *end = p + head.nbytes; p < end;)
+        p += padded16(deliver_packed(p, source, reply));
     if (!reply) {
         flush_replies();
         reply_batch_source_ = -1;
@@ -271,19 +272,13 @@ void AmTransport::deliver_message(char* base, int source, bool reply) {
 void AmTransport::flush_replies() {
     if (reply_batch_.count == 0) return;
     const int dest = reply_batch_source_;
-    PackedHead head{};
-    head.nbytes = std::uint32_t(reply_batch_.used - sizeof head);
-    head.batch = 1;
-    head.credits = std::uint32_t(owed_[dest]);
+    const int credits = owed_[dest];
     owed_[dest] = 0;
-    std::memcpy(reply_batch_.bytes, &head, sizeof head);
-    release_before_send();  // ThreadSanitizer builds only (happens_before.hpp)
-    check(MPI_Send(reply_batch_.bytes, int(reply_batch_.used), MPI_BYTE, dest, kReplyTag, replies_.comm), "MPI_Send");
-    reply_batch_.used = sizeof head;
-    reply_batch_.count = 0;
+    send_whole_batch(dest, kReplyTag, reply_batch_, credits);
+    reply_batch_.used = sizeof(PackedHead);
 }
 
-void AmTransport::deliver_packed(char* base, int source, bool reply) {
+std::size_t AmTransport::deliver_packed(char* base, int source, bool reply) {
     PackedHead head;
     std::memcpy(&head, base, sizeof head);
     AmWire wire;
@@ -303,8 +298,10 @@ void AmTransport::deliver_packed(char* base, int source, bool reply) {
         wire.long_bytes = extra.bytes;
         args += sizeof extra;
     }
-    AmInbound in{&wire, reinterpret_cast<const std::int32_t*>(args), args + args_bytes(head.nargs), source, reply};
+    char* payload = args + args_bytes(head.nargs);
+    AmInbound in{&wire, reinterpret_cast<const std::int32_t*>(args), payload, source, reply};
     deliver_(context_, in);
+    return std::size_t(payload - base) + head.nbytes;
 }
 
 // Returns owed credits in credit-only messages: to each source owed
@@ -395,7 +392,6 @@ void AmTransport::send_coalescing(int dest, const AmWire& wire, const std::int32
     for (Backoff backoff;;) {
         {
             std::lock_guard lock(batch_mutex_);
-            if (batches_.empty()) batches_.resize(std::size_t(size_));
             std::unique_ptr<Batch>& slot = batches_[std::size_t(dest)];
             if (!slot) slot = std::make_unique<Batch>();
             Batch& b = *slot;
@@ -426,25 +422,34 @@ void AmTransport::send_coalescing(int dest, const AmWire& wire, const std::int32
 }
 
 void AmTransport::send_batch(int dest, Batch& b) {
+    send_whole_batch(dest, kRequestTag, b, 0);
+    pending_batches_.fetch_sub(1, std::memory_order_relaxed);
+    if (DoorbellLine* bell = peer_bells_[dest]) ring(*bell);
+}
+
+// Writes the batch head (`credits` returned with it) and sends `b` like a
+// message of its size (send()'s rule); `b` is empty after.  A batch of
+// replies, sent from inside a delivery, is never larger than kSmallMessage,
+// so only requests may poll for a send slot.
+void AmTransport::send_whole_batch(int dest, int tag, Batch& b, int credits) {
     release_before_send();  // ThreadSanitizer builds only (happens_before.hpp)
     PackedHead head{};
     head.nbytes = std::uint32_t(b.used - sizeof head);
     head.batch = 1;
+    head.credits = std::uint32_t(credits);
     std::memcpy(b.bytes, &head, sizeof head);
+    MPI_Comm comm = tag == kReplyTag ? replies_.comm : requests_.comm;
     if (b.used <= kSmallMessage) {
-        check(MPI_Send(b.bytes, int(b.used), MPI_BYTE, dest, kRequestTag, requests_.comm), "MPI_Send");
+        check(MPI_Send(b.bytes, int(b.used), MPI_BYTE, dest, tag, comm), "MPI_Send");
     } else {
-        const int slot = acquire_send_slot(true);  // send_mutex_ now held
+        const int slot = acquire_send_slot(tag == kRequestTag);  // send_mutex_ now held
         std::lock_guard lock(send_mutex_, std::adopt_lock);
         SendSlot& s = send_slots_[std::size_t(slot)];
         s.buffer.assign(b.bytes, b.bytes + b.used);
-        check(MPI_Isend(s.buffer.data(), int(b.used), MPI_BYTE, dest, kRequestTag, requests_.comm, &s.request),
-              "MPI_Isend");
+        check(MPI_Isend(s.buffer.data(), int(b.used), MPI_BYTE, dest, tag, comm, &s.request), "MPI_Isend");
     }
     b.count = 0;
     b.used = 0;
-    pending_batches_.fetch_sub(1, std::memory_order_relaxed);
-    if (DoorbellLine* bell = peer_bells_[dest]) ring(*bell);
 }
 
 void AmTransport::end_coalescing(bool may_poll) {

@@ -158,8 +158,8 @@ public:
     // Ends that (the progress thread stopped): no new batches; with
     // `may_poll` (not inside a delivery), polls until the waiting ones left.
     void end_coalescing(bool may_poll);
-    // Whether a batch waits for its destination's credit: the progress
-    // thread polls again within kSoon (progress_thread.hpp) meanwhile.
+    // Whether a batch waits to leave: the progress thread polls again
+    // within kSoonSleep (progress_thread.hpp) meanwhile.
     bool batches_pending() const { return pending_batches_.load(std::memory_order_relaxed) > 0; }
     // Sends a reply to `dest` from inside the delivery of a request from
     // `dest`, returning the credits owed to it.  Never runs handlers.
@@ -224,7 +224,8 @@ private:
     void make_ring(Ring& ring, int tag, int slots);
     void post(Ring& ring, int slot);
     void deliver_message(char* base, int source, bool reply);
-    void deliver_packed(char* base, int source, bool reply);
+    // Delivers one packed message; returns its bytes (unpadded).
+    std::size_t deliver_packed(char* base, int source, bool reply);
     void flush_replies();
     // Writes the message to `out` (head_bytes(wire) + wire.nbytes bytes).
     static void pack(char* out, const AmWire& wire, const std::int32_t* args, const void* payload);
@@ -238,7 +239,8 @@ private:
     void send_coalescing(int dest, const AmWire& wire, const std::int32_t* args, const void* payload, std::size_t total,
                          bool stream);
     void send_batch(int dest, Batch& batch);  // batch_mutex_ and a credit to dest held
-    void flush_batches();                     // sends every batch whose credit returned
+    void send_whole_batch(int dest, int tag, Batch& batch, int credits);
+    void flush_batches();  // sends every batch whose credit returned
     void send(int dest, int tag, const AmWire& wire, const std::int32_t* args, const void* payload, bool may_poll);
     int acquire_send_slot(bool may_poll);  // locks send_mutex_ on success
     bool reclaim_sends();                  // with send_mutex_ held
@@ -289,7 +291,7 @@ private:
     std::atomic<unsigned> requests_sent_{0};       // for kRequestsPerPoll (a racy count is fine)
     int reply_slots_ = 0;
 
-    // Coalescing: per destination (made at its first batch), under batch_mutex_.
+    // Coalescing: a batch per destination (made at its first), under batch_mutex_.
     std::atomic<bool> coalescing_{false};
     SpinLock batch_mutex_;
     std::vector<std::unique_ptr<Batch>> batches_;

@@ -36,8 +36,8 @@ public:
     using Poll = int (*)(void* context);
     static constexpr int kAppPolling = -1;
     static constexpr int kAppBlocked = -2;  // none handled; the application waits without polling
-    // Something waits for this thread's next poll (a batch of requests for
-    // a returning credit: am_transport.hpp): poll again after kSoonSleep,
+    // Something waits for this thread's next poll (a batch of requests
+    // waiting to leave: am_transport.hpp): poll again after kSoonSleep,
     // unarmed.
     static constexpr int kSoon = -3;
     static constexpr std::chrono::microseconds kSoonSleep{64};

@@ -83,8 +83,8 @@ AmEngine::AmEngine(const mpi::Environment& env, const Config& config, Segment& s
         progress_ =
             std::make_unique<mpi::ProgressThread>(&AmEngine::progress_poll, this, transport_.doorbell(), env.node(),
                                                   min_sleep, kProgressMaxSleep, max_nap, max_blocked_sleep);
-        // A request batched behind a missing credit leaves at the thread's
-        // poll if the application stops calling in.
+        // A batch of requests leaves at the thread's poll if the
+        // application stops calling in (am_transport.hpp).
         transport_.allow_coalescing();
     }
     // A program that initialized MPI itself below MPI_THREAD_MULTIPLE gets
@@ -333,8 +333,8 @@ int AmEngine::progress_poll(void* self) {
     auto& engine = *static_cast<AmEngine*>(self);
     const unsigned seen =
         engine.app_polls_.load(std::memory_order_relaxed) + engine.app_requests_.load(std::memory_order_relaxed);
-    // A batch of requests waiting for its credit (am_transport.hpp) leaves
-    // at a poll: while one waits, the thread looks again within kSoonSleep
+    // A batch of requests (am_transport.hpp) leaves at a poll: while one
+    // waits, the thread looks again within kSoonSleep
     // even when the application sends or polls (it may stop at any time).
     const bool batches = engine.transport_.batches_pending();
     if (seen != engine.app_activity_seen_) {  // the application polls or sends: leave it to it
