@@ -20,6 +20,13 @@
 //    loop of MPI_Put/MPI_Get then one MPI_Win_flush, and memcpy of the same
 //    size within PE 0 for reference.  Ratio = Gasket rate / MPI rate (> 1:
 //    Gasket is faster).
+//  - 8-byte non-blocking throughput, million operations/s: n (8192)
+//    shmem_putmem_nbi / shmem_getmem_nbi of 8 bytes to adjacent slots of
+//    the target (each continuing the previous on both sides: what Gasket
+//    joins into one MPI_Put) and scattered over them (slot 97 i mod n:
+//    nothing to join), then one shmem_quiet, against MPI_Put/MPI_Get to
+//    the same slots of an MPI_Win_allocate window then one MPI_Win_flush.
+//    Ratio = Gasket rate / MPI rate (> 1: Gasket is faster).
 // Every figure is the median over --reps timed loops, after one untimed
 // warm-up loop; the loops of one table row (latency: the whole table) run
 // interleaved, round by round, so changes in the machine's load hit Gasket,
@@ -352,6 +359,136 @@ struct Bench {
             "side by side in one round (< 1: Gasket is faster).\n");
     }
 
+    // ---- 8-byte non-blocking throughput (million operations/s) ----------
+    // Puts and gets of 8 bytes to n slots of the target, adjacent (slot i)
+    // or scattered (slot 97 i mod n, a permutation of the n slots when n is
+    // a power of 2: no two consecutive transfers touch adjacent bytes, so
+    // Gasket cannot join them), then one completion.  n is a power of 2:
+    // 8192, or fewer so that Gasket's and MPI's gets each fit half of
+    // local_dst; 0 (no table) below 16 bytes of --max-size.
+    long nbi_ops() const {
+        long n = 1;
+        while (n < 8192 && std::size_t(2 * n) * 16 <= region) n *= 2;
+        return std::size_t(n) * 16 <= region ? n : 0;
+    }
+    // A loop of n calls of issue(i), then complete(); million ops per s.
+    // Before the clock starts, local source slot i holds (tag << 32) + i
+    // and the n slots of a get loop's destination `zeroed` hold 0.
+    template <class Issue, class Complete>
+    Loop mops(long n, long tag, long* zeroed, Issue issue, Complete complete) const {
+        long* const source = reinterpret_cast<long*>(local_src);
+        return [=]() mutable {
+            for (long i = 0; i < n; ++i) source[i] = (tag << 32) + i;
+            if (zeroed) std::fill(zeroed, zeroed + n, 0L);
+            const auto t0 = Clock::now();
+            for (long i = 0; i < n; ++i) issue(i);
+            complete();
+            return double(n) / seconds_since(t0) / 1e6;
+        };
+    }
+
+    void nbi_throughput_table() {
+        const long n = nbi_ops();
+        if (n == 0) return;
+        const RawWindow& w = mpi_alloc;
+        const MPI_Win win = w.win;
+        const MPI_Aint put_at = w.at(0), get_at = w.at(MPI_Aint(region));
+        long* const src = reinterpret_cast<long*>(local_src);
+        long* const g_dst = reinterpret_cast<long*>(local_dst);  // Gasket's gets land in [0, n)
+        long* const m_dst = g_dst + n;                           // MPI's in [n, 2n)
+        long* const hput = reinterpret_cast<long*>(heap_put);
+        const long* const hget = reinterpret_cast<const long*>(heap_get);
+        const auto scattered = [n](long i) { return (97 * i) % n; };
+        // Tags of the put loops' sources; in each round the adjacent loops
+        // run after the scattered ones, so the target ends with theirs.
+        enum : long { t_g_scat = 1, t_m_scat, t_g_adj, t_m_adj, t_get };
+        enum { g_put_scat, m_put_scat, g_put_adj, m_put_adj, g_get_scat, m_get_scat, g_get_adj, m_get_adj };
+        const Rounds f = measure(
+            opt.reps,
+            {mops(
+                 n, t_g_scat, nullptr,
+                 [=](long i) { shmem_putmem_nbi(hput + scattered(i), src + scattered(i), 8, kTarget); },
+                 [] { shmem_quiet(); }),
+             mops(
+                 n, t_m_scat, nullptr,
+                 [=](long i) {
+                     MPI_Put(src + scattered(i), 8, MPI_BYTE, kTarget, put_at + 8 * scattered(i), 8, MPI_BYTE, win);
+                 },
+                 [=] { MPI_Win_flush(kTarget, win); }),
+             mops(
+                 n, t_g_adj, nullptr, [=](long i) { shmem_putmem_nbi(hput + i, src + i, 8, kTarget); },
+                 [] { shmem_quiet(); }),
+             mops(
+                 n, t_m_adj, nullptr,
+                 [=](long i) { MPI_Put(src + i, 8, MPI_BYTE, kTarget, put_at + 8 * i, 8, MPI_BYTE, win); },
+                 [=] { MPI_Win_flush(kTarget, win); }),
+             mops(
+                 n, t_get, g_dst,
+                 [=](long i) { shmem_getmem_nbi(g_dst + scattered(i), hget + scattered(i), 8, kTarget); },
+                 [] { shmem_quiet(); }),
+             mops(
+                 n, t_get, m_dst,
+                 [=](long i) {
+                     MPI_Get(m_dst + scattered(i), 8, MPI_BYTE, kTarget, get_at + 8 * scattered(i), 8, MPI_BYTE, win);
+                 },
+                 [=] { MPI_Win_flush(kTarget, win); }),
+             mops(
+                 n, t_get, g_dst, [=](long i) { shmem_getmem_nbi(g_dst + i, hget + i, 8, kTarget); },
+                 [] { shmem_quiet(); }),
+             mops(
+                 n, t_get, m_dst,
+                 [=](long i) { MPI_Get(m_dst + i, 8, MPI_BYTE, kTarget, get_at + 8 * i, 8, MPI_BYTE, win); },
+                 [=] { MPI_Win_flush(kTarget, win); })});
+
+        // Did the data move?  Every get slot holds the target's pattern;
+        // the target holds the adjacent put loops' sources.
+        auto first_wrong = [n](const long* v, auto want) {
+            for (long i = 0; i < n; ++i)
+                if (v[i] != want(i)) return i;
+            return -1L;
+        };
+        const auto pattern = [](long) { return kPattern; };
+        check("shmem_getmem_nbi, first wrong slot (-1: none)", first_wrong(g_dst, pattern), -1);
+        check("MPI_Get, first wrong slot (-1: none)", first_wrong(m_dst, pattern), -1);
+        shmem_getmem(g_dst, hput, std::size_t(n) * 8, kTarget);
+        MPI_Get(m_dst, int(n), MPI_LONG, kTarget, put_at, int(n), MPI_LONG, win);
+        MPI_Win_flush(kTarget, win);
+        check("shmem_putmem_nbi adjacent, first wrong slot (-1: none)",
+              first_wrong(g_dst, [](long i) { return (long(t_g_adj) << 32) + i; }), -1);
+        check("MPI_Put adjacent, first wrong slot (-1: none)",
+              first_wrong(m_dst, [](long i) { return (long(t_m_adj) << 32) + i; }), -1);
+
+        struct Row {
+            const char* gasket;
+            const char* mpi;
+            int g, m;  // loop indices
+        };
+        const Row rows[] = {
+            {"shmem_putmem_nbi 8 B x n adjacent, shmem_quiet", "MPI_Put 8 B x n adjacent, MPI_Win_flush", g_put_adj,
+             m_put_adj},
+            {"shmem_putmem_nbi 8 B x n scattered, shmem_quiet", "MPI_Put 8 B x n scattered, MPI_Win_flush", g_put_scat,
+             m_put_scat},
+            {"shmem_getmem_nbi 8 B x n adjacent, shmem_quiet", "MPI_Get 8 B x n adjacent, MPI_Win_flush", g_get_adj,
+             m_get_adj},
+            {"shmem_getmem_nbi 8 B x n scattered, shmem_quiet", "MPI_Get 8 B x n scattered, MPI_Win_flush", g_get_scat,
+             m_get_scat},
+        };
+        std::printf(
+            "\n### 8-byte non-blocking throughput, million operations/s (median of %d loops of n = %ld ops)\n\n",
+            opt.reps, n);
+        std::printf("| operation | Gasket Mops per s | MPI, Win_allocate | MPI Mops per s | Gasket/MPI |\n");
+        std::printf("|---|---:|---|---:|---:|\n");
+        for (const Row& r : rows)
+            std::printf("| %s | %.2f | %s | %.2f | %.2f |\n", r.gasket, f.median_of(std::size_t(r.g)), r.mpi,
+                        f.median_of(std::size_t(r.m)), f.ratio(std::size_t(r.g), std::size_t(r.m)));
+        std::printf(
+            "\nn transfers of 8 bytes to (put) or from (get) n slots of PE 1's buffer, then one completion.\n"
+            "Adjacent: transfer i reaches slot i from local slot i, so each continues the previous one on\n"
+            "both sides (Gasket joins such puts into one MPI_Put when they go through MPI); scattered:\n"
+            "slot 97 i mod n, on both sides, which nothing can join.  MPI: an MPI_Win_allocate window,\n"
+            "as Gasket's heap window with the fast path off.  Gasket/MPI > 1: Gasket is faster.\n");
+    }
+
     // ---- bandwidth (GB/s) ------------------------------------------------
     std::vector<std::size_t> sizes() const { return opt.sizes(); }
     long msgs_for(std::size_t size) const { return opt.msgs_for(size); }
@@ -534,6 +671,8 @@ int main(int argc, char** argv) {
         b.bandwidth_table(true);
         std::fflush(stdout);
         b.bandwidth_table(false);
+        std::fflush(stdout);
+        b.nbi_throughput_table();
         std::printf("\nload average at end %s; %.1f s measuring; %s\n", loadavg().c_str(), seconds_since(t0),
                     b.failures ? "DATA CHECKS FAILED" : "all data checks passed");
         std::fflush(stdout);
