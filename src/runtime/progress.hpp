@@ -26,9 +26,11 @@
 //  PE waiting in shmem_wait_until 12-15% slower (bench-amo, fast path
 //  off), so they keep theirs.
 //  - wait(): waits on a cheap test that other PEs complete while they may
-//    need this PE to serve Active Messages (GASNet's barrier): serves
-//    every kServeEvery idle steps (serving at every step doubled that
-//    barrier's latency; every 8th still serves within a microsecond).
+//    need this PE to serve Active Messages (GASNet's barrier in node-shared
+//    memory): serves every kServeEvery idle steps (serving at every step
+//    made that barrier 1.5x slower; every 8th still serves within a
+//    microsecond).  GASNet's network barrier, whose test is an MPI call,
+//    waits with serve(), as OpenSHMEM's does.
 //  - idle(): waits that nobody else needs served (the node barrier); on
 //    the MPICH family it enters MPI every kProgressEvery-th idle step
 //    (passive-target RMA to this PE progresses only inside MPI there).
