@@ -1,6 +1,8 @@
 // mpi-bridge/window.cpp -- window life cycle and the cold transfer paths.
 #include "window.hpp"
 
+#include <algorithm>
+
 #include "environment.hpp"
 
 namespace gasket::mpi {
@@ -108,6 +110,20 @@ void Window::issue(Direction d, const void* local, int count, MPI_Datatype local
     else
         check(MPI_Get(buffer, count, local_type, target, disp, target_count, target_type, win_), "MPI_Get");
     note_pending(target);
+}
+
+void Window::put_nbi_scattered(const void* src, int count, const int* lengths, Displacement* disps, int target) {
+    const Displacement low = *std::min_element(disps, disps + count);
+    long total = 0;
+    for (int i = 0; i < count; ++i) {
+        disps[i] -= low;
+        total += lengths[i];
+    }
+    MPI_Datatype blocks;
+    check(MPI_Type_create_hindexed(count, lengths, disps, MPI_BYTE, &blocks), "MPI_Type_create_hindexed");
+    check(MPI_Type_commit(&blocks), "MPI_Type_commit");
+    issue(Direction::put, src, int(total), MPI_BYTE, target, low, 1, blocks);
+    MPI_Type_free(&blocks);
 }
 
 void Window::transfer_large(Direction d, const void* local, std::size_t bytes, int target, Displacement disp) {

@@ -95,6 +95,16 @@ public:
         note_pending(target);
         check(MPI_Get(dst, int(bytes), MPI_BYTE, target, disp, int(bytes), MPI_BYTE, win_), "MPI_Get");
     }
+    // One MPI_Put of `count` blocks (count >= 1) to `target`: block i is
+    // lengths[i] bytes at displacement disps[i], its bytes taken one block
+    // after the other from `src` (sum of lengths bytes, at most INT_MAX).
+    // The blocks must not overlap at the target (MPI forbids overlapping
+    // entries in a put's target datatype).  The target side is an indexed
+    // datatype made, committed and freed per call; `disps` is rewritten
+    // relative to its lowest entry.  `src` must not change until
+    // flush()/flush_all(); recorded as put_nbi.  MPI errors are fatal,
+    // naming the MPI call.  Out of line: it builds a datatype.
+    void put_nbi_scattered(const void* src, int count, const int* lengths, Displacement* disps, int target);
     // Contiguous put; returns once `src` may be reused (MPI_Win_flush_local);
     // remote completion by flush()/flush_all().
     void put(const void* src, std::size_t bytes, int target, Displacement disp) {

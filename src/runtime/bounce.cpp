@@ -34,6 +34,99 @@ void BounceRing::put_nbi_joined(Window& w, int pe, Displacement disp, const void
     run = {copy(w, src, bytes), bytes, disp, pe, &w};
 }
 
+namespace {
+
+// The bit of ScatterBatch::bits standing for 8-byte granule `g` (the
+// displacement divided by 8): a multiplicative hash, so runs scattered by
+// any stride spread over the bitmap.
+unsigned granule_bit(std::uint64_t g) {
+    return unsigned((g * 0x9E3779B97F4A7C15ull) >> 52);  // 12 bits: kBits = 4096
+}
+static_assert(ScatterBatch::kBits == 4096);
+
+}  // namespace
+
+void BounceRing::put_nbi_batched(Window& w, int pe, Displacement disp, const void* src, std::size_t bytes) {
+    if (bytes == 0) return;  // nothing moves (an empty run would hide the batch from issue_run)
+    if (run.bytes != 0 && run.pe == pe && run.window == &w && !(run.src >= ring && run.src < ring + limit) &&
+        run.bytes <= kBounceMax) {
+        // The run is the caller's source, joined in place (how a batch
+        // begins: a lone run or adjacent puts cost no copy).  A batch needs
+        // its bytes in the ring: copied now, unless the put overlaps them.
+        const Displacement end = disp + Displacement(bytes);
+        if (!(disp < run.disp + Displacement(run.bytes) && run.disp < end)) {
+            const Run lone = run;
+            run.bytes = 0;  // copy() may refill, which issues the run
+            run = {copy(w, lone.src, lone.bytes), lone.bytes, lone.disp, pe, &w};
+            ScatterBatch& b = *batch;
+            b.first = run.src;
+            for (int i = 0; i < b.n_touched; ++i) b.bits[b.touched[i]] = 0;
+            b.n_touched = 0;
+            batch_mark(run.disp, run.bytes);
+        }
+    }
+    if (run.bytes != 0) {
+        // The batch grows when the put goes to its PE and window, its bytes
+        // can follow the run's in the ring (so the run is there), and its
+        // target bytes overlap none of the batch's.
+        const bool continues = run.disp + Displacement(run.bytes) == disp;
+        if (run.pe == pe && run.window == &w && run.src + run.bytes == ring + used && used + bytes <= limit &&
+            (continues || batched + 1 < ScatterBatch::kMaxRuns) && !batch_overlaps(disp, bytes)) {
+            char* at = ring + used;
+            std::memcpy(at, src, bytes);
+            used += bytes;
+            batch_mark(disp, bytes);
+            if (continues) {
+                run.bytes += bytes;
+            } else {
+                batch->lengths[batched] = int(run.bytes);
+                batch->disps[batched] = run.disp;
+                ++batched;
+                run = {at, bytes, disp, pe, &w};
+            }
+            return;
+        }
+        issue_run();
+    }
+    run = {static_cast<const char*>(src), bytes, disp, pe, &w};  // in place, until a batch needs it copied
+}
+
+void BounceRing::issue_batch() {
+    ScatterBatch& b = *batch;
+    b.lengths[batched] = int(run.bytes);
+    b.disps[batched] = run.disp;
+    run.window->put_nbi_scattered(b.first, batched + 1, b.lengths, b.disps, run.pe);
+    batched = 0;
+    run.bytes = 0;
+}
+
+bool BounceRing::batch_overlaps(Displacement disp, std::size_t bytes) const {
+    const auto last = std::uint64_t(disp) + bytes - 1;
+    bool hit = false;
+    for (std::uint64_t g = std::uint64_t(disp) >> 3; g <= last >> 3 && !hit; ++g) {
+        const unsigned bit = granule_bit(g);
+        hit = (batch->bits[bit / 64] >> (bit % 64)) & 1;
+    }
+    if (!hit) return false;
+    // A granule of the batch may be shared: compare the bytes.
+    const Displacement end = disp + Displacement(bytes);
+    auto overlaps = [&](Displacement d, std::size_t n) { return d < end && disp < d + Displacement(n); };
+    if (overlaps(run.disp, run.bytes)) return true;
+    for (int i = 0; i < batched; ++i)
+        if (overlaps(batch->disps[i], std::size_t(batch->lengths[i]))) return true;
+    return false;
+}
+
+void BounceRing::batch_mark(Displacement disp, std::size_t bytes) {
+    const auto last = std::uint64_t(disp) + bytes - 1;
+    for (std::uint64_t g = std::uint64_t(disp) >> 3; g <= last >> 3; ++g) {
+        const unsigned bit = granule_bit(g);
+        std::uint64_t& word = batch->bits[bit / 64];
+        if (!word) batch->touched[batch->n_touched++] = std::uint8_t(bit / 64);
+        word |= std::uint64_t(1) << (bit % 64);
+    }
+}
+
 void BounceRing::note_sent_slow(Window& w) {
     if (!sent[0]) {
         sent[0] = &w;

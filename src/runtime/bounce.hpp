@@ -18,6 +18,19 @@
 // so a ring serves one thread at a time: a GASNet thread (its implicit-
 // handle puts) or an OpenSHMEM context that threads do not share.
 //
+// Scattered batches (a context's ring, where the MPI's per-call cost is
+// worth saving: the MPICH family by default, GASKET_NBI_BATCH): a
+// non-blocking put that does not continue the run, to the same PE and
+// window, does not issue it.  The run becomes the batch's previous entry,
+// the put's bytes are copied into the ring right after it and begin the
+// next run, and the whole batch -- up to ScatterBatch::kMaxRuns runs, their
+// bytes back to back in the ring -- leaves as one MPI_Put with an indexed
+// target datatype (Window::put_nbi_scattered) wherever a lone run would
+// have been issued.  A put whose target bytes overlap the batch's issues it
+// first (MPI forbids overlapping target entries in one put); a bitmap of
+// the batch's 8-byte granules makes that check one load per granule, and
+// only a hit scans the entries.
+//
 // Trivially constructible (all zero = empty, no storage), so a
 // thread_local ring costs no initialization check; attach() gives it
 // storage, which its owner keeps, or its first refill gives it storage
@@ -40,6 +53,26 @@ struct Run {
     Window* window;
 };
 
+// Bytes up to which a `local` put is sent from a copy in the caller's
+// bounce ring (no MPI_Win_flush_local), and a `joined` or `local_joined`
+// put joins its run (rma.hpp's put_to); a run joined in place is copied
+// into the ring to begin a scattered batch up to this size too.
+inline constexpr std::size_t kBounceMax = 1024;
+
+// The runs of a scattered batch before the ring's current run (see above).
+struct ScatterBatch {
+    static constexpr int kMaxRuns = 256;  // runs per MPI_Put, the current one included
+    static constexpr int kBits = 4096;    // granule bitmap (8-byte granules, hashed)
+
+    const char* first;  // the first run's bytes in the ring
+    int lengths[kMaxRuns];
+    Displacement disps[kMaxRuns];
+    std::uint64_t bits[kBits / 64];
+    // The nonzero words of `bits`, so a new batch clears only those.
+    std::uint8_t touched[kBits / 64];
+    int n_touched;
+};
+
 struct BounceRing {
     static constexpr std::size_t kBytes = std::size_t(1) << 16;
 
@@ -47,21 +80,27 @@ struct BounceRing {
     std::size_t limit;  // kBytes once attached, else 0 (so every fit test fails)
     std::size_t used;   // ring bytes holding copies not yet completed
     Run run;
-    Window* sent[2];  // the windows copies were sent through since the last refill
+    Window* sent[2];      // the windows copies were sent through since the last refill
+    ScatterBatch* batch;  // null: no scattered batches (GASNet's rings, Open MPI's default)
+    int batched;          // runs in `batch` before `run` (0 when it is null)
 
     bool attached() const { return ring != nullptr; }
-    // Gives the ring its storage (kBytes, kept by the caller).
-    void attach(char* storage) {
+    // Gives the ring its storage (kBytes, kept by the caller) and, when
+    // `scatter` is not null, scattered batches (above; kept by the caller).
+    void attach(char* storage, ScatterBatch* scatter = nullptr) {
         ring = storage;
         limit = kBytes;
         used = 0;
+        batch = scatter;
     }
 
-    // Hands the run, if any, to MPI (before a flush that must complete it).
+    // Hands the run, if any, to MPI (before a flush that must complete it):
+    // with the batch it ends, if it has more runs.
     void issue_run() {
         if (run.bytes == 0) return;
-        run.window->put_nbi(run.src, run.bytes, run.pe, run.disp);
-        run.bytes = 0;
+        if (batched) [[unlikely]]
+            return issue_batch();
+        issue_lone_run();
     }
     // After a flush that completed everything sent from the ring on every
     // window it used: the ring is free again (unless a run, whose bytes are
@@ -91,18 +130,29 @@ struct BounceRing {
     // A small non-blocking put whose source stays unchanged until its
     // completion: joined to the run, without a copy, when it continues it
     // on both sides (source bytes and target bytes right after the run's),
-    // else the run is issued and the put begins a new one.
+    // else the run is issued and the put begins a new one.  With scattered
+    // batches every put is copied (put_nbi_batched): a run in the ring
+    // never continues a caller's source, so only the second branch runs.
     void put_nbi_joined_in_place(Window& w, int pe, Displacement disp, const void* src, std::size_t bytes) {
         if (run.bytes != 0 && run.src + run.bytes == src && run.disp + Displacement(run.bytes) == disp &&
             run.pe == pe && run.window == &w) {
             run.bytes += bytes;
             return;
         }
-        issue_run();
+        if (batch) [[unlikely]]
+            return put_nbi_batched(w, pe, disp, src, bytes);
+        if (run.bytes != 0) issue_lone_run();  // no batch: the run is alone
         run = {static_cast<const char*>(src), bytes, disp, pe, &w};
     }
 
-    // The lean forms below (GASNet's serialized clients) need every put
+    // With scattered batches: a small non-blocking put copied into the
+    // ring, joined to the run when it continues it at the target, else
+    // added to the batch as a new run (above), else the batch is issued
+    // and the put begins a new one.  Out of line, as copy().
+    void put_nbi_batched(Window& w, int pe, Displacement disp, const void* src, std::size_t bytes);
+
+    // The lean forms below (GASNet's serialized clients, whose rings have no
+    // scattered batches) need every put
     // through this ring to go through one window `w`, recorded by the
     // ring's first copy(); they make no call other than MPI's and never
     // refill: false or null (nothing done) when the ring is full or not
@@ -157,11 +207,21 @@ struct BounceRing {
     }
 
 private:
+    // The run (not empty) as one MPI_Put: when no batch holds earlier runs.
+    void issue_lone_run() {
+        run.window->put_nbi(run.src, run.bytes, run.pe, run.disp);
+        run.bytes = 0;
+    }
     void note_sent(Window& w) {
         if (sent[0] == &w || sent[1] == &w) return;
         note_sent_slow(w);
     }
     void note_sent_slow(Window& w);  // out of line (bounce.cpp)
+    // Scattered batches (bounce.cpp): the batch and the run as one MPI_Put;
+    // whether [disp, +bytes) overlaps a run of the batch; marking it.
+    void issue_batch();
+    bool batch_overlaps(Displacement disp, std::size_t bytes) const;
+    void batch_mark(Displacement disp, std::size_t bytes);
     // Out of line: issues the run, completes locally what went through the
     // recorded windows, and reuses the ring.  A ring not yet attached gets
     // storage owned by the calling thread (GASNet's per-thread rings; a

@@ -48,6 +48,10 @@ constexpr std::array kTable{
     Spec{"GASKET_CTX_WINDOWS", "4",
          "0..64: MPI window pairs opened at shmem_init for OpenSHMEM contexts; a context takes a free pair (its own "
          "flushes and MPI locks), or shares the default context's windows when none is free"},
+    Spec{"GASKET_NBI_BATCH", "auto",
+         "on|off|auto: non-blocking puts of up to 1 KiB that a context sends one PE through MPI leave up to 256 at a "
+         "time in one MPI_Put with an indexed target datatype; auto = on for the MPICH family (where an MPI call "
+         "costs most), off for Open MPI (where it saves nothing)"},
     Spec{"GASKET_GASP_TOOL", "",
          "path of a GASP tool library (gasp_init, gasp_event_notify[VA], gasp_control, gasp_create_event) loaded "
          "with dlopen at shmem_init / gasnet_attach; empty: a tool linked into the program, or none"},
@@ -73,6 +77,21 @@ bool parse_switch(const std::string& text, bool& out) {
     if (t == "0" || t == "off" || t == "no" || t == "false") return out = false, true;
     return false;
 }
+
+bool parse_tristate(const std::string& text, Tristate& out) {
+    std::string t = text;
+    std::transform(t.begin(), t.end(), t.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    bool on = false;
+    if (t == "auto")
+        out = Tristate::automatic;
+    else if (parse_switch(text, on))
+        out = on ? Tristate::on : Tristate::off;
+    else
+        return false;
+    return true;
+}
+
+const char* tristate_name(Tristate t) { return t == Tristate::on ? "on" : t == Tristate::off ? "off" : "auto"; }
 
 std::string value_of(const po::variables_map& vm, const char* name) {
     return vm.count(name) ? vm[name].as<std::string>() : std::string();
@@ -126,16 +145,11 @@ bool load_config(Config& out, std::string& error) {
     out.debug = is_set("SHMEM_DEBUG", "SMA_DEBUG");
     out.info = is_set("SHMEM_INFO", "SMA_INFO");
     out.version = is_set("SHMEM_VERSION", "SMA_VERSION");
-    if (std::string text = value_of(vm, "GASKET_PROGRESS_THREAD"); !text.empty()) {
-        bool on = false;
-        std::string t = text;
-        std::transform(t.begin(), t.end(), t.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-        if (t == "auto")
-            out.progress_thread = Tristate::automatic;
-        else if (parse_switch(text, on))
-            out.progress_thread = on ? Tristate::on : Tristate::off;
-        else {
-            error = "GASKET_PROGRESS_THREAD='" + text + "' is not on|off|auto";
+    for (auto [name, field] :
+         {std::pair{"GASKET_PROGRESS_THREAD", &out.progress_thread}, std::pair{"GASKET_NBI_BATCH", &out.nbi_batch}}) {
+        std::string text = value_of(vm, name);
+        if (!text.empty() && !parse_tristate(text, *field)) {
+            error = std::string(name) + "='" + text + "' is not on|off|auto";
             return false;
         }
     }
@@ -194,11 +208,8 @@ std::vector<OptionRow> describe(const Config& cfg) {
     rows.push_back({"(in force) node fast path", cfg.node_fastpath ? "on" : "off", "", ""});
     rows.push_back({"(in force) shared global data", cfg.shared_data ? "on" : "off", "", ""});
     rows.push_back({"(in force) context window pairs", std::to_string(cfg.ctx_windows), "", ""});
-    rows.push_back({"(in force) progress thread",
-                    cfg.progress_thread == Tristate::on    ? "on"
-                    : cfg.progress_thread == Tristate::off ? "off"
-                                                           : "auto",
-                    "", ""});
+    rows.push_back({"(in force) nbi put batches", tristate_name(cfg.nbi_batch), "", ""});
+    rows.push_back({"(in force) progress thread", tristate_name(cfg.progress_thread), "", ""});
     return rows;
 }
 

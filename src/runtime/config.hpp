@@ -4,7 +4,8 @@
 // Variables: SHMEM_SYMMETRIC_SIZE, SHMEM_DEBUG, SHMEM_INFO, SHMEM_VERSION
 // (spec §8; the deprecated SMA_* names are read too, SHMEM_* wins) and
 // GASKET_NODE_FASTPATH, GASKET_SHARED_DATA; for GASNet (gasnet-1.8-spec.md)
-// GASNET_MAX_SEGSIZE, and GASKET_PROGRESS_THREAD, GASKET_EXIT_TIMEOUT, GASKET_CTX_WINDOWS; for GASP GASKET_GASP_TOOL, GASKET_PROFILE
+// GASNET_MAX_SEGSIZE, and GASKET_PROGRESS_THREAD, GASKET_EXIT_TIMEOUT, GASKET_CTX_WINDOWS,
+// GASKET_NBI_BATCH; for GASP GASKET_GASP_TOOL, GASKET_PROFILE
 // (the bundled profiler reads GASKET_PROFILE* and GASKET_INST_ONLY itself).  `gasket-info` and SHMEM_INFO
 // print the table.
 #pragma once
@@ -34,8 +35,11 @@ struct Config {
     std::string max_segsize_problem;
     double exit_timeout = 2.0;  // GASKET_EXIT_TIMEOUT: seconds gasnet_exit waits for the others
     int ctx_windows = 4;        // GASKET_CTX_WINDOWS: window pairs for OpenSHMEM contexts (0..64)
-    std::string gasp_tool;      // GASKET_GASP_TOOL: a GASP tool library to dlopen at init (empty: none)
-    std::string profile;        // GASKET_PROFILE: attach the bundled profiler (empty: no)
+    // GASKET_NBI_BATCH: scattered OpenSHMEM nbi puts to one PE leave in one
+    // MPI_Put (src/runtime/bounce.hpp); automatic = on for the MPICH family.
+    Tristate nbi_batch = Tristate::automatic;
+    std::string gasp_tool;  // GASKET_GASP_TOOL: a GASP tool library to dlopen at init (empty: none)
+    std::string profile;    // GASKET_PROFILE: attach the bundled profiler (empty: no)
 };
 
 // One row of the table as printed: name, value in force, default, meaning.

@@ -171,6 +171,7 @@ private:
     bool ring_user_;   // !concurrent_ and there are windows: ring() serves
     BounceRing ring_{};
     std::unique_ptr<char[]> ring_storage_;
+    std::unique_ptr<ScatterBatch> scatter_;  // the ring's scattered batches, when on
     ContextWindows* pooled_ = nullptr;
     mpi::Window* heap_window_ = nullptr;
     mpi::Window* data_window_ = nullptr;

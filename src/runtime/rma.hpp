@@ -30,11 +30,6 @@ enum class Completion {
                    // the caller's own synchronization makes the memory fence that completes it
 };
 
-// Bytes up to which a `local` put is sent from a copy in the caller's
-// bounce ring (no MPI_Win_flush_local), and a `joined` or `local_joined`
-// put joins its run.
-inline constexpr std::size_t kBounceMax = 1024;
-
 namespace detail {
 template <bool Serialized>
 [[gnu::always_inline]] inline void put_nbi(Window& w, const void* src, std::size_t bytes, int pe, Displacement disp) {

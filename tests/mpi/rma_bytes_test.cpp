@@ -1,8 +1,8 @@
 // tests/mpi/rma_bytes_test.cpp -- §9.6 byte forms (putmem/getmem, blocking,
 // nbi and ctx) with odd byte counts and odd alignments, strided transfers
 // over many shapes (including bsize > 1 and zero-element no-ops), joined
-// nbi runs and bounce-ring refills, and large transfers checked byte for
-// byte.  Heap and global (static) memory.
+// nbi runs, scattered batches and bounce-ring refills, and large transfers
+// checked byte for byte.  Heap and global (static) memory.
 #include "shmem_test.hpp"
 
 namespace {
@@ -296,6 +296,128 @@ TEST(RmaRuns, JoinedNbiAndRingCopiesArriveWhole) {
     EXPECT_EQ(bad_heap, 0u) << "joined shmem_long_put_nbi elements from PE " << left() << " missing or wrong";
     EXPECT_EQ(bad_global, 0u) << "global-data puts (ring copies, run breaks) missing or wrong";
     shmem_barrier_all();
+    shmem_free(heap);
+}
+
+// ---- scattered batches (bounce.hpp: GASKET_NBI_BATCH, on by default on MPICH) --
+
+long g_scatter[kRunElems];
+
+// Slot i of an array of n longs in the order 97 k mod n (97 and n coprime:
+// every slot once).
+std::size_t scattered(std::size_t k, std::size_t n) { return (97 * k) % n; }
+
+// Non-blocking puts scattered over the target, which a context's ring sends
+// one PE up to 256 at a time in one MPI_Put (where scattered batches are
+// on): every slot arrives whole, through quiet and through fence.  Puts
+// overlap earlier ones of the same batch with the same bytes (blocks of 3
+// and of 128 and 129 elements over single ones), so the slots' values do
+// not depend on the order; they change window (global data), PE (at 4 PEs),
+// mix with blocking puts (ring copies that end a batch) and empty puts, and
+// outgrow the 64 KiB ring.  Every slot is checked on every PE.
+TEST(RmaRuns, ScatteredNbiPutsArriveWhole) {
+    constexpr std::size_t n = kRunElems;
+    auto* heap = static_cast<long*>(shmem_malloc(n * sizeof(long)));
+    auto* heap_far = static_cast<long*>(shmem_malloc(n * sizeof(long)));
+    ASSERT_TRUE(all_pes(heap != nullptr && heap_far != nullptr));
+    std::fill(heap, heap + n, -1L);
+    std::fill(heap_far, heap_far + n, -1L);
+    std::fill(g_scatter, g_scatter + n, -1L);
+    shmem_barrier_all();
+    const auto value = [](std::size_t i, int pe) { return long(i) * 16 + pe; };
+    std::vector<long> src(n);
+    for (std::size_t i = 0; i < n; ++i) src[i] = value(i, me());
+    const int far = (me() + 2) % npes();
+    for (std::size_t k = 0; k < n; ++k) {
+        const std::size_t i = scattered(k, n);
+        if (k % 17 == 4) {
+            shmem_long_put_nbi(&g_scatter[i], &src[i], 1, right());  // the global data window
+        } else if (k % 19 == 7) {
+            shmem_long_put_nbi(&heap_far[i], &src[i], 1, far);  // another PE at 4 PEs
+        } else if (k % 23 == 9) {
+            shmem_long_p(&heap[i], src[i], right());  // blocking: a ring copy
+        } else if (k % 13 == 2 && i + 3 <= n) {
+            shmem_long_put_nbi(&heap[i], &src[i], 3, right());  // overlaps single puts, same bytes
+        } else if (k == n / 2 && i + 129 <= n) {
+            shmem_long_put_nbi(&heap[i], &src[i], 128, right());  // 1 KiB, the largest joined
+            shmem_long_put_nbi(&heap[i], &src[i], 129, right());  // past it: its own MPI_Put
+        } else {
+            shmem_long_put_nbi(&heap[i], &src[i], 1, right());
+            if (k % 29 == 11) shmem_putmem_nbi(&heap[(i + 5) % n], &src[i], 0, right());  // moves nothing
+        }
+    }
+    // Slots that only the k % 17 == 4 or k % 19 == 7 puts wrote in the heap
+    // are written there too, so every heap slot is checked.
+    for (std::size_t k = 0; k < n; ++k)
+        if (k % 17 == 4 || k % 19 == 7) shmem_long_put_nbi(&heap[scattered(k, n)], &src[scattered(k, n)], 1, right());
+    shmem_quiet();
+    shmem_barrier_all();
+    const int writer_far = (me() + npes() - 2) % npes();  // the PE whose `far` is this one
+    std::size_t bad_heap = 0, bad_global = 0, bad_far = 0;
+    for (std::size_t k = 0; k < n; ++k) {
+        const std::size_t i = scattered(k, n);
+        if (heap[i] != value(i, left())) ++bad_heap;
+        if (k % 17 == 4 && g_scatter[i] != value(i, left())) ++bad_global;
+        if (k % 19 == 7 && k % 17 != 4 && heap_far[i] != value(i, writer_far)) ++bad_far;
+    }
+    EXPECT_EQ(bad_heap, 0u) << "scattered shmem_long_put_nbi to the heap from PE " << left();
+    EXPECT_EQ(bad_global, 0u) << "scattered shmem_long_put_nbi to global data from PE " << left();
+    EXPECT_EQ(bad_far, 0u) << "scattered shmem_long_put_nbi from PE " << writer_far;
+    shmem_barrier_all();
+
+    // Fence: every slot put twice, 0..n-1 then again with new values after
+    // a shmem_fence; the second must win.  Without a fence between them (the
+    // second half of the slots), either put may land last, but whole.
+    std::vector<long> second(n);
+    for (std::size_t i = 0; i < n; ++i) second[i] = -value(i, me());
+    for (std::size_t k = 0; k < n; ++k) shmem_long_put_nbi(&heap[scattered(k, n)], &src[scattered(k, n)], 1, right());
+    shmem_fence();
+    for (std::size_t k = 0; k < n / 2; ++k)
+        shmem_long_put_nbi(&heap[scattered(k, n)], &second[scattered(k, n)], 1, right());
+    for (std::size_t k = n / 2; k < n; ++k) {
+        const std::size_t i = scattered(k, n);
+        shmem_long_put_nbi(&heap[i], &src[i], 1, right());
+        shmem_long_put_nbi(&heap[i], &second[i], 1, right());  // overlaps the batch: issued apart
+    }
+    shmem_quiet();
+    shmem_barrier_all();
+    std::size_t not_fenced = 0, torn = 0;
+    for (std::size_t k = 0; k < n; ++k) {
+        const std::size_t i = scattered(k, n);
+        if (k < n / 2 && heap[i] != -value(i, left())) ++not_fenced;
+        if (k >= n / 2 && heap[i] != value(i, left()) && heap[i] != -value(i, left())) ++torn;
+    }
+    EXPECT_EQ(not_fenced, 0u) << "puts after shmem_fence did not land last";
+    EXPECT_EQ(torn, 0u) << "slots put twice without a fence hold neither value";
+    shmem_barrier_all();
+
+    // A created context's own ring: its batches complete at shmem_ctx_destroy
+    // (which quiets the context); after shmem_pe_quiet, an atomic flag.
+    shmem_ctx_t ctx;
+    ASSERT_EQ(shmem_ctx_create(0, &ctx), 0);
+    for (std::size_t k = 0; k < n; ++k)
+        shmem_ctx_long_put_nbi(ctx, &heap[scattered(k, n)], &second[scattered(k, n)], 1, right());
+    shmem_ctx_destroy(ctx);
+    static long flag = 0;
+    for (std::size_t k = 0; k < n; ++k)
+        shmem_long_put_nbi(&heap_far[scattered(k, n)], &src[scattered(k, n)], 1, right());
+    const int target = right();
+    shmem_pe_quiet(&target, 1);
+    shmem_long_atomic_set(&flag, 1, right());
+    shmem_long_wait_until(&flag, SHMEM_CMP_EQ, 1);
+    std::size_t bad_ctx = 0, bad_pe_quiet = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        if (heap_far[i] != value(i, left())) ++bad_pe_quiet;
+    }
+    shmem_barrier_all();
+    for (std::size_t i = 0; i < n; ++i)
+        if (heap[i] != -value(i, left())) ++bad_ctx;
+    EXPECT_EQ(bad_ctx, 0u) << "scattered shmem_ctx_long_put_nbi not complete after shmem_ctx_destroy";
+    EXPECT_EQ(bad_pe_quiet, 0u) << "scattered puts not complete at the target after shmem_pe_quiet";
+    shmem_barrier_all();
+    flag = 0;
+    shmem_barrier_all();
+    shmem_free(heap_far);
     shmem_free(heap);
 }
 

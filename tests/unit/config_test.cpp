@@ -86,6 +86,23 @@ TEST(Config, GasnetAndProgressOptions) {
     EXPECT_EQ(load_ok().progress_thread, gasket::rt::Tristate::on);
 }
 
+TEST(Config, NbiBatch) {
+    {
+        EnvVar v("GASKET_NBI_BATCH", nullptr);
+        EXPECT_EQ(load_ok().nbi_batch, gasket::rt::Tristate::automatic);
+    }
+    for (auto [value, want] : {std::pair{"on", gasket::rt::Tristate::on}, std::pair{"0", gasket::rt::Tristate::off},
+                               std::pair{"Auto", gasket::rt::Tristate::automatic}}) {
+        EnvVar v("GASKET_NBI_BATCH", value);
+        EXPECT_EQ(load_ok().nbi_batch, want) << value;
+    }
+    EnvVar v("GASKET_NBI_BATCH", "256");
+    Config c;
+    std::string error;
+    EXPECT_FALSE(load_config(c, error));
+    EXPECT_NE(error.find("GASKET_NBI_BATCH='256' is not on|off|auto"), std::string::npos) << error;
+}
+
 TEST(Config, BadGasnetValuesNameTheVariableAndValue) {
     for (auto [name, value] : {std::pair{"GASKET_PROGRESS_THREAD", "maybe"}, std::pair{"GASKET_EXIT_TIMEOUT", "-1"},
                                std::pair{"GASKET_EXIT_TIMEOUT", "2x"}}) {
@@ -170,7 +187,7 @@ TEST(Config, TableListsEveryVariableWithValueAndDefault) {
     EXPECT_TRUE(found);
     for (const char* name : {"SHMEM_DEBUG", "SHMEM_INFO", "SHMEM_VERSION", "GASKET_NODE_FASTPATH", "GASKET_SHARED_DATA",
                              "GASKET_PROGRESS_THREAD", "GASNET_MAX_SEGSIZE", "GASKET_EXIT_TIMEOUT",
-                             "GASKET_CTX_WINDOWS", "GASKET_GASP_TOOL"}) {
+                             "GASKET_CTX_WINDOWS", "GASKET_NBI_BATCH", "GASKET_GASP_TOOL"}) {
         bool listed = false;
         for (const auto& r : rows) listed |= r.name == name;
         EXPECT_TRUE(listed) << name;
