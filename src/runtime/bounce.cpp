@@ -48,8 +48,10 @@ static_assert(ScatterBatch::kBits == 4096);
 
 void BounceRing::put_nbi_batched(Window& w, int pe, Displacement disp, const void* src, std::size_t bytes) {
     if (bytes == 0) return;  // nothing moves (an empty run would hide the batch from issue_run)
-    if (run.bytes != 0 && run.pe == pe && run.window == &w && !(run.src >= ring && run.src < ring + limit) &&
-        run.bytes <= kBounceMax) {
+    // (put_nbi_joined_in_place joined the put if it continued an in-place
+    // run on both sides.)
+    const bool in_place = run.bytes != 0 && !(run.src >= ring && run.src < ring + limit);
+    if (in_place && run.pe == pe && run.window == &w && run.bytes <= kBounceMax) {
         // The run is the caller's source, joined in place (how a batch
         // begins: a lone run or adjacent puts cost no copy).  A batch needs
         // its bytes in the ring: copied now, unless the put overlaps them.

@@ -130,12 +130,17 @@ struct BounceRing {
     // A small non-blocking put whose source stays unchanged until its
     // completion: joined to the run, without a copy, when it continues it
     // on both sides (source bytes and target bytes right after the run's),
-    // else the run is issued and the put begins a new one.  With scattered
-    // batches every put is copied (put_nbi_batched): a run in the ring
-    // never continues a caller's source, so only the second branch runs.
+    // else the run is issued and the put begins a new one; with scattered
+    // batches, put_nbi_batched decides (a run in the ring never continues a
+    // caller's source, so the join here only ever extends a lone run).  The
+    // join is expected: the other branches end in an MPI call anyway, and
+    // without the hint the batch test made GCC lay the join out over four
+    // taken branches (6.5 ns a put where 5 had been; with the hint the join
+    // executes what it did before batches, 83.7 instructions a call).
     void put_nbi_joined_in_place(Window& w, int pe, Displacement disp, const void* src, std::size_t bytes) {
-        if (run.bytes != 0 && run.src + run.bytes == src && run.disp + Displacement(run.bytes) == disp &&
-            run.pe == pe && run.window == &w) {
+        if (__builtin_expect(run.bytes != 0 && run.src + run.bytes == src &&
+                                 run.disp + Displacement(run.bytes) == disp && run.pe == pe && run.window == &w,
+                             1)) {
             run.bytes += bytes;
             return;
         }
@@ -145,10 +150,12 @@ struct BounceRing {
         run = {static_cast<const char*>(src), bytes, disp, pe, &w};
     }
 
-    // With scattered batches: a small non-blocking put copied into the
-    // ring, joined to the run when it continues it at the target, else
-    // added to the batch as a new run (above), else the batch is issued
-    // and the put begins a new one.  Out of line, as copy().
+    // With scattered batches: a small non-blocking put joined to the run in
+    // place when it continues it on both sides (as above), else copied into
+    // the ring and joined to the run when it continues it at the target,
+    // else added to the batch as a new run (above), else the batch is
+    // issued and the put begins a new run, in place.  Out of line, as
+    // copy().
     void put_nbi_batched(Window& w, int pe, Displacement disp, const void* src, std::size_t bytes);
 
     // The lean forms below (GASNet's serialized clients, whose rings have no
