@@ -150,20 +150,12 @@ struct BounceRing {
         run = {static_cast<const char*>(src), bytes, disp, pe, &w};
     }
 
-    // With scattered batches: a small non-blocking put joined to the run in
-    // place when it continues it on both sides (as above), else copied into
-    // the ring and joined to the run when it continues it at the target,
-    // else added to the batch as a new run (above), else the batch is
-    // issued and the put begins a new run, in place.  Out of line, as
-    // copy().
-    void put_nbi_batched(Window& w, int pe, Displacement disp, const void* src, std::size_t bytes);
-
     // The lean forms below (GASNet's serialized clients, whose rings have no
-    // scattered batches) need every put
-    // through this ring to go through one window `w`, recorded by the
-    // ring's first copy(); they make no call other than MPI's and never
-    // refill: false or null (nothing done) when the ring is full or not
-    // attached, and the caller takes copy() or put_nbi_joined().
+    // scattered batches) need every put through this ring to go through one
+    // window `w`, recorded by the ring's first copy(); they make no call
+    // other than MPI's and never refill: false or null (nothing done) when
+    // the ring is full or not attached, and the caller takes copy() or
+    // put_nbi_joined().
 
     // put_nbi_joined of 1..kSmallCopyMax bytes, the previous run sent last
     // through put_nbi_recorded_first (no other thread completes the
@@ -224,6 +216,12 @@ private:
         note_sent_slow(w);
     }
     void note_sent_slow(Window& w);  // out of line (bounce.cpp)
+    // put_nbi_joined_in_place with scattered batches, when the put does not
+    // join an in-place run: copied into the ring and joined to the run when
+    // it continues it at the target, else added to the batch as a new run
+    // (above), else the batch is issued and the put begins a new run, in
+    // place.  Out of line, as copy().
+    void put_nbi_batched(Window& w, int pe, Displacement disp, const void* src, std::size_t bytes);
     // Scattered batches (bounce.cpp): the batch and the run as one MPI_Put;
     // whether [disp, +bytes) overlaps a run of the batch; marking it.
     void issue_batch();
