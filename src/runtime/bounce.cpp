@@ -1,10 +1,17 @@
 // src/runtime/bounce.cpp -- the bounce ring's cold paths.
 #include "bounce.hpp"
 
+#include <atomic>
 #include <cstring>
 #include <memory>
 
 namespace gasket::rt {
+
+namespace {
+std::atomic<bool> g_thread_ring_batches{false};  // set_thread_ring_batches
+}  // namespace
+
+void set_thread_ring_batches(bool on) { g_thread_ring_batches.store(on, std::memory_order_relaxed); }
 
 const char* BounceRing::copy(Window& w, const void* src, std::size_t bytes) {
     used = (used + 7) & ~std::size_t(7);
@@ -22,6 +29,9 @@ void BounceRing::put_nbi_copied(Window& w, int pe, Displacement disp, const void
 }
 
 void BounceRing::put_nbi_joined(Window& w, int pe, Displacement disp, const void* src, std::size_t bytes) {
+    if (!ring) [[unlikely]]
+        refill();  // attached first: attaching may bring scattered batches, which a run must not predate
+    if (batch) return put_nbi_batched(w, pe, disp, src, bytes, true);
     const bool extends =
         run.bytes != 0 && run.pe == pe && run.window == &w && run.disp + Displacement(run.bytes) == disp;
     if (extends && used + bytes <= limit && run.src + run.bytes == ring + used) {
@@ -46,7 +56,8 @@ static_assert(ScatterBatch::kBits == 4096);
 
 }  // namespace
 
-void BounceRing::put_nbi_batched(Window& w, int pe, Displacement disp, const void* src, std::size_t bytes) {
+void BounceRing::put_nbi_batched(Window& w, int pe, Displacement disp, const void* src, std::size_t bytes,
+                                 bool copy_source) {
     if (bytes == 0) return;  // nothing moves (an empty run would hide the batch from issue_run)
     // (put_nbi_joined_in_place joined the put if it continued an in-place
     // run on both sides.)
@@ -60,37 +71,58 @@ void BounceRing::put_nbi_batched(Window& w, int pe, Displacement disp, const voi
             const Run lone = run;
             run.bytes = 0;  // copy() may refill, which issues the run
             run = {copy(w, lone.src, lone.bytes), lone.bytes, lone.disp, pe, &w};
-            ScatterBatch& b = *batch;
-            b.first = run.src;
-            for (int i = 0; i < b.n_touched; ++i) b.bits[b.touched[i]] = 0;
-            b.n_touched = 0;
-            batch_mark(run.disp, run.bytes);
+            begin_batch();
         }
     }
     if (run.bytes != 0) {
         // The batch grows when the put goes to its PE and window, its bytes
         // can follow the run's in the ring (so the run is there), and its
-        // target bytes overlap none of the batch's.
+        // target bytes overlap none of the batch's.  While the run is alone
+        // (batched 0) the bitmap is empty and the only bytes to miss are the
+        // run's: a put continuing it costs no granule marks, and the run's
+        // granules are marked when a second run joins it.
         const bool continues = run.disp + Displacement(run.bytes) == disp;
         if (run.pe == pe && run.window == &w && run.src + run.bytes == ring + used && used + bytes <= limit &&
-            (continues || batched + 1 < ScatterBatch::kMaxRuns) && !batch_overlaps(disp, bytes)) {
-            char* at = ring + used;
-            std::memcpy(at, src, bytes);
-            used += bytes;
-            batch_mark(disp, bytes);
-            if (continues) {
-                run.bytes += bytes;
-            } else {
-                batch->lengths[batched] = int(run.bytes);
-                batch->disps[batched] = run.disp;
-                ++batched;
-                run = {at, bytes, disp, pe, &w};
+            (continues || batched + 1 < ScatterBatch::kMaxRuns)) {
+            const Displacement end = disp + Displacement(bytes);
+            const bool overlaps =
+                batched ? batch_overlaps(disp, bytes) : disp < run.disp + Displacement(run.bytes) && run.disp < end;
+            if (!overlaps) {
+                char* at = ring + used;
+                std::memcpy(at, src, bytes);
+                used += bytes;
+                if (continues) {
+                    run.bytes += bytes;
+                    if (batched) batch_mark(disp, bytes);
+                } else {
+                    if (!batched) {
+                        batch_mark(run.disp, run.bytes);
+                        lean_join_limit = 0;  // the lean join cannot test for overlaps
+                    }
+                    batch->lengths[batched] = int(run.bytes);
+                    batch->disps[batched] = run.disp;
+                    ++batched;
+                    run = {at, bytes, disp, pe, &w};
+                    batch_mark(disp, bytes);
+                }
+                return;
             }
-            return;
         }
         issue_run();
     }
-    run = {static_cast<const char*>(src), bytes, disp, pe, &w};  // in place, until a batch needs it copied
+    if (!copy_source) {
+        run = {static_cast<const char*>(src), bytes, disp, pe, &w};  // in place, until a batch needs it copied
+        return;
+    }
+    run = {copy(w, src, bytes), bytes, disp, pe, &w};  // may refill: no run then
+    begin_batch();
+}
+
+void BounceRing::begin_batch() {
+    ScatterBatch& b = *batch;
+    b.first = run.src;
+    for (int i = 0; i < b.n_touched; ++i) b.bits[b.touched[i]] = 0;
+    b.n_touched = 0;  // the run's granules are marked when a second run joins
 }
 
 void BounceRing::issue_batch() {
@@ -99,6 +131,7 @@ void BounceRing::issue_batch() {
     b.disps[batched] = run.disp;
     run.window->put_nbi_scattered(b.first, batched + 1, b.lengths, b.disps, run.pe);
     batched = 0;
+    lean_join_limit = limit;
     run.bytes = 0;
 }
 
@@ -151,8 +184,11 @@ void BounceRing::refill() {
     if (!ring) {
         // Freed at thread exit: threads may outlive the job.
         static thread_local std::unique_ptr<char[]> owner;
+        static thread_local std::unique_ptr<ScatterBatch> scatter;
         owner = std::make_unique<char[]>(kBytes);
-        attach(owner.get());
+        if (g_thread_ring_batches.load(std::memory_order_relaxed) && !scatter)
+            scatter = std::make_unique<ScatterBatch>();
+        attach(owner.get(), g_thread_ring_batches.load(std::memory_order_relaxed) ? scatter.get() : nullptr);
         return;
     }
     issue_run();  // the run's bytes are in the ring

@@ -18,10 +18,12 @@
 // so a ring serves one thread at a time: a GASNet thread (its implicit-
 // handle puts) or an OpenSHMEM context that threads do not share.
 //
-// Scattered batches (a context's ring, where the MPI's per-call cost is
-// worth saving: the MPICH family by default, GASKET_NBI_BATCH): a
-// non-blocking put that does not continue the run, to the same PE and
-// window, does not issue it.  The run becomes the batch's previous entry,
+// Scattered batches (where the MPI's per-call cost is worth saving: the
+// MPICH family by default, GASKET_NBI_BATCH; a context's ring, for
+// OpenSHMEM's nbi puts, and a GASNet thread's, for its implicit-handle
+// non-bulk puts): a non-blocking put that does not continue the run, to
+// the same PE and window, does not issue it.  The run becomes the batch's
+// previous entry (copied into the ring first if it was joined in place),
 // the put's bytes are copied into the ring right after it and begin the
 // next run, and the whole batch -- up to ScatterBatch::kMaxRuns runs, their
 // bytes back to back in the ring -- leaves as one MPI_Put with an indexed
@@ -29,7 +31,8 @@
 // have been issued.  A put whose target bytes overlap the batch's issues it
 // first (MPI forbids overlapping target entries in one put); a bitmap of
 // the batch's 8-byte granules makes that check one load per granule, and
-// only a hit scans the entries.
+// only a hit scans the entries.  While the run is alone, the only bytes to
+// miss are its own: the bitmap is filled when a second run joins.
 //
 // Trivially constructible (all zero = empty, no storage), so a
 // thread_local ring costs no initialization check; attach() gives it
@@ -73,15 +76,22 @@ struct ScatterBatch {
     int n_touched;
 };
 
+// Whether rings that get their storage at their first refill (GASNet's
+// per-thread rings) get scattered batches too; set at job start with the
+// job's GASKET_NBI_BATCH (a context's ring gets them from its job).
+void set_thread_ring_batches(bool on);
+
 struct BounceRing {
     static constexpr std::size_t kBytes = std::size_t(1) << 16;
 
-    char* ring;         // kBytes once attached, else null
-    std::size_t limit;  // kBytes once attached, else 0 (so every fit test fails)
-    std::size_t used;   // ring bytes holding copies not yet completed
+    char* ring;                   // kBytes once attached, else null
+    std::size_t limit;            // kBytes once attached, else 0 (so every fit test fails)
+    std::size_t lean_limit;       // the lean forms' limit: as `limit`, but 0 with scattered batches (they decline)
+    std::size_t lean_join_limit;  // the lean join's: as `limit`, but 0 while a batch holds runs before `run`
+    std::size_t used;             // ring bytes holding copies not yet completed
     Run run;
     Window* sent[2];      // the windows copies were sent through since the last refill
-    ScatterBatch* batch;  // null: no scattered batches (GASNet's rings, Open MPI's default)
+    ScatterBatch* batch;  // null: no scattered batches (Open MPI's default)
     int batched;          // runs in `batch` before `run` (0 when it is null)
 
     bool attached() const { return ring != nullptr; }
@@ -90,6 +100,8 @@ struct BounceRing {
     void attach(char* storage, ScatterBatch* scatter = nullptr) {
         ring = storage;
         limit = kBytes;
+        lean_limit = scatter ? 0 : kBytes;
+        lean_join_limit = kBytes;
         used = 0;
         batch = scatter;
     }
@@ -124,7 +136,8 @@ struct BounceRing {
 
     // A small non-blocking put through MPI: copied into the ring and joined
     // to the run when it extends it, else the run is issued and a new one
-    // begins.  Out of line, as copy().
+    // begins (with scattered batches: put_nbi_batched, copying).  Out of
+    // line, as copy().
     void put_nbi_joined(Window& w, int pe, Displacement disp, const void* src, std::size_t bytes);
 
     // A small non-blocking put whose source stays unchanged until its
@@ -150,12 +163,14 @@ struct BounceRing {
         run = {static_cast<const char*>(src), bytes, disp, pe, &w};
     }
 
-    // The lean forms below (GASNet's serialized clients, whose rings have no
-    // scattered batches) need every put through this ring to go through one
-    // window `w`, recorded by the ring's first copy(); they make no call
-    // other than MPI's and never refill: false or null (nothing done) when
-    // the ring is full or not attached, and the caller takes copy() or
-    // put_nbi_joined().
+    // The lean forms below (GASNet's serialized clients) need every put
+    // through this ring to go through one window `w`, recorded by the
+    // ring's first copy(); they make no call other than MPI's and never
+    // refill: false or null (nothing done) when the ring is full, not
+    // attached or has scattered batches (lean_limit 0: the batch's overlap
+    // test is out of line), and the caller takes copy() or put_nbi_joined().
+    // A put that continues the run joins it here with batches too, while
+    // the run is alone (lean_join_limit: it needs no overlap test then).
 
     // put_nbi_joined of 1..kSmallCopyMax bytes, the previous run sent last
     // through put_nbi_recorded_first (no other thread completes the
@@ -165,7 +180,7 @@ struct BounceRing {
         const std::size_t at_end = used;
         if (run.disp + Displacement(run.bytes) == disp && run.pe == pe && run.bytes != 0 &&
             run.src + run.bytes == ring + at_end) {
-            if (at_end + bytes > limit) [[unlikely]]
+            if (at_end + bytes > lean_join_limit) [[unlikely]]
                 return false;
             copy_small(ring + at_end, src, bytes);
             used = at_end + bytes;
@@ -173,7 +188,7 @@ struct BounceRing {
             return true;
         }
         const std::size_t at = (at_end + 7) & ~std::size_t(7);
-        if (at + bytes > limit) [[unlikely]]
+        if (at + bytes > lean_limit) [[unlikely]]
             return false;
         char* slot = ring + at;
         copy_small(slot, src, bytes);
@@ -188,7 +203,7 @@ struct BounceRing {
     // window (recorded by the first copy(), see above).
     [[gnu::always_inline]] const char* copy_lean_or_null(const void* src, std::size_t bytes) {
         const std::size_t at = (used + 7) & ~std::size_t(7);
-        if (at + bytes > limit) [[unlikely]]
+        if (at + bytes > lean_limit) [[unlikely]]
             return nullptr;
         char* slot = ring + at;
         copy_small(slot, src, bytes);
@@ -217,11 +232,15 @@ private:
     }
     void note_sent_slow(Window& w);  // out of line (bounce.cpp)
     // put_nbi_joined_in_place with scattered batches, when the put does not
-    // join an in-place run: copied into the ring and joined to the run when
-    // it continues it at the target, else added to the batch as a new run
-    // (above), else the batch is issued and the put begins a new run, in
-    // place.  Out of line, as copy().
-    void put_nbi_batched(Window& w, int pe, Displacement disp, const void* src, std::size_t bytes);
+    // join an in-place run (and put_nbi_joined's, `copy_source`): copied
+    // into the ring and joined to the run when it continues it at the
+    // target, else added to the batch as a new run (above), else the batch
+    // is issued and the put begins a new run, in place (copied when
+    // `copy_source`: the caller may reuse it at once).  Out of line, as
+    // copy().
+    void put_nbi_batched(Window& w, int pe, Displacement disp, const void* src, std::size_t bytes,
+                         bool copy_source = false);
+    void begin_batch();  // the run, in the ring, is the batch's first: an empty bitmap
     // Scattered batches (bounce.cpp): the batch and the run as one MPI_Put;
     // whether [disp, +bytes) overlaps a run of the batch; marking it.
     void issue_batch();

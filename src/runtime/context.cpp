@@ -75,13 +75,7 @@ Context::Context(Job& j, DefaultTag)
 
 void Context::attach_ring() {
     ring_storage_ = std::make_unique<char[]>(BounceRing::kBytes);
-    // Scattered batches where an MPI call costs enough to save
-    // (GASKET_NBI_BATCH; docs/performance.md, "Scattered nbi puts in one
-    // MPI_Put"): MPICH's MPI_Put costs ~0.2 us here, and one put of 256
-    // indexed blocks ~0.05 us a block; Open MPI's ~0.02 us either way.
-    const Tristate setting = job_.config.nbi_batch;
-    if (setting == Tristate::on || (setting == Tristate::automatic && mpi::mpich_family()))
-        scatter_ = std::make_unique<ScatterBatch>();
+    if (job_.nbi_batches) scatter_ = std::make_unique<ScatterBatch>();  // (start_job says why)
     ring_.attach(ring_storage_.get(), scatter_.get());
 }
 

@@ -143,6 +143,9 @@ public:
     // segments): OpenSHMEM at SHMEM_THREAD_MULTIPLE, GASNet always (handlers
     // on the progress thread send Long replies through the window).
     bool concurrent_rma = true;
+    // Scattered batches of nbi puts in the bounce rings (GASKET_NBI_BATCH,
+    // auto resolved at start: on for the MPICH family).
+    bool nbi_batches = false;
 
     Segment heap, data;
     HeapAllocator allocator;

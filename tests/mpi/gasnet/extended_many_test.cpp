@@ -1,12 +1,14 @@
 // tests/mpi/gasnet/extended_many_test.cpp -- many operations in flight
 // (gasnet-1.8-spec.md §3.3.1: at least 2^16 - 1): 10000 put_nb/get_nb, 65535
-// put_nbi and get_nbi together, adjacent small put_nbi joined into runs.
+// put_nbi and get_nbi together, adjacent small put_nbi joined into runs,
+// scattered small put_nbi (in batches where GASKET_NBI_BATCH is on).
 // Segment layout, guards and helpers: extended_test.hpp.
 #include "extended_test.hpp"
 
 #include <algorithm>
 #include <cstdio>
 #include <string>
+#include <thread>
 
 namespace {
 
@@ -149,6 +151,61 @@ TEST_F(ExtendedMany, AdjacentSmallNbiPutsArriveWhole) {
     std::string why;
     EXPECT_TRUE(matches_pattern(my_slot(prev), kMiB, 77 + prev, &why))
         << puts << " adjacent put_nbi of 1..24 bytes from node " << prev << ": " << why;
+}
+
+// Small non-bulk put_nbi scattered over the next node's slot (with
+// GASKET_NBI_BATCH on, the MPICH family's default, a thread's ring sends
+// them up to 256 at a time in one MPI put with an indexed target datatype):
+// 1..16 bytes at the start of each 16-byte cell, cells in the order 97 k mod
+// n, each source scribbled at once, every 50th cell put twice (the same
+// bytes, overlapping the batch) and a put to the previous node's slot every
+// 1000 (another node: the batch ends).  Synchronized as gets first (which
+// must send what waits), then as puts; every byte of the slot is checked.
+// In PAR the puts come from a new thread, whose ring they attach (a batch
+// must not begin before its ring has one).
+TEST_F(ExtendedMany, ScatteredSmallNbiPutsArriveWhole) {
+    if (!enough_segment()) GTEST_SKIP() << "needs <= 8 nodes and 16 MiB segments";
+    const gasnet_node_t n = nodes(), self = me(), next = (self + 1) % n, before = (self + n - 1) % n;
+    constexpr std::size_t kCell = 16, kCells = kMiB / kCell;
+    const auto cell_bytes = [](std::size_t c) { return 1 + (c * 7) % kCell; };
+    for (gasnet_node_t w = 0; w < n; ++w) std::memset(my_slot(w), kFill, kSlot);
+    barrier();
+    const auto put_all = [&] {
+        const unsigned char* want = pattern(91 + self);
+        unsigned char src[kCell];
+        for (std::size_t k = 0; k < kCells; ++k) {
+            const std::size_t c = (97 * k) % kCells, nb = cell_bytes(c);
+            for (int twice = 0; twice < (k % 50 == 7 ? 2 : 1); ++twice) {
+                std::memcpy(src, want + c * kCell, nb);
+                gasnet_put_nbi(next, slot(next, self) + c * kCell, src, nb);
+                std::memset(src, kScribble, sizeof src);
+            }
+            if (k % 1000 == 999) {
+                std::uint64_t v = k;
+                gasnet_put_nbi(before, slot(before, self) + kMiB + 8, &v, 8);
+            }
+        }
+        gasnet_wait_syncnbi_gets();
+        gasnet_wait_syncnbi_puts();
+    };
+#ifdef GASNET_PAR
+    std::thread(put_all).join();
+#else
+    put_all();
+#endif
+    barrier();
+    const gasnet_node_t prev = (self + n - 1) % n;
+    const unsigned char* from_prev = pattern(91 + prev);
+    std::size_t bad = 0, first = kCells;
+    for (std::size_t c = 0; c < kCells; ++c) {
+        const unsigned char* cell = my_slot(prev) + c * kCell;
+        const std::size_t nb = cell_bytes(c);
+        const bool ok =
+            std::memcmp(cell, from_prev + c * kCell, nb) == 0 && all_bytes(cell + nb, kCell - nb, kFill, nullptr);
+        if (!ok && bad++ == 0) first = c;
+    }
+    EXPECT_EQ(bad, 0u) << bad << " of " << kCells << " cells of scattered put_nbi from node " << prev
+                       << " wrong, first cell " << first;
 }
 
 }  // namespace
