@@ -186,9 +186,9 @@ void BounceRing::refill() {
         static thread_local std::unique_ptr<char[]> owner;
         static thread_local std::unique_ptr<ScatterBatch> scatter;
         owner = std::make_unique<char[]>(kBytes);
-        if (g_thread_ring_batches.load(std::memory_order_relaxed) && !scatter)
-            scatter = std::make_unique<ScatterBatch>();
-        attach(owner.get(), g_thread_ring_batches.load(std::memory_order_relaxed) ? scatter.get() : nullptr);
+        const bool batches = g_thread_ring_batches.load(std::memory_order_relaxed);
+        if (batches && !scatter) scatter = std::make_unique<ScatterBatch>();
+        attach(owner.get(), batches ? scatter.get() : nullptr);
         return;
     }
     issue_run();  // the run's bytes are in the ring

@@ -48,11 +48,10 @@ constexpr std::array kTable{
     Spec{"GASKET_CTX_WINDOWS", "4",
          "0..64: MPI window pairs opened at shmem_init for OpenSHMEM contexts; a context takes a free pair (its own "
          "flushes and MPI locks), or shares the default context's windows when none is free"},
-    Spec{
-        "GASKET_NBI_BATCH", "auto",
-        "on|off|auto: non-blocking puts of up to 1 KiB that a context or GASNet thread sends one PE through MPI leave up to 256 at a "
-        "time in one MPI_Put with an indexed target datatype; auto = on for the MPICH family (where an MPI call "
-        "costs most), off for Open MPI (where it saves nothing)"},
+    Spec{"GASKET_NBI_BATCH", "auto",
+         "on|off|auto: non-blocking puts of up to 1 KiB that a context or GASNet thread sends one PE through MPI "
+         "leave up to 256 at a time in one MPI_Put with an indexed target datatype; auto = on for the MPICH family "
+         "(where an MPI call costs most), off for Open MPI (where it saves nothing)"},
     Spec{"GASKET_GASP_TOOL", "",
          "path of a GASP tool library (gasp_init, gasp_event_notify[VA], gasp_control, gasp_create_event) loaded "
          "with dlopen at shmem_init / gasnet_attach; empty: a tool linked into the program, or none"},
