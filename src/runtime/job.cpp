@@ -177,6 +177,13 @@ Job::~Job() {
         return;
     }
     if (!mpi::mpi_usable()) return;  // the application finalized MPI first: nothing can be freed
+    // The teams' barriers before any window (the Active Message inboxes'
+    // too): they hold persistent receives, and MPICH 4.0.2 over UCX without
+    // CMA hangs in MPI_Finalize when a persistent request is freed after a
+    // window was (docs/cluster-path.md, part 1, "A hang in MPI_Finalize
+    // without CMA").
+    if (world_team) world_team->free_barrier();
+    if (shared_team) shared_team->free_barrier();
     am.reset();
     env->barrier();
     exit_channel.reset();

@@ -80,6 +80,10 @@ public:
             barrier_ = std::make_unique<SplitPhaseBarrier>(comm(), on_node);
         return *barrier_;
     }
+    // Frees the team's barrier (collective: its duplicate communicator), if
+    // made; the job's end frees the predefined teams' barriers before any
+    // window (rt::Job::~Job says why).  Not during a barrier.
+    void free_barrier() const { barrier_.reset(); }
 
     // Whether the team's data collectives serve Active Messages while they
     // wait (the nonblocking MPI collective and a poll loop) rather than call
