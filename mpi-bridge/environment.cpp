@@ -1,10 +1,16 @@
 // mpi-bridge/environment.cpp -- MPI init/finalize policy and communicators.
 #include "environment.hpp"
 
+#include <unistd.h>
+
 #include <atomic>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <numeric>
+#include <thread>
 
 #include "check.hpp"
 
@@ -16,6 +22,35 @@ namespace {
 // none of them may call MPI then (MPICH asserts in MPI_Win_free, and the
 // job's status becomes 1 instead of the abort's code).
 std::atomic<bool> g_aborting{false};
+
+// The finalize watchdog's limit (set_finalize_stall_limit) and its end.
+// Atomics only: the watchdog thread may still read them while the process
+// runs its static destructors.
+std::atomic<double> g_stall_limit{2.0};
+std::atomic<bool> g_finalize_returned{false};
+
+// Ends this process with `status` when MPI_Finalize has not returned
+// `limit` seconds from now (finalize_mpi says why).
+void watch_finalize(int status, double limit) {
+    std::thread([status, limit] {
+        using clock = std::chrono::steady_clock;
+        const auto deadline = clock::now() + std::chrono::duration<double>(limit);
+        while (clock::now() < deadline) {
+            if (g_finalize_returned.load(std::memory_order_acquire)) return;
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        }
+        if (g_finalize_returned.load(std::memory_order_acquire)) return;
+        std::fprintf(stderr,
+                     "gasket: MPI_Finalize has not returned %g s after every process reached it (MPICH over UCX "
+                     "without CMA stalls so: docs/cluster-path.md, part 1): ending this process with status %d\n",
+                     limit, status);
+        std::fflush(nullptr);
+        // Once, with both processes ending here, Hydra reported the job
+        // ended by SIGHUP (status 1): this process is ending anyway.
+        std::signal(SIGHUP, SIG_IGN);
+        _exit(status);
+    }).detach();
+}
 }  // namespace
 
 void mark_aborting() { g_aborting.store(true, std::memory_order_release); }
@@ -29,8 +64,19 @@ bool mpi_usable() {
     return initialized && !finalized;
 }
 
-void finalize_mpi() {
-    if (mpi_usable()) MPI_Finalize();
+void set_finalize_stall_limit(double seconds) { g_stall_limit.store(seconds, std::memory_order_relaxed); }
+
+void finalize_mpi(int status) {
+    if (!mpi_usable()) return;
+    if (mpich_family()) {
+        // Every process at its end first, so the watchdog times
+        // MPI_Finalize's own teardown, not a wait for a process that still
+        // computes.
+        MPI_Barrier(MPI_COMM_WORLD);
+        watch_finalize(status, g_stall_limit.load(std::memory_order_relaxed));
+    }
+    MPI_Finalize();
+    g_finalize_returned.store(true, std::memory_order_release);
 }
 
 namespace {
@@ -66,7 +112,7 @@ Environment::Environment(ThreadLevel requested) {
         // the process exits.  Registered after MPI_Init_thread, so it runs
         // after the exit handlers the APIs register later (implicit
         // finalization, GASNet's exit at return from main).
-        static const bool registered = std::atexit(finalize_mpi) == 0;
+        static const bool registered = on_exit([](int status, void*) { finalize_mpi(status); }, nullptr) == 0;
         (void)registered;
     }
     rma_needs_target_ = mpich_family();

@@ -83,8 +83,18 @@ void mark_aborting();
 bool aborting();
 
 // Finalizes MPI if it is initialized and not yet finalized, whoever
-// initialized it: for gasnet_exit, after which the program cannot.
-void finalize_mpi();
+// initialized it: for gasnet_exit, after which the program cannot, and at
+// process exit when Gasket initialized MPI.  `status`: the status the
+// process exits with.  On the MPICH family it first waits for every process
+// (MPI_Barrier on MPI_COMM_WORLD), then ends this process with `status`
+// (_exit, after a one-line message on stderr) if MPI_Finalize has not
+// returned set_finalize_stall_limit's seconds later: MPICH 4.0.2 over UCX
+// without CMA can stall there for good, closing its endpoints
+// (docs/cluster-path.md, part 1, "A hang in MPI_Finalize without CMA").
+void finalize_mpi(int status);
+// The seconds finalize_mpi lets MPI_Finalize take on the MPICH family
+// (GASKET_EXIT_TIMEOUT; 2 until set).
+void set_finalize_stall_limit(double seconds);
 
 // True when this process's MPI is not Open MPI: treated as the MPICH family
 // (MPICH, Cray MPICH, Intel MPI, MVAPICH), whose behaviours Gasket works

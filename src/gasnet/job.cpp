@@ -146,7 +146,7 @@ int leave_job(int code, bool follow, const char* routine) {
     // global, so leak checkers see it kept, not lost.
     static rt::SplitPhaseBarrier* volatile left_to_exit;  // volatile: the store stays
     left_to_exit = g_state.barrier.release();
-    rt::end_job(rt::Ending::exit);
+    rt::end_job(rt::Ending::exit, agreed);
     g_state = gasnet::State{};
     return agreed;
 }

@@ -44,7 +44,8 @@ constexpr std::array kTable{
     Spec{"GASNET_MAX_SEGSIZE", "",
          "largest GASNet segment per node (size with optional K/M/G/T suffix); caps gasnet_getMaxLocalSegmentSize"},
     Spec{"GASKET_EXIT_TIMEOUT", "2",
-         "seconds gasnet_exit waits for every node to call it before ending the job with MPI_Abort"},
+         "seconds gasnet_exit waits for every node to call it before ending the job with MPI_Abort; on the MPICH "
+         "family, seconds MPI_Finalize may take at exit before the process ends with its status"},
     Spec{"GASKET_CTX_WINDOWS", "4",
          "0..64: MPI window pairs opened at shmem_init for OpenSHMEM contexts; a context takes a free pair (its own "
          "flushes and MPI locks), or shares the default context's windows when none is free"},

@@ -26,6 +26,7 @@ Job& start_job(const Config& config, const JobSpec& spec, const char* routine) {
     j.nbi_batches =
         config.nbi_batch == Tristate::on || (config.nbi_batch == Tristate::automatic && mpi::mpich_family());
     set_thread_ring_batches(j.nbi_batches);
+    mpi::set_finalize_stall_limit(config.exit_timeout);
     if (spec.exit_notices) j.exit_channel = std::make_unique<mpi::ExitChannel>(j.env->world());
     if (spec.heap_bytes || spec.globals) attach_segments(j, spec, routine);
     return j;
@@ -55,10 +56,10 @@ std::size_t max_heap_bytes(const Job& j, bool node_shared, std::size_t page) {
     return node_shared ? mpi::shared_memory_per_rank(ranks, page) : mpi::private_memory_per_rank(ranks, page);
 }
 
-void end_job(Ending ending) {
+void end_job(Ending ending, int status) {
     if (ending == Ending::exit && g_job && g_job->am) g_job->am->drain();
     g_job.reset();
-    if (ending == Ending::exit) mpi::finalize_mpi();
+    if (ending == Ending::exit) mpi::finalize_mpi(status);
 }
 
 bool runtime_usable() { return mpi::mpi_usable(); }

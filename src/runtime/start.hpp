@@ -63,8 +63,10 @@ enum class Ending {
 };
 // Ends the job collectively (every PE calls it): the Active Message engine
 // stops, then every segment, team and window is freed, and MPI finalized
-// as `ending` says.  g_job is null afterwards.
-void end_job(Ending ending);
+// as `ending` says.  `status`: the code the process then exits with (for
+// Ending::exit: MPI_Finalize may end the process with it if it stalls,
+// mpi::finalize_mpi).  g_job is null afterwards.
+void end_job(Ending ending, int status = 0);
 
 // True while MPI can still be called (the application may have finalized
 // it first): at-exit handlers check it before ending the job.
