@@ -105,6 +105,15 @@ Environment::Environment(ThreadLevel requested) {
     if (initialized) {
         check(MPI_Query_thread(&thread_level_), "MPI_Query_thread");
     } else {
+        // MPICH over UCX, where UCX carries RMA over TCP (no CMA between
+        // node peers, or a TCP network): a TCP put_zcopy leaves its endpoint
+        // waiting for an acknowledgement, which MPI_Finalize's endpoint
+        // close waits for while the peer, its own closes done, no longer
+        // progresses -- the job hangs at exit (docs/cluster-path.md, part 1,
+        // "A hang in MPI_Finalize without CMA").  UCX reads this when MPI
+        // starts; the user's own setting wins.  (MPI_Get_library_version may
+        // be called before MPI_Init_thread.)
+        if (mpich_family()) setenv("UCX_TCP_PUT_ENABLE", "n", 0);
         check(MPI_Init_thread(nullptr, nullptr, requested_thread, &thread_level_), "MPI_Init_thread");
         we_initialized_ = true;
         // MPI cannot be initialized twice in a process, and OpenSHMEM may
