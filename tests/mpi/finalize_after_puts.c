@@ -1,13 +1,13 @@
 /* tests/mpi/finalize_after_puts.c -- a job that puts 64 KiB to its right
  * neighbour's heap, frees the buffer and finalizes must end, every time.
  * Run many times over by finalize_repeat.sh with UCX's CMA transport off
- * (UCX_TLS=^cma: what Ubuntu's default ptrace_scope leaves, so UCX moves RMA
- * between node peers over TCP): there MPICH 4.0.2 hung in MPI_Finalize in
- * about one run in three, after UCX's TCP put_zcopy, or when Gasket freed a
- * team barrier's persistent receive after its windows (docs/cluster-path.md,
- * part 1, "A hang in MPI_Finalize without CMA").  Every PE checks the bytes its left neighbour
- * put and prints "finalize_after_puts: PE n ok" before shmem_finalize;
- * exits nonzero on a wrong byte. */
+ * (UCX_TLS=^cma: UCX then moves RMA between node peers over TCP): there
+ * MPICH 4.0.2 hung in MPI_Finalize in about one run in three, after UCX's
+ * TCP put_zcopy, or when Gasket freed a team barrier's persistent receive
+ * after its windows (docs/cluster-path.md, part 1, "A hang in MPI_Finalize
+ * without CMA").  Every PE checks the bytes its left neighbour put and
+ * prints "finalize_after_puts: PE n ok" before shmem_finalize; exits
+ * nonzero on a wrong byte. */
 #include <shmem.h>
 #include <stdio.h>
 #include <stdlib.h>
