@@ -3,8 +3,10 @@
 // barriers whenever some PE is off this node or the fast path is off: a dissemination barrier (ceil(log2 n) rounds;
 // in round k each rank sends its running maximum to rank + 2^k and
 // receives from rank - 2^k) on a private communicator, with persistent
-// receives and eager blocking sends; values small enough travel in the
-// message's tag (a 0-byte message), others as a 24-byte payload.  Maximum
+// receives and eager blocking sends; values small enough (OpenSHMEM's
+// flags, GASNet's anonymous barrier and its named one with a non-negative
+// id that fits) travel in the message's tag (a 0-byte message), others as a
+// 24-byte payload.  Maximum
 // is idempotent, so values that reach a rank twice do
 // no harm, and every rank ends with the maximum over all.  start() is the
 // notify, test() the wait's poll.  One point-to-point message per round
@@ -39,6 +41,10 @@ public:
         return test(ignored);
     }
     bool active() const { return active_; }
+    // The largest b of values (a, b, -b) that travel in a message's tag
+    // (GASNet's named barrier; a none or 0..14): 2^(tag bits - 5) - 1, from
+    // MPI_TAG_UB (1023 at the least, 2^26 - 1 in Open MPI 4.1).
+    int largest_pair_in_tag() const { return (1 << pair_bits_) - 1; }
 
 private:
     static constexpr long long kNone[kValues] = {};
@@ -49,6 +55,7 @@ private:
 
     MPI_Comm comm_ = MPI_COMM_NULL;
     int rounds_ = 0, round_ = 0;
+    int pair_flag_ = 0, pair_bits_ = 0;  // the tag bit that marks a pair (a, b, -b), and b's bits
     bool active_ = false;
     Values acc_{};                    // running maximum
     std::vector<Values> in_;          // per round

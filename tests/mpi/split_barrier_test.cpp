@@ -32,6 +32,10 @@ using Values = std::array<long long, kV>;
 using Table = long long (*)(int round, int rank, int n, int i);
 
 constexpr long long kNone = LLONG_MIN;
+long long g_largest_pair = 0;  // SplitBarrier::largest_pair_in_tag(), set by each test
+
+// GASNet's named barrier's values: (mismatch flag, id, -id).
+long long named(long long flag, long long id, int i) { return i == 0 ? flag : i == 1 ? id : -id; }
 
 // Enters `b` with `mine`, waits, returns the maximum.
 Values pass(SplitBarrier& b, const Values& mine) {
@@ -84,11 +88,28 @@ const Case kCases[] = {
                                                              : -42; }},
     {"GASNet's anonymous barrier, the mismatch flag on PE 0",
      [](int, int rank, int, int i) -> long long { return i == 0 ? rank == 0 : kNone; }},
+    {"GASNet's named barrier, id 0 everywhere", [](int, int, int, int i) { return named(0, 0, i); }},
+    {"named, the largest id a tag holds, everywhere", [](int, int, int, int i) { return named(0, g_largest_pair, i); }},
+    {"named, one past the largest id a tag holds (a payload), everywhere",
+     [](int, int, int, int i) { return named(0, g_largest_pair + 1, i); }},
+    {"named, the largest id a tag holds on PE 0, one past it elsewhere",
+     [](int, int rank, int, int i) { return named(0, g_largest_pair + (rank != 0), i); }},
+    {"named, id -7 (a payload) everywhere", [](int, int, int, int i) { return named(0, -7, i); }},
+    {"named, a different id on each PE", [](int, int rank, int, int i) { return named(0, 100 + rank, i); }},
+    {"named, id 9, the mismatch flag on the last PE",
+     [](int, int rank, int n, int i) { return named(rank == n - 1, 9, i); }},
+    {"named (id 5) on PE 0 only, anonymous elsewhere",
+     [](int, int rank, int, int i) { return rank == 0 ? named(0, 5, i)
+                                            : i == 0  ? 0
+                                                      : kNone; }},
+    {"a pair with a first value past the codes (a payload)", [](int, int, int, int i) { return named(15, 3, i); }},
 };
 
 TEST(SplitBarrierValues, MaximumOverEveryPe) {
     const int n = npes();
     SplitBarrier b(MPI_COMM_WORLD);
+    g_largest_pair = b.largest_pair_in_tag();
+    ASSERT_GE(g_largest_pair, 1023) << "MPI_TAG_UB is at least 32767 in every MPI";
     for (const Case& c : kCases) {
         const Values got = pass(b, row(c.table, 0, me(), n));
         EXPECT_EQ(got, expected_max(c.table, 0, n)) << c.name << ", on PE " << me();
@@ -105,20 +126,39 @@ long long back_to_back(int round, int rank, int, int i) {
     }
 }
 
-TEST(SplitBarrierValues, BackToBackWithLatePes) {
+// Per barrier, per PE: GASNet's named and anonymous barriers, the named
+// one's id in a tag or not, changing every round.
+long long back_to_back_named(int round, int rank, int, int i) {
+    const long long flag = (round / 7) % 2;
+    switch ((round + rank) % 5) {
+        case 0: return named(flag, round, i);               // a pair, the same id on PEs of this form
+        case 1: return named(flag, g_largest_pair, i);      // the largest pair
+        case 2: return named(flag, g_largest_pair + 1, i);  // a payload
+        case 3: return i == 0 ? flag : kNone;               // anonymous
+        default: return named(flag, -round, i);             // a payload (round 0: id 0, a pair)
+    }
+}
+
+// 3000 barriers back to back with values from `t`, some PE arriving late.
+void run_back_to_back(Table t) {
     const int n = npes();
     SplitBarrier b(MPI_COMM_WORLD);
+    g_largest_pair = b.largest_pair_in_tag();
     int wrong = 0;
     for (int round = 0; round < 3000; ++round) {
         // Every 250th round one PE (in turn) arrives 5 ms late: the others
         // wait for it, then run ahead into the next barriers.
         if (round % 250 == 0 && (round / 250) % n == me()) std::this_thread::sleep_for(std::chrono::milliseconds(5));
-        const Values got = pass(b, row(back_to_back, round, me(), n));
-        const Values want = expected_max(back_to_back, round, n);
+        const Values got = pass(b, row(t, round, me(), n));
+        const Values want = expected_max(t, round, n);
         if (got != want && wrong++ < 5) ADD_FAILURE() << "round " << round << ", on PE " << me();
     }
     EXPECT_EQ(wrong, 0) << "rounds with a wrong maximum on PE " << me();
 }
+
+TEST(SplitBarrierValues, BackToBackWithLatePes) { run_back_to_back(back_to_back); }
+
+TEST(SplitBarrierValues, NamedBackToBackWithLatePes) { run_back_to_back(back_to_back_named); }
 
 TEST(SplitBarrierValues, NotPassedUntilEveryPeEntered) {
     SplitBarrier b(MPI_COMM_WORLD);
