@@ -88,6 +88,7 @@ struct Options {
     int rate_window = 64;                                 // message rate: raw MPI's MPI_Isend/MPI_Irecv window
     bool latency = true, throughput = true, rate = true;  // --tables
     bool quick = false;
+    bool fresh_payload = false;  // every loop writes each message's whole payload just before sending it
     // --compute-only
     bool compute_only = false;
     long compute_iters = 100000000;  // compute loop: mixing steps
@@ -110,6 +111,10 @@ int parse_options(int argc, char** argv, Options& o) {
         "stream", po::value<long>(&o.stream), "throughput: messages per timed loop (default 100000)")(
         "rate-window", po::value<int>(&o.rate_window),
         "message rate: raw MPI's MPI_Isend/MPI_Irecv posted per MPI_Waitall (default 64)")(
+        "fresh-payload",
+        "latency and message rate: every loop, Gasket's and raw MPI's, writes each message's whole payload just "
+        "before sending it, as a program sends data it has just produced (default: the payload is written once, "
+        "and a round trip changes only its first and last bytes)")(
         "tables", po::value<std::string>(&tables),
         "default mode: the tables to measure, a comma-separated subset of latency,throughput,rate (default all)")(
         "quick",
@@ -125,6 +130,7 @@ int parse_options(int argc, char** argv, Options& o) {
     if (int rc = parse_command_line("bench-am", argc, argv, desc, vm)) return rc;
     o.quick = vm.count("quick") > 0;
     o.compute_only = vm.count("compute-only") > 0;
+    o.fresh_payload = vm.count("fresh-payload") > 0;
     if (o.quick) {
         if (!vm.count("iters")) o.iters = 200;
         if (!vm.count("reps")) o.reps = 3;
@@ -216,6 +222,16 @@ void note_failure(const char* what, long got, long want) {
 
 // The pattern byte node 0 writes at both ends of payload number i.
 unsigned char pattern(long i) { return static_cast<unsigned char>(0x5a ^ (i & 0xff)); }
+
+// A round trip's payload before sending: the whole of it with --fresh-payload
+// (data just produced: its lines are dirty in the sender's cache, as for a
+// real program), else its first and last bytes, which the receiver checks.
+void write_payload(unsigned char* s, std::size_t size, unsigned char p, bool fresh) {
+    if (fresh)
+        std::memset(s, p, size);
+    else
+        s[0] = s[size - 1] = p;
+}
 
 void check_payload(const char* what, const void* buf, std::size_t nbytes, long want_bytes, long pat) {
     if (long(nbytes) != want_bytes) note_failure(what, long(nbytes), want_bytes);
@@ -406,6 +422,7 @@ struct Bench {
     std::size_t max_long = 0;
     std::vector<unsigned char> src, dst;  // payload buffers (page-aligned data)
     std::vector<unsigned char> rate_dst;  // node 1: one receive buffer per window slot (message rate)
+    std::vector<unsigned char> rate_src;  // node 0, --fresh-payload: one send buffer per window slot (message rate)
 
     long round_trips(std::size_t size) const {
         if (size == 0) return opt.iters;
@@ -437,12 +454,13 @@ struct Bench {
         const long n = round_trips(size);
         unsigned char* s = src.data();
         void* dest = peer_segment;
+        const bool fresh = opt.fresh_payload;
         return [=] {
             const long base = g_pongs.load(std::memory_order_acquire);
             const auto t0 = Clock::now();
             for (long i = 0; i < n; ++i) {
                 const unsigned char p = pattern(i);
-                s[0] = s[size - 1] = p;
+                write_payload(s, size, p, fresh);
                 if (is_long)
                     am_check(gasnet_AMRequestLong2(kTarget, H_PING_LONG, s, size, dest, gasnet_handlerarg_t(size), p),
                              "gasnet_AMRequestLong2");
@@ -458,11 +476,12 @@ struct Bench {
         const long n = round_trips(size);
         unsigned char* s = src.data();
         const MPI_Comm c = comm;
+        const bool fresh = opt.fresh_payload;
         return [=, this] {
             start_mpi(CMD_MPI_PINGPONG, size, n);
             const auto t0 = Clock::now();
             for (long i = 0; i < n; ++i) {
-                if (size) s[0] = s[size - 1] = pattern(i);
+                if (size) write_payload(s, size, pattern(i), fresh);
                 MPI_Send(s, int(size), MPI_BYTE, int(kTarget), kTag, c);
                 MPI_Recv(nullptr, 0, MPI_BYTE, int(kTarget), kTag, c, MPI_STATUS_IGNORE);
             }
@@ -507,23 +526,29 @@ struct Bench {
     Loop am_rate(std::size_t size) {
         const long n = opt.stream;
         unsigned char* s = src.data();
+        const bool fresh = opt.fresh_payload;
         return [=] {
             const long done = g_streams_done.load(std::memory_order_acquire);
             std::memset(s, 0x44, size);
             const auto t0 = Clock::now();
-            for (long i = 0; i < n; ++i)
+            for (long i = 0; i < n; ++i) {
+                if (fresh) std::memset(s, pattern(i), size);
                 am_check(gasnet_AMRequestMedium2(kTarget, H_RATE_MEDIUM, s, size, gasnet_handlerarg_t(n),
                                                  gasnet_handlerarg_t(size)),
                          "gasnet_AMRequestMedium2");
+            }
             GASNET_BLOCKUNTIL(g_streams_done.load(std::memory_order_acquire) > done);
             return double(n) / seconds_since(t0);
         };
     }
-    // MPI_Isend x n in windows of opt.rate_window, MPI_Waitall per window.
+    // MPI_Isend x n in windows of opt.rate_window, MPI_Waitall per window
+    // (--fresh-payload: each message of a window from its own buffer,
+    // written just before its MPI_Isend).
     Loop mpi_rate(std::size_t size) {
         const long n = opt.stream;
         const int w = opt.rate_window;
         unsigned char* s = src.data();
+        unsigned char* fresh = opt.fresh_payload ? rate_src.data() : nullptr;
         const MPI_Comm c = comm;
         return [=, this] {
             std::vector<MPI_Request> req(std::size_t(w), MPI_REQUEST_NULL);
@@ -531,8 +556,14 @@ struct Bench {
             const auto t0 = Clock::now();
             for (long i = 0; i < n; i += w) {
                 const int k = int(std::min<long>(w, n - i));
-                for (int j = 0; j < k; ++j)
-                    MPI_Isend(s, int(size), MPI_BYTE, int(kTarget), kTag, c, &req[std::size_t(j)]);
+                for (int j = 0; j < k; ++j) {
+                    unsigned char* out = s;
+                    if (fresh) {
+                        out = fresh + std::size_t(j) * size;
+                        std::memset(out, pattern(i + j), size);
+                    }
+                    MPI_Isend(out, int(size), MPI_BYTE, int(kTarget), kTag, c, &req[std::size_t(j)]);
+                }
                 MPI_Waitall(k, req.data(), MPI_STATUSES_IGNORE);
             }
             MPI_Recv(nullptr, 0, MPI_BYTE, int(kTarget), kTag, c, MPI_STATUS_IGNORE);
@@ -705,6 +736,7 @@ int run_bench(Options& opt, int argc, char** argv) {
     b.src.assign(buf_bytes, 0x11);
     b.dst.assign(buf_bytes, 0x22);
     b.rate_dst.assign(std::size_t(opt.rate_window) * (kRateSizes.back() + kMedium2Wire), 0x22);
+    if (opt.fresh_payload) b.rate_src.assign(std::size_t(opt.rate_window) * (kRateSizes.back() + kMedium2Wire), 0x11);
     // gasnet_init has initialized MPI (MPI_THREAD_MULTIPLE); raw MPI gets
     // its own communicator.
     mpi_check(MPI_Comm_dup(MPI_COMM_WORLD, &b.comm), "MPI_Comm_dup");
@@ -718,6 +750,10 @@ int run_bench(Options& opt, int argc, char** argv) {
             opt.iters, size_label(std::max<std::size_t>(1, opt.lat_bytes / std::size_t(opt.iters))).c_str(),
             size_label(opt.lat_bytes).c_str(), opt.reps, opt.stream,
             size_label(std::size_t(seg[kTarget].size)).c_str());
+        std::printf("- payload: %s\n", opt.fresh_payload
+                                           ? "every loop writes each message's whole payload just before sending it "
+                                             "(--fresh-payload)"
+                                           : "written once; a round trip changes its first and last bytes");
         std::fflush(stdout);
         const auto t0 = Clock::now();
         if (opt.latency) b.latency_table();
